@@ -1,0 +1,59 @@
+// flamejit — the two steps every backend implements.
+// SPDX-License-Identifier: GPL-3.0-or-later
+//
+// A backend owns one accumulator (the histogram of a frame). `iterate` adds
+// samples to it; `post_process` turns it into an image. Everything before
+// (parsing, key, layout, packing, planning) and after (PNG) is backend-free.
+#pragma once
+
+#include <cstdint>
+#include <functional>
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "codegen/kernel_key.h"
+#include "codegen/param_layout.h"
+#include "pipeline/frame_plan.h"
+#include "post/post_plan.h"
+
+namespace fj {
+
+// Called now and then during iteration with the fraction done (0..1).
+using ProgressFn = std::function<void(double)>;
+
+struct IterationRequest {
+    const Flame* flame = nullptr;
+    const KernelKey* key = nullptr;
+    const ParamLayout* layout = nullptr;
+    const std::vector<float>* params = nullptr;
+    const FramePlan* plan = nullptr;
+    uint64_t samples = 0;
+    uint64_t seed = 0;
+    ProgressFn progress;
+};
+
+struct IterationStats {
+    uint64_t samples = 0;     // points computed after the fuse
+    uint64_t bad_values = 0;  // points reseeded for NaN or |v| > 1e10
+    double seconds = 0;
+};
+
+// Post-pass output: RGBA in flam3's output scale (colour 0..255 before
+// truncation; alpha 0..1), row 0 at the top.
+struct ImageF {
+    int width = 0, height = 0;
+    std::vector<float> rgba;
+};
+
+class Backend {
+public:
+    virtual ~Backend() = default;
+    virtual std::string name() const = 0;
+    // Allocates and clears the accumulator for a frame.
+    virtual void begin_frame(const FramePlan& plan) = 0;
+    virtual IterationStats iterate(const IterationRequest& request) = 0;
+    virtual ImageF post_process(const PostPlan& post) = 0;
+};
+
+}  // namespace fj

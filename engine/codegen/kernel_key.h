@@ -1,0 +1,52 @@
+// flamejit — what a generated kernel depends on: a genome's structure only.
+// SPDX-License-Identifier: GPL-3.0-or-later
+//
+// Two flames with equal keys share one compiled kernel. The key holds the
+// xform count, each xform's ordered variation ids and whether it has a post
+// affine, the final xform's, and the switches that change code. Weights,
+// affines, colours and parameters are values: they travel in the parameter
+// block (codegen/param_layout.h), so an animation compiles once.
+#pragma once
+
+#include <string>
+#include <vector>
+
+#include "genome/flame.h"
+
+namespace fj {
+
+enum class Shuffle { None, Ring, Full, Divergent };
+
+const char* to_string(Shuffle s);
+bool parse_shuffle(const std::string& text, Shuffle* out);
+
+struct XformShape {
+    std::vector<int> variations;  // variation ids, ascending (flam3's order)
+    bool has_post = false;
+    bool operator==(const XformShape&) const = default;
+};
+
+struct KernelOptions {
+    Shuffle shuffle = Shuffle::Ring;
+    int block_size = 256;       // threads per block, a multiple of 32
+    std::string arch = "sm_90"; // NVRTC target
+};
+
+struct KernelKey {
+    std::vector<XformShape> xforms;
+    bool has_final = false;
+    XformShape final_xform;
+    bool xaos = false;
+    PaletteMode palette_mode = PaletteMode::Step;
+    Shuffle shuffle = Shuffle::Ring;
+    int block_size = 256;
+    std::string arch = "sm_90";
+
+    // A stable one-line text form; equal keys give equal text.
+    std::string canonical() const;
+    bool operator==(const KernelKey&) const = default;
+};
+
+KernelKey make_kernel_key(const Flame& flame, const KernelOptions& options);
+
+}  // namespace fj

@@ -1,0 +1,116 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+#include "codegen/variation_registry.h"
+
+#include <algorithm>
+#include <charconv>
+#include <set>
+#include <sstream>
+#include <stdexcept>
+
+namespace fj {
+namespace {
+
+[[noreturn]] void fail(const std::string& path, int line, const std::string& what) {
+    throw std::runtime_error("snippets/" + path + ":" + std::to_string(line) + ": " + what);
+}
+
+double parse_number(const std::string& path, int line, const std::string& text) {
+    double value = 0;
+    auto [end, ec] = std::from_chars(text.data(), text.data() + text.size(), value);
+    if (ec != std::errc() || end != text.data() + text.size())
+        fail(path, line, "'" + text + "' is not a number");
+    return value;
+}
+
+VariationInfo parse_annotations(const std::string& path, const std::string& text) {
+    VariationInfo info;
+    info.path = path;
+    std::istringstream lines(text);
+    std::string line;
+    int n = 0;
+    while (std::getline(lines, line)) {
+        ++n;
+        if (line.rfind("// @", 0) != 0) continue;
+        std::istringstream words(line.substr(4));
+        std::string tag, a, b, extra;
+        words >> tag >> a >> b >> extra;
+        if (!extra.empty()) fail(path, n, "too many words in @" + tag);
+        if (tag == "variation" && !a.empty() && b.empty()) {
+            info.name = a;
+        } else if (tag == "id" && !a.empty() && b.empty()) {
+            info.id = static_cast<int>(parse_number(path, n, a));
+        } else if (tag == "param" && !b.empty()) {
+            info.params.push_back({a, parse_number(path, n, b)});
+        } else if (tag == "alias" && !b.empty()) {
+            info.aliases.emplace_back(a, b);
+        } else if (tag == "random" && !a.empty() && b.empty()) {
+            info.random_draws = static_cast<int>(parse_number(path, n, a));
+        } else if (tag == "pre" && a.empty()) {
+            info.pre = true;
+        } else {
+            fail(path, n, "unknown or malformed annotation '@" + tag + "'");
+        }
+    }
+    const std::string expected = path.substr(path.rfind('/') + 1);
+    if (info.name.empty()) fail(path, 1, "missing @variation");
+    if (info.name + ".h" != expected) fail(path, 1, "@variation " + info.name + " must live in " + info.name + ".h");
+    if (info.id < 0) fail(path, 1, "missing @id");
+    if (text.find("FJ_VARIATION(" + info.name + ")") == std::string::npos)
+        fail(path, 1, "no FJ_VARIATION(" + info.name + ") definition");
+    for (const auto& [alias, param] : info.aliases) {
+        bool known = false;
+        for (const auto& p : info.params) known |= p.name == param;
+        if (!known) fail(path, 1, "@alias " + alias + " names unknown parameter " + param);
+    }
+    return info;
+}
+
+}  // namespace
+
+VariationRegistry VariationRegistry::load(const SnippetSource& source) {
+    VariationRegistry registry;
+    std::set<std::string> names;
+    std::set<int> ids;
+    for (const std::string& path : source.list("variations")) {
+        if (path.size() < 2 || path.compare(path.size() - 2, 2, ".h") != 0) continue;
+        VariationInfo info = parse_annotations(path, *source.read(path));
+        if (!names.insert(info.name).second) fail(path, 1, "duplicate variation " + info.name);
+        if (!ids.insert(info.id).second) fail(path, 1, "duplicate id " + std::to_string(info.id));
+        registry.variations_.push_back(std::move(info));
+    }
+    std::sort(registry.variations_.begin(), registry.variations_.end(),
+              [](const VariationInfo& x, const VariationInfo& y) { return x.id < y.id; });
+    return registry;
+}
+
+const VariationRegistry& VariationRegistry::standard() {
+    static const VariationRegistry registry = load(SnippetSource::standard());
+    return registry;
+}
+
+const VariationInfo* VariationRegistry::by_name(std::string_view name) const {
+    for (const auto& v : variations_)
+        if (v.name == name) return &v;
+    return nullptr;
+}
+
+const VariationInfo* VariationRegistry::by_id(int id) const {
+    for (const auto& v : variations_)
+        if (v.id == id) return &v;
+    return nullptr;
+}
+
+const VariationInfo* VariationRegistry::param_owner(std::string_view param, int* index) const {
+    for (const auto& v : variations_) {
+        for (size_t i = 0; i < v.params.size(); ++i)
+            if (v.params[i].name == param) {
+                if (index) *index = static_cast<int>(i);
+                return &v;
+            }
+        for (const auto& [alias, target] : v.aliases)
+            if (alias == param) return param_owner(target, index);
+    }
+    return nullptr;
+}
+
+}  // namespace fj

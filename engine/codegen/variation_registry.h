@@ -1,0 +1,57 @@
+// flamejit — the variations flamejit knows, built from snippet annotations.
+// SPDX-License-Identifier: GPL-3.0-or-later
+//
+// Each file snippets/variations/NAME.h starts with comment annotations:
+//   // @variation NAME        flam3's XML name (also the file and function name)
+//   // @id N                  flam3's variation id: fixes summation order
+//   // @param PNAME DEFAULT   one per parameter, in the order the code reads p[i]
+//   // @alias ALIAS PNAME     another XML spelling of a parameter
+//   // @random N              random numbers drawn per call (documentation)
+//   // @pre                   applied to the point before the others (pre_blur)
+// The registry is derived from these and nothing else; there is no hand-kept
+// list of variations anywhere in the engine.
+#pragma once
+
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "codegen/snippet_source.h"
+
+namespace fj {
+
+struct ParamInfo {
+    std::string name;
+    double default_value = 0;
+};
+
+struct VariationInfo {
+    std::string name;
+    int id = -1;
+    std::vector<ParamInfo> params;
+    std::vector<std::pair<std::string, std::string>> aliases;  // alias -> param
+    int random_draws = 0;
+    bool pre = false;
+    std::string path;  // relative to snippets/
+};
+
+class VariationRegistry {
+public:
+    // Parses the annotations of every file in variations/. Throws
+    // std::runtime_error naming the file on a malformed or duplicate entry.
+    static VariationRegistry load(const SnippetSource& source);
+    // The registry of the standard snippet source, built once per process.
+    static const VariationRegistry& standard();
+
+    const VariationInfo* by_name(std::string_view name) const;
+    const VariationInfo* by_id(int id) const;
+    // The variation owning a parameter name (or alias) and the parameter's index.
+    const VariationInfo* param_owner(std::string_view param, int* index) const;
+    // Sorted by id.
+    const std::vector<VariationInfo>& all() const { return variations_; }
+
+private:
+    std::vector<VariationInfo> variations_;
+};
+
+}  // namespace fj

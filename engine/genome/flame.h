@@ -1,0 +1,103 @@
+// flamejit — the genome model: one flam3 control point and its parts.
+// SPDX-License-Identifier: GPL-3.0-or-later
+//
+// Contract: a Flame holds every value that affects a still image, with flam3's
+// defaults (flam3 3.1.1 clear_cp / initialize_xforms) already applied, in
+// double precision as flam3 keeps them. Readers fill it; nothing downstream
+// re-applies defaults. Palette entries are final RGBA in [0,1] after
+// premultiplication, library lookup, hue rotation and missing-entry
+// interpolation, so the renderer never needs to know where a palette came from.
+#pragma once
+
+#include <array>
+#include <string>
+#include <vector>
+
+namespace fj {
+
+// x' = a·x + b·y + c, y' = d·x + e·y + f (flam3 writes "a d b e c f").
+struct AffineD {
+    double a = 1, b = 0, c = 0, d = 0, e = 1, f = 0;
+    bool is_identity() const {
+        return a == 1 && b == 0 && c == 0 && d == 0 && e == 1 && f == 0;
+    }
+    bool operator==(const AffineD&) const = default;
+};
+
+// One variation used by an xform: its registry id, weight and parameter values
+// (in the order of the snippet's @param annotations; defaults filled in).
+struct VariationUse {
+    int id = 0;
+    double weight = 0;
+    std::vector<double> params;
+};
+
+struct Xform {
+    double weight = 0;
+    double color = 0;        // flam3 default: index & 1
+    double color_speed = 0.5;
+    double opacity = 1;      // as written; visibility is opacity^log2(10)
+    double animate = 1;
+    AffineD affine;
+    AffineD post;
+    // Sorted by id, the order flam3 sums them in; only non-zero weights.
+    std::vector<VariationUse> variations;
+    // Transition multipliers from this xform to xform j (xaos); empty = all 1.
+    std::vector<double> chaos;
+};
+
+enum class PaletteMode { Step, Linear };
+enum class FilterShape {
+    Gaussian, Hermite, Box, Triangle, Bell, Bspline, Lanczos3, Lanczos2,
+    Mitchell, Blackman, Catrom, Hamming, Hanning, Quadratic
+};
+
+struct RGBA {
+    double r = 0, g = 0, b = 0, a = 0;
+};
+
+struct Flame {
+    std::string name;
+    double time = 0;
+    int width = 100, height = 100;
+    double center_x = 0, center_y = 0;
+    double scale = 50;   // pixels per unit
+    double zoom = 0;
+    double rotate = 0;   // degrees
+    int supersample = 1;
+    double filter_radius = 0.5;
+    FilterShape filter_shape = FilterShape::Gaussian;
+    double quality = 1;
+    int passes = 1;
+    int temporal_samples = 1000;
+    double background[3] = {0, 0, 0};
+    double brightness = 4;
+    double gamma = 4;
+    double gamma_threshold = 0.01;
+    double vibrancy = 1;
+    double highlight_power = -1;
+    double estimator_radius = 9;
+    double estimator_minimum = 0;
+    double estimator_curve = 0.4;
+    PaletteMode palette_mode = PaletteMode::Step;
+    int palette_index = -1;  // library palette number, -1 = inline
+    double hue = 0;
+    std::array<RGBA, 256> palette{};
+    std::vector<Xform> xforms;
+    bool has_final = false;
+    Xform final_xform;
+
+    // Whether any xform has a chaos row with an entry other than 1.
+    bool has_xaos() const;
+    // Samples for one frame: quality · 4^zoom · W · H (flam3 §3.6).
+    double sample_count() const;
+};
+
+// Where a flame came from, for error messages and the PNG text chunk.
+struct FlameSource {
+    std::string file;
+    int index = 0;           // position among the <flame> elements of the file
+    std::string xml;         // the element as written, embedded in outputs
+};
+
+}  // namespace fj

@@ -1,0 +1,53 @@
+// flamejit — everything the post-pass needs, computed once on the host.
+// SPDX-License-Identifier: GPL-3.0-or-later
+//
+// flam3 3.1.1 formulas (reference/flam3-behaviour.md §3.7–3.10): log-density
+// scaling constants k1/k2, the density-estimation kernel bank, the spatial
+// filter kernel (with flam3's name→kernel mapping), and the tone-mapping
+// values. Both backends consume the same plan, so the numbers match.
+#pragma once
+
+#include <vector>
+
+#include "genome/flame.h"
+
+namespace fj {
+
+struct FramePlan;
+
+// flam3_create_de_filters: kernel k has coefficients on a (2·half+1)² square.
+struct DensityBank {
+    int kernel_count = 0;        // 0 = density estimation off
+    int half_width = 0;          // ceil(Rmax) - 1
+    double max_filtered_counts = 0;
+    double curve = 0.4;
+    int supersample = 1;
+    std::vector<double> widths;       // per kernel, cells
+    std::vector<float> coefs;         // kernel_count × (2·half+1)², row-major
+};
+
+struct SpatialFilter {
+    int width = 0;                // taps per axis
+    std::vector<float> coefs;     // width × width, row-major, sums to 1
+};
+
+struct PostPlan {
+    int width = 0, height = 0;        // output
+    int supersample = 1;
+    int hist_width = 0, hist_height = 0;
+    int gutter = 0, de_offset = 0;
+    double k1 = 0, k2 = 0;
+    DensityBank density;
+    SpatialFilter filter;
+    double gamma = 4, gamma_threshold = 0.01, vibrancy = 1, highlight_power = -1;
+    double background[3] = {0, 0, 0};
+    bool transparent = false;
+};
+
+// Width in histogram cells of the spatial filter of a flame (for the gutter).
+int spatial_filter_width(const Flame& flame);
+SpatialFilter make_spatial_filter(FilterShape shape, double radius, int supersample);
+DensityBank make_density_bank(double radius, double minimum, double curve, int supersample);
+PostPlan make_post_plan(const Flame& flame, const FramePlan& plan);
+
+}  // namespace fj

@@ -1,0 +1,135 @@
+// flamejit — shared host/device foundation for every snippet.
+// SPDX-License-Identifier: GPL-3.0-or-later
+//
+// Everything under snippets/ is compiled twice: by the host C++ compiler into
+// the CPU backend, and by NVRTC (or nvcc) for the GPU. The rules that keep one
+// source valid for both:
+//
+//  1. Mark every function FJ_HD (host and device) and FJ_INLINE; nothing else.
+//  2. No exceptions, RTTI, virtual calls, std containers, strings or iostreams;
+//     no standard headers outside the #if below (NVRTC has none of them).
+//  3. Math goes through the C float functions (sinf, atan2f, sqrtf, ...): both
+//     glibc and NVRTC provide them with the same names. No double literals in
+//     hot code: write 0.5f, not 0.5.
+//  4. Randomness only through fj::Rng (below), so both sides draw alike.
+//  5. Only this header may test which compiler is running.
+#pragma once
+
+#if defined(__CUDACC_RTC__) || defined(__CUDACC__)
+#define FJ_HD __host__ __device__
+#define FJ_INLINE __forceinline__
+#define FJ_IS_GPU 1
+#else
+#include <cmath>
+#include <cstdint>
+#define FJ_HD
+#define FJ_INLINE inline __attribute__((always_inline))
+#define FJ_IS_GPU 0
+#endif
+
+namespace fj {
+
+typedef unsigned int u32;
+typedef unsigned long long u64;
+
+#define FJ_PI 3.14159265358979323846f
+#define FJ_2PI 6.28318530717958647692f
+#define FJ_PI_2 1.57079632679489661923f
+// flam3's guard against division by zero (private.h EPS).
+#define FJ_EPS 1e-10f
+
+// An affine map x' = a·x + b·y + c, y' = d·x + e·y + f. flam3 writes coefs as
+// "a d b e c f"; the reader reorders them into this struct.
+struct Affine {
+    float a, b, c, d, e, f;
+};
+
+FJ_HD FJ_INLINE void apply_affine(const Affine& m, float x, float y, float& ox, float& oy) {
+    ox = m.a * x + m.b * y + m.c;
+    oy = m.d * x + m.e * y + m.f;
+}
+
+// Per-thread random numbers: PCG32 (XSH-RR), 64-bit state. Small enough to live
+// in registers, statistically far better than flam3 needs, and identical on
+// host and device, so a seed means the same stream on both backends.
+struct Rng {
+    u64 state;
+};
+
+FJ_HD FJ_INLINE u32 next_u32(Rng& rng) {
+    u64 old = rng.state;
+    rng.state = old * 6364136223846793005ULL + 1442695040888963407ULL;
+    u32 xorshifted = (u32)(((old >> 18u) ^ old) >> 27u);
+    u32 rot = (u32)(old >> 59u);
+    return (xorshifted >> rot) | (xorshifted << ((32u - rot) & 31u));
+}
+
+// Distinct streams from one seed: splitmix64 of (seed, stream) spreads nearby
+// stream numbers far apart in PCG's state space.
+FJ_HD FJ_INLINE Rng make_rng(u64 seed, u64 stream) {
+    u64 z = seed + 0x9E3779B97F4A7C15ULL * (stream + 1);
+    z = (z ^ (z >> 30)) * 0xBF58476D1CE4E5B9ULL;
+    z = (z ^ (z >> 27)) * 0x94D049BB133111EBULL;
+    z ^= z >> 31;
+    Rng rng;
+    rng.state = z;
+    next_u32(rng);
+    return rng;
+}
+
+// Uniform in [0, 1): 24 random bits, exact in float.
+FJ_HD FJ_INLINE float rand01(Rng& rng) {
+    return (float)(next_u32(rng) >> 8) * (1.0f / 16777216.0f);
+}
+
+// Uniform in [-1, 1).
+FJ_HD FJ_INLINE float rand11(Rng& rng) {
+    return 2.0f * rand01(rng) - 1.0f;
+}
+
+FJ_HD FJ_INLINE bool rand_bit(Rng& rng) {
+    return (next_u32(rng) >> 31) != 0;
+}
+
+// What a variation sees of its input point: the pre-affine result and the
+// quantities flam3 precomputes per xform. A variation that does not read a
+// field costs nothing for it: every field is computed inline next to the call
+// and the compiler drops the unused ones.
+struct VarIn {
+    float x, y;     // point after the pre-affine (and pre-variations)
+    float r2;       // x² + y²        (flam3 "sumsq")
+    float r;        // sqrt(r2)       (flam3 "sqrt")
+    float theta;    // atan2(x, y)    (flam3 "atan": x first, on purpose)
+    float phi;      // atan2(y, x)    (flam3 "atanyx")
+    float sina;     // x / r          (flam3 names it sin)
+    float cosa;     // y / r
+    const Affine* aff;  // the xform's own pre-affine (waves, popcorn, rings, fan)
+};
+
+FJ_HD FJ_INLINE VarIn make_var_in(float x, float y, const Affine* aff) {
+    VarIn in;
+    in.x = x;
+    in.y = y;
+    in.r2 = x * x + y * y;
+    in.r = sqrtf(in.r2);
+    in.theta = atan2f(x, y);
+    in.phi = atan2f(y, x);
+    in.sina = x / in.r;
+    in.cosa = y / in.r;
+    in.aff = aff;
+    return in;
+}
+
+}  // namespace fj
+
+// Every variation snippet defines exactly one function with this signature:
+//   in   the point and its precomputed quantities
+//   p    the variation's parameters, in the order of its @param annotations
+//   w    the variation's weight in this xform
+//   rng  this thread's random stream
+//   ox, oy  the xform's running sum; a variation adds w·V(in) to it (a
+//        pre-variation instead modifies the point it is given)
+#define FJ_VARIATION(name)                                                              \
+    FJ_HD FJ_INLINE void fj_var_##name([[maybe_unused]] const fj::VarIn& in,           \
+                                       [[maybe_unused]] const float* p, float w,         \
+                                       [[maybe_unused]] fj::Rng& rng, float& ox, float& oy)

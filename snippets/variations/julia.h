@@ -1,0 +1,10 @@
+// @variation julia
+// @id 13
+// @random 1
+FJ_VARIATION(julia) {
+    float a = 0.5f * in.theta;
+    if (fj::rand_bit(rng)) a += FJ_PI;
+    const float r = w * sqrtf(in.r);
+    ox += r * cosf(a);
+    oy += r * sinf(a);
+}

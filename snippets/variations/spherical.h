@@ -1,0 +1,7 @@
+// @variation spherical
+// @id 2
+FJ_VARIATION(spherical) {
+    const float k = w / (in.r2 + FJ_EPS);
+    ox += k * in.x;
+    oy += k * in.y;
+}

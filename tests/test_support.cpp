@@ -1,0 +1,58 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+#include "test_support.h"
+
+#include <sys/wait.h>
+
+#include <atomic>
+#include <cstdio>
+#include <filesystem>
+#include <fstream>
+#include <sstream>
+#include <stdexcept>
+
+#include <unistd.h>
+
+namespace fj::test {
+
+std::string source_path(const std::string& rel) { return std::string(FJ_SOURCE_DIR) + "/" + rel; }
+std::string corpus_path(const std::string& rel) { return std::string(FJ_CORPUS_DIR) + "/" + rel; }
+std::string flamejit_binary() { return std::string(FJ_BINARY_DIR) + "/flamejit"; }
+
+std::string scratch_dir(const std::string& tag) {
+    static std::atomic<int> counter{0};
+    const std::string dir = std::string(FJ_BINARY_DIR) + "/test-scratch/" + tag + "-" +
+                            std::to_string(getpid()) + "-" + std::to_string(counter++);
+    std::filesystem::remove_all(dir);
+    std::filesystem::create_directories(dir);
+    return dir;
+}
+
+bool file_exists(const std::string& path) { return std::filesystem::exists(path); }
+
+std::string read_file(const std::string& path) {
+    std::ifstream in(path, std::ios::binary);
+    if (!in) throw std::runtime_error("cannot read " + path);
+    std::ostringstream s;
+    s << in.rdbuf();
+    return s.str();
+}
+
+void write_file(const std::string& path, const std::string& text) {
+    std::ofstream out(path, std::ios::binary);
+    out << text;
+    if (!out) throw std::runtime_error("cannot write " + path);
+}
+
+CommandResult run_command(const std::string& command) {
+    CommandResult result;
+    FILE* pipe = popen((command + " 2>&1").c_str(), "r");
+    if (!pipe) return result;
+    char buffer[4096];
+    size_t n;
+    while ((n = fread(buffer, 1, sizeof buffer, pipe)) > 0) result.output.append(buffer, n);
+    const int status = pclose(pipe);
+    if (WIFEXITED(status)) result.status = WEXITSTATUS(status);
+    return result;
+}
+
+}  // namespace fj::test
