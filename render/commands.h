@@ -1,0 +1,20 @@
+// flamejit — the subcommands of the command line.
+// SPDX-License-Identifier: GPL-3.0-or-later
+//
+// Each takes the arguments after its name and returns the process exit status:
+// 0 success, 2 bad input or usage, 1 internal or device failure.
+#pragma once
+
+#include <string>
+#include <vector>
+
+namespace fj::cli {
+
+using Args = std::vector<std::string>;
+
+int cmd_render(const Args& args);
+int cmd_compile(const Args& args);
+int cmd_info(const Args& args);
+int cmd_compare(const Args& args);
+
+}  // namespace fj::cli
