@@ -1,2 +1,43 @@
+// flamejit — command-line entry point: dispatches to the subcommands.
 // SPDX-License-Identifier: GPL-3.0-or-later
-int main() { return 0; }
+#include <cstdio>
+#include <cstring>
+#include <string>
+
+#include "commands.h"
+
+namespace {
+
+const char* kUsage =
+    "flamejit — renders fractal flames (flam3 genomes) with a kernel generated per genome\n"
+    "\n"
+    "usage: flamejit COMMAND [options]\n"
+    "\n"
+    "commands:\n"
+    "  render   render genome files to PNG images\n"
+    "  compile  generate and compile a genome's kernel (no GPU needed); print its report\n"
+    "  info     which backends work, devices, driver and NVRTC versions, kernel cache\n"
+    "  compare  fidelity ratio of an image against two reference renders\n"
+    "\n"
+    "'flamejit COMMAND --help' describes each command.\n";
+
+}  // namespace
+
+int main(int argc, char** argv) {
+    if (argc < 2 || !std::strcmp(argv[1], "--help") || !std::strcmp(argv[1], "-h")) {
+        std::fputs(kUsage, argc < 2 ? stderr : stdout);
+        return argc < 2 ? 2 : 0;
+    }
+    if (!std::strcmp(argv[1], "--version")) {
+        std::printf("flamejit %s\n", FLAMEJIT_VERSION);
+        return 0;
+    }
+    const std::string command = argv[1];
+    const fj::cli::Args args(argv + 2, argv + argc);
+    if (command == "render") return fj::cli::cmd_render(args);
+    if (command == "compile") return fj::cli::cmd_compile(args);
+    if (command == "info") return fj::cli::cmd_info(args);
+    if (command == "compare") return fj::cli::cmd_compare(args);
+    std::fprintf(stderr, "flamejit: unknown command '%s' (try flamejit --help)\n", command.c_str());
+    return 2;
+}

@@ -15,7 +15,12 @@
 
 namespace fj {
 
-enum class Shuffle { None, Ring, Full, Divergent };
+// How points move between the warps of a block after each round.
+//   none       warp-uniform selection, no exchange
+//   ring       warp-uniform selection, lanes rotate between warps by offsets
+//              that change every round (bank-conflict-free)
+//   divergent  every thread selects its own xform, no exchange
+enum class Shuffle { None, Ring, Divergent };
 
 const char* to_string(Shuffle s);
 bool parse_shuffle(const std::string& text, Shuffle* out);

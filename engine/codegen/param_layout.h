@@ -28,7 +28,9 @@ struct XformLayout {
     static constexpr int kPost = 6;        // 6 floats
     static constexpr int kColor = 12;
     static constexpr int kColorSpeed = 13;
-    static constexpr int kVisibility = 14; // opacity^log2(10) (flam3 adjust_percentage)
+    // Standard xforms: visibility = opacity^log2(10) (flam3 adjust_percentage).
+    // The final xform: its opacity, the probability of applying it (flam3).
+    static constexpr int kVisibility = 14;
     static constexpr int kVariations = 15; // then per variation: weight, params...
     int base = 0;
     int size = 0;

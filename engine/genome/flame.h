@@ -52,6 +52,13 @@ enum class FilterShape {
     Mitchell, Blackman, Catrom, Hamming, Hanning, Quadratic
 };
 
+// Animation settings: no effect on a still image, kept so that a file read
+// and interpolated behaves as flam3 does (§4.2).
+enum class Interpolation { Linear, Smooth };
+enum class AffineInterpolation { Linear, Log, Old, Older };  // flam3 "interpolation_type"
+enum class PaletteInterpolation { Hsv, Sweep, Rgb, HsvCircular };
+enum class TemporalFilter { Box, Gaussian, Exp };
+
 struct RGBA {
     double r = 0, g = 0, b = 0, a = 0;
 };
@@ -83,6 +90,14 @@ struct Flame {
     int palette_index = -1;  // library palette number, -1 = inline
     double hue = 0;
     std::array<RGBA, 256> palette{};
+    int symmetry = 0;        // last <symmetry kind>; its xforms are already in `xforms`
+    Interpolation interpolation = Interpolation::Linear;
+    AffineInterpolation interpolation_type = AffineInterpolation::Log;
+    PaletteInterpolation palette_interpolation = PaletteInterpolation::HsvCircular;
+    double hsv_rgb_palette_blend = 0;
+    TemporalFilter temporal_filter_type = TemporalFilter::Box;
+    double temporal_filter_width = 1;
+    double temporal_filter_exp = 0;
     std::vector<Xform> xforms;
     bool has_final = false;
     Xform final_xform;

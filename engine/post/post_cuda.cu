@@ -1,0 +1,219 @@
+// flamejit — the post-pass on the GPU: compaction, log scaling / DE splat, filter, tone.
+// SPDX-License-Identifier: GPL-3.0-or-later
+//
+// Compiled ahead of time by nvcc because CUB's device-wide algorithms do not
+// compile under NVRTC. The per-cell and per-pixel formulas come from
+// snippets/post, the same headers the CPU post-pass includes.
+#include "post/post_cuda_launch.h"
+
+#include <algorithm>
+#include <cstdint>
+#include <memory>
+#include <stdexcept>
+#include <string>
+
+#include <cub/device/device_reduce.cuh>
+#include <cub/device/device_select.cuh>
+#include <cuda/std/functional>
+#include <cuda_runtime.h>
+#include <thrust/iterator/counting_iterator.h>
+
+#include "post/filter.h"
+
+namespace fj {
+namespace {
+
+// One choke point for runtime calls: the message names the call and where.
+void cuda_check(cudaError_t err, const char* expr, const char* file, int line) {
+    if (err == cudaSuccess) return;
+    throw std::runtime_error(std::string("CUDA post-pass: ") + expr + " failed at " + file + ":" +
+                             std::to_string(line) + ": " + cudaGetErrorName(err) + " (" +
+                             cudaGetErrorString(err) + ")");
+}
+#define FJ_CUDA_CHECK(expr) ::fj::cuda_check((expr), #expr, __FILE__, __LINE__)
+
+struct DeviceFree {
+    void operator()(void* p) const { cudaFree(p); }
+};
+
+// Device memory owned for the duration of one post-pass.
+template <typename T>
+struct DeviceArray {
+    std::unique_ptr<T, DeviceFree> ptr;
+    explicit DeviceArray(size_t count) {
+        void* p = nullptr;
+        if (count) FJ_CUDA_CHECK(cudaMalloc(&p, count * sizeof(T)));
+        ptr.reset(static_cast<T*>(p));
+    }
+    T* get() const { return ptr.get(); }
+};
+
+template <typename T>
+DeviceArray<T> upload(const T* host, size_t count, cudaStream_t stream) {
+    DeviceArray<T> d(count);
+    if (count)
+        FJ_CUDA_CHECK(cudaMemcpyAsync(d.get(), host, count * sizeof(T), cudaMemcpyHostToDevice,
+                                      stream));
+    return d;
+}
+
+// A cell the scaling step must visit: non-empty, and with DE at least os-1
+// cells inside the histogram (flam3 skips that border).
+struct VisitCell {
+    const float4* accum;
+    int width, x0, y0, x1, y1;
+    __host__ __device__ bool operator()(int n) const {
+        int y = n / width, x = n - y * width;
+        return accum[n].w != 0.0f && x >= x0 && x < x1 && y >= y0 && y < y1;
+    }
+};
+
+struct CellAlpha {
+    __host__ __device__ double operator()(const float4& c) const { return c.w; }
+};
+
+__device__ FJ_INLINE void add_cell(float4* dst, float4 v) {
+#if __CUDA_ARCH__ >= 900
+    atomicAdd(dst, v);
+#else
+    atomicAdd(&dst->x, v.x);
+    atomicAdd(&dst->y, v.y);
+    atomicAdd(&dst->z, v.z);
+    atomicAdd(&dst->w, v.w);
+#endif
+}
+
+__global__ void log_scale_kernel(const float4* accum, const int* cells, int count, float k1,
+                                 float k2, float4* out) {
+    int t = blockIdx.x * blockDim.x + threadIdx.x;
+    if (t >= count) return;
+    int n = cells[t];
+    float4 c = accum[n];
+    float ls = log_scale_factor(c.w, k1, k2);
+    out[n] = make_float4(c.x * ls, c.y * ls, c.z * ls, c.w * ls);
+}
+
+// One thread per visited cell; the kernel bank is (2·half+1)² per kernel.
+__global__ void density_splat_kernel(const float4* accum, const int* cells, int count, int width,
+                                     int height, DensitySelect sel, const float* coefs,
+                                     const int* radius, float k1, float k2, float4* out) {
+    int t = blockIdx.x * blockDim.x + threadIdx.x;
+    if (t >= count) return;
+    int n = cells[t];
+    int y = n / width, x = n - y * width;
+    float4 c = accum[n];
+    int k = de_kernel_index(density_around(reinterpret_cast<const float*>(accum), width, x, y,
+                                           sel.supersample), sel);
+    int r = radius[k];
+    int row = 2 * sel.half_width + 1;
+    float ls = log_scale_factor(c.w, k1, k2);
+    const float* kc = coefs + (size_t)k * row * row + sel.half_width * row + sel.half_width;
+    for (int dy = -r; dy <= r; ++dy) {
+        int ty = y + dy;
+        if (ty < 0 || ty >= height) continue;
+        for (int dx = -r; dx <= r; ++dx) {
+            int tx = x + dx;
+            float w = kc[dy * row + dx];
+            if (w == 0.0f || tx < 0 || tx >= width) continue;
+            float f = w * ls;
+            add_cell(out + (size_t)ty * width + tx, make_float4(f * c.x, f * c.y, f * c.z, f * c.w));
+        }
+    }
+}
+
+__global__ void filter_tone_kernel(const float4* scaled, int hist_w, int width, int height, int os,
+                                   int offset, const float* coefs, int fw, ToneParams tone,
+                                   float4* image) {
+    int px = blockIdx.x * blockDim.x + threadIdx.x;
+    int py = blockIdx.y * blockDim.y + threadIdx.y;
+    if (px >= width || py >= height) return;
+    float t[4], o[4];
+    filter_pixel(reinterpret_cast<const float*>(scaled), hist_w, offset + px * os, offset + py * os,
+                 coefs, fw, t);
+    tone_pixel(t, tone, o);
+    image[(size_t)py * width + px] = make_float4(o[0], o[1], o[2], o[3]);
+}
+
+int blocks_for(long long n, int block) { return (int)((n + block - 1) / block); }
+
+}  // namespace
+
+void run_post_cuda(const CudaPostJob& job, const float* d_accum_f, void* stream_handle,
+                   float* host_rgba, CudaPostTotals* totals) {
+    cudaStream_t stream = static_cast<cudaStream_t>(stream_handle);
+    const long long cells = (long long)job.hist_width * job.hist_height;
+    if (cells > INT32_MAX) throw std::runtime_error("CUDA post-pass: histogram over 2^31 cells");
+    const float4* d_accum = reinterpret_cast<const float4*>(d_accum_f);
+    const int os = job.supersample;
+
+    DeviceArray<float4> d_scaled(cells);
+    FJ_CUDA_CHECK(cudaMemsetAsync(d_scaled.get(), 0, cells * sizeof(float4), stream));
+
+    // Compact the cells worth visiting, and total the density, so the
+    // scaling launch is sized by the hits rather than the histogram.
+    VisitCell visit{d_accum, job.hist_width, 0, 0, job.hist_width, job.hist_height};
+    if (job.density_estimation) {
+        visit.x0 = visit.y0 = os - 1;
+        visit.x1 = job.hist_width - (os - 1);
+        visit.y1 = job.hist_height - (os - 1);
+    }
+    DeviceArray<int> d_cells(cells);
+    DeviceArray<int> d_count(1);
+    DeviceArray<double> d_alpha(1);
+    thrust::counting_iterator<int> index(0);
+    size_t select_bytes = 0, reduce_bytes = 0;
+    FJ_CUDA_CHECK(cub::DeviceSelect::If(nullptr, select_bytes, index, d_cells.get(), d_count.get(),
+                                        cells, visit, stream));
+    FJ_CUDA_CHECK(cub::DeviceReduce::TransformReduce(nullptr, reduce_bytes, d_accum, d_alpha.get(),
+                                                     cells, ::cuda::std::plus<double>(), CellAlpha(),
+                                                     0.0, stream));
+    DeviceArray<unsigned char> d_temp(std::max(select_bytes, reduce_bytes));
+    FJ_CUDA_CHECK(cub::DeviceSelect::If(d_temp.get(), select_bytes, index, d_cells.get(),
+                                        d_count.get(), cells, visit, stream));
+    int count = 0;
+    FJ_CUDA_CHECK(cudaMemcpyAsync(&count, d_count.get(), sizeof(int), cudaMemcpyDeviceToHost, stream));
+    FJ_CUDA_CHECK(cub::DeviceReduce::TransformReduce(d_temp.get(), reduce_bytes, d_accum,
+                                                     d_alpha.get(), cells,
+                                                     ::cuda::std::plus<double>(), CellAlpha(), 0.0,
+                                                     stream));
+    double alpha_sum = 0;
+    FJ_CUDA_CHECK(cudaMemcpyAsync(&alpha_sum, d_alpha.get(), sizeof(double), cudaMemcpyDeviceToHost,
+                                  stream));
+    FJ_CUDA_CHECK(cudaStreamSynchronize(stream));
+
+    const int block = 256;
+    if (count > 0 && job.density_estimation) {
+        DeviceArray<float> d_bank = upload(job.bank_coefs, job.bank_coef_count, stream);
+        DeviceArray<int> d_radius = upload(job.bank_radius, (size_t)job.kernel_count, stream);
+        density_splat_kernel<<<blocks_for(count, block), block, 0, stream>>>(
+            d_accum, d_cells.get(), count, job.hist_width, job.hist_height, job.select,
+            d_bank.get(), d_radius.get(), job.k1, job.k2, d_scaled.get());
+        FJ_CUDA_CHECK(cudaGetLastError());
+        // The bank must outlive the kernel that reads it.
+        FJ_CUDA_CHECK(cudaStreamSynchronize(stream));
+    } else if (count > 0) {
+        log_scale_kernel<<<blocks_for(count, block), block, 0, stream>>>(
+            d_accum, d_cells.get(), count, job.k1, job.k2, d_scaled.get());
+        FJ_CUDA_CHECK(cudaGetLastError());
+    }
+
+    DeviceArray<float> d_filter =
+        upload(job.filter_coefs, (size_t)job.filter_width * job.filter_width, stream);
+    const size_t pixels = (size_t)job.width * job.height;
+    DeviceArray<float4> d_image(pixels);
+    dim3 tile(16, 16);
+    dim3 grid(blocks_for(job.width, 16), blocks_for(job.height, 16));
+    filter_tone_kernel<<<grid, tile, 0, stream>>>(d_scaled.get(), job.hist_width, job.width,
+                                                  job.height, os, job.de_offset, d_filter.get(),
+                                                  job.filter_width, job.tone, d_image.get());
+    FJ_CUDA_CHECK(cudaGetLastError());
+    FJ_CUDA_CHECK(cudaMemcpyAsync(host_rgba, d_image.get(), pixels * sizeof(float4),
+                                  cudaMemcpyDeviceToHost, stream));
+    FJ_CUDA_CHECK(cudaStreamSynchronize(stream));
+    if (totals) {
+        totals->visited_cells = count;
+        totals->alpha_sum = alpha_sum;
+    }
+}
+
+}  // namespace fj

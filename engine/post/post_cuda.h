@@ -15,5 +15,9 @@ namespace fj {
 // `stream` a CUstream (0 = default). Throws std::runtime_error naming the
 // CUDA call on failure.
 ImageF post_process_cuda(const PostPlan& plan, const float* d_accum, void* stream);
+// The same, also reporting what the pass saw (cells visited, density total),
+// both taken from CUB reductions on the device.
+ImageF post_process_cuda(const PostPlan& plan, const float* d_accum, void* stream,
+                         PostStats* stats);
 
 }  // namespace fj

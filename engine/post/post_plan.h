@@ -44,6 +44,15 @@ struct PostPlan {
     bool transparent = false;
 };
 
+// What a post-pass saw, for debugging and benchmarks (both backends fill it).
+struct PostStats {
+    long long nonempty_cells = 0;   // cells with alpha > 0 that were scaled (with DE:
+                                    // not those in the os-1 border flam3 skips)
+    double alpha_sum = 0;           // Σ alpha over the whole histogram (255 per full hit)
+    bool density_estimation = false;
+    double seconds = 0;
+};
+
 // Width in histogram cells of the spatial filter of a flame (for the gutter).
 int spatial_filter_width(const Flame& flame);
 SpatialFilter make_spatial_filter(FilterShape shape, double radius, int supersample);

@@ -1,0 +1,68 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+#include "codegen/kernel_key.h"
+
+#include <sstream>
+
+namespace fj {
+namespace {
+
+XformShape shape_of(const Xform& xf) {
+    XformShape shape;
+    for (const auto& v : xf.variations) shape.variations.push_back(v.id);
+    shape.has_post = !xf.post.is_identity();
+    return shape;
+}
+
+void write_shape(std::ostringstream& out, const XformShape& shape) {
+    out << '[';
+    for (size_t i = 0; i < shape.variations.size(); ++i) out << (i ? "," : "") << shape.variations[i];
+    out << ']' << (shape.has_post ? "+post" : "");
+}
+
+}  // namespace
+
+const char* to_string(Shuffle s) {
+    switch (s) {
+        case Shuffle::None: return "none";
+        case Shuffle::Ring: return "ring";
+        case Shuffle::Divergent: return "divergent";
+    }
+    return "?";
+}
+
+bool parse_shuffle(const std::string& text, Shuffle* out) {
+    for (Shuffle s : {Shuffle::None, Shuffle::Ring, Shuffle::Divergent})
+        if (text == to_string(s)) {
+            *out = s;
+            return true;
+        }
+    return false;
+}
+
+std::string KernelKey::canonical() const {
+    std::ostringstream out;
+    out << "xforms=" << xforms.size() << ':';
+    for (const auto& s : xforms) write_shape(out, s);
+    if (has_final) {
+        out << " final=";
+        write_shape(out, final_xform);
+    }
+    out << " xaos=" << xaos << " palette=" << (palette_mode == PaletteMode::Linear ? "linear" : "step")
+        << " shuffle=" << to_string(shuffle) << " block=" << block_size << " arch=" << arch;
+    return out.str();
+}
+
+KernelKey make_kernel_key(const Flame& flame, const KernelOptions& options) {
+    KernelKey key;
+    for (const auto& xf : flame.xforms) key.xforms.push_back(shape_of(xf));
+    key.has_final = flame.has_final;
+    if (flame.has_final) key.final_xform = shape_of(flame.final_xform);
+    key.xaos = flame.has_xaos();
+    key.palette_mode = flame.palette_mode;
+    key.shuffle = options.shuffle;
+    key.block_size = options.block_size;
+    key.arch = options.arch;
+    return key;
+}
+
+}  // namespace fj

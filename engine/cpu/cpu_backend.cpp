@@ -1,0 +1,333 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+#include "cpu/cpu_backend.h"
+
+#include <algorithm>
+#include <atomic>
+#include <chrono>
+#include <stdexcept>
+#include <thread>
+
+#include "codegen/variation_registry.h"
+#include "cpu/variation_table.h"
+#include "iterate/common.h"
+#include "post/post_cpu.h"
+
+namespace fj {
+namespace {
+
+constexpr int kLanes = cpu::kLanes;
+
+// One variation call of an xform, resolved from the key once per frame.
+struct VariationStep {
+    cpu::BatchFn batch;
+    int weight_offset;  // absolute, in the parameter block
+    int param_offset;
+    bool pre;
+};
+
+struct XformProgram {
+    int base = 0;
+    bool has_post = false;
+    std::vector<VariationStep> steps;
+};
+
+XformProgram compile_xform(const XformShape& shape, const XformLayout& x) {
+    const auto& registry = VariationRegistry::standard();
+    XformProgram prog;
+    prog.base = x.base;
+    prog.has_post = shape.has_post;
+    for (size_t v = 0; v < shape.variations.size(); ++v) {
+        const VariationInfo* info = registry.by_id(shape.variations[v]);
+        const cpu::VariationEntry* entry = info ? cpu::find_variation(info->name) : nullptr;
+        if (!entry) throw std::runtime_error("variation id " + std::to_string(shape.variations[v]) + " has no host code");
+        prog.steps.push_back({entry->batch, x.base + x.weight_offset[v], x.base + x.param_offset[v], info->pre});
+    }
+    return prog;
+}
+
+// The points of one group of lanes that share an xform this round, gathered
+// into contiguous arrays so each variation runs as one inlined loop.
+struct LaneGroup {
+    float x[kLanes], y[kLanes], c[kLanes];
+    Rng rng[kLanes];
+    int count = 0;
+};
+
+void apply_xform(const XformProgram& prog, const float* P, LaneGroup& g) {
+    const Affine* aff = reinterpret_cast<const Affine*>(P + prog.base + XformLayout::kAffine);
+    float tx[kLanes], ty[kLanes], ox[kLanes], oy[kLanes];
+    for (int i = 0; i < g.count; ++i) {
+        apply_affine(*aff, g.x[i], g.y[i], tx[i], ty[i]);
+        ox[i] = 0.0f;
+        oy[i] = 0.0f;
+    }
+    for (const auto& s : prog.steps) {
+        if (!s.pre) continue;
+        // A pre-variation moves the point itself: it reads and writes tx, ty.
+        float px[kLanes], py[kLanes];
+        std::copy(tx, tx + g.count, px);
+        std::copy(ty, ty + g.count, py);
+        s.batch({px, py, tx, ty, g.rng, aff, P + s.param_offset, P[s.weight_offset], g.count});
+    }
+    for (const auto& s : prog.steps)
+        if (!s.pre) s.batch({tx, ty, ox, oy, g.rng, aff, P + s.param_offset, P[s.weight_offset], g.count});
+    const float* X = P + prog.base;
+    const Affine* post = reinterpret_cast<const Affine*>(X + XformLayout::kPost);
+    const float speed = X[XformLayout::kColorSpeed], color = X[XformLayout::kColor];
+    for (int i = 0; i < g.count; ++i) {
+        if (prog.has_post)
+            apply_affine(*post, ox[i], oy[i], g.x[i], g.y[i]);
+        else {
+            g.x[i] = ox[i];
+            g.y[i] = oy[i];
+        }
+        g.c[i] = speed * color + (1.0f - speed) * g.c[i];
+    }
+}
+
+// Everything a worker needs for one frame, read-only while iterating.
+struct FrameJob {
+    const float* P;
+    const KernelKey* key;
+    std::vector<XformProgram> xforms;
+    XformProgram final_xform;
+    int select, palette;  // offsets in the parameter block
+    int hist_w, hist_h;
+    bool shared_hist;     // all threads add into one histogram atomically
+    int block;
+    uint64_t rounds;
+    uint64_t seed;
+};
+
+// One block of lanes: its points and random streams, structure of arrays.
+struct Block {
+    std::vector<float> x, y, c;
+    std::vector<int> state;  // fuse rounds left << 8 | last xform + 1
+    std::vector<Rng> rng;
+};
+
+class Worker {
+public:
+    Worker(const FrameJob& job, float* hist) : job_(job), hist_(hist) {}
+
+    void run_block(uint64_t block_index, std::atomic<uint64_t>& rounds_done, const std::atomic<bool>& stop) {
+        const int T = job_.block;
+        Block b;
+        b.x.resize(T); b.y.resize(T); b.c.resize(T); b.state.resize(T); b.rng.resize(T);
+        for (int i = 0; i < T; ++i) {
+            // Same streams and start points as the GPU's fj_seed for this thread index.
+            b.rng[i] = make_rng(job_.seed, block_index * T + i);
+            b.x[i] = rand11(b.rng[i]);
+            b.y[i] = rand11(b.rng[i]);
+            b.c[i] = rand01(b.rng[i]);
+            b.state[i] = FJ_FUSE << 8;
+        }
+        std::vector<float> nx(T), ny(T), nc(T);
+        std::vector<int> ns(T);
+        for (uint64_t r = 0; r < job_.rounds; ++r) {
+            for (int w = 0; w < T / kLanes; ++w) round_of_warp(b, w);
+            if (job_.key->shuffle == Shuffle::Ring) exchange(b, static_cast<uint32_t>(r), static_cast<uint32_t>(block_index), nx, ny, nc, ns);
+            if ((r & 63) == 63) {
+                rounds_done += 64;
+                if (stop.load(std::memory_order_relaxed)) return;
+            }
+        }
+        rounds_done += job_.rounds & 63;
+    }
+
+    uint64_t plotted = 0, bad = 0;
+
+private:
+    void round_of_warp(Block& b, int w) {
+        const KernelKey& key = *job_.key;
+        const int n = static_cast<int>(job_.xforms.size());
+        const int first = w * kLanes;
+        const bool uniform = key.shuffle != Shuffle::Divergent && !key.xaos;
+        int sel[kLanes];
+        // Lane 0's stream draws the warp's choice, as the kernel's broadcast does.
+        float warp_u = 0;
+        for (int l = 0; l < kLanes; ++l) {
+            const float u = rand01(b.rng[first + l]);
+            if (l == 0) warp_u = u;
+            const float uu = uniform ? warp_u : u;
+            const int row = key.xaos ? (b.state[first + l] & 0xff) : 0;
+            const float* S = job_.P + job_.select + row * n;
+            int k = 0;
+            while (k + 1 < n && !(uu < S[k])) ++k;
+            sel[l] = k;
+        }
+        for (int k = 0; k < n; ++k) {
+            LaneGroup g;
+            int lanes[kLanes];
+            for (int l = 0; l < kLanes; ++l)
+                if (sel[l] == k) {
+                    const int t = first + l;
+                    lanes[g.count] = t;
+                    g.x[g.count] = b.x[t]; g.y[g.count] = b.y[t]; g.c[g.count] = b.c[t]; g.rng[g.count] = b.rng[t];
+                    ++g.count;
+                }
+            if (g.count == 0) continue;
+            apply_xform(job_.xforms[k], job_.P, g);
+            const float vis = job_.P[job_.xforms[k].base + XformLayout::kVisibility];
+            for (int i = 0; i < g.count; ++i) {
+                const int t = lanes[i];
+                b.x[t] = g.x[i]; b.y[t] = g.y[i]; b.c[t] = g.c[i]; b.rng[t] = g.rng[i];
+                finish_point(b, t, k, vis);
+            }
+        }
+    }
+
+    // Bad-value handling, fuse, final xform and plotting of one point; the
+    // same order of operations as fj_iterate.
+    void finish_point(Block& b, int t, int applied, float vis) {
+        int fuse = b.state[t] >> 8;
+        Rng& rng = b.rng[t];
+        if (is_bad_point(b.x[t], b.y[t])) {
+            b.x[t] = rand11(rng);
+            b.y[t] = rand11(rng);
+            ++bad;
+        } else if (fuse > 0) {
+            --fuse;
+        } else {
+            LaneGroup f;
+            f.count = 1;
+            f.x[0] = b.x[t]; f.y[0] = b.y[t]; f.c[0] = b.c[t];
+            if (job_.key->has_final) {
+                const float fo = job_.P[job_.final_xform.base + XformLayout::kVisibility];
+                if (fo >= 1.0f || rand01(rng) < fo) {
+                    f.rng[0] = rng;
+                    apply_xform(job_.final_xform, job_.P, f);
+                    rng = f.rng[0];
+                }
+            }
+            if (!is_bad_point(f.x[0], f.y[0])) plot(f.x[0], f.y[0], f.c[0], vis);
+            ++plotted;
+        }
+        b.state[t] = (fuse << 8) | (applied + 1);
+    }
+
+    void plot(float x, float y, float c, float vis) {
+        const long long cell = camera_cell(job_.P + ParamLayout::kCamera, x, y, job_.hist_w, job_.hist_h);
+        if (cell < 0 || vis <= 0.0f) return;
+        float rgba[4];
+        palette_lookup(job_.P + job_.palette, c, job_.key->palette_mode == PaletteMode::Linear, rgba);
+        float* h = hist_ + 4 * cell;
+        if (job_.shared_hist)
+            for (int k = 0; k < 4; ++k) std::atomic_ref<float>(h[k]).fetch_add(vis * rgba[k], std::memory_order_relaxed);
+        else
+            for (int k = 0; k < 4; ++k) h[k] += vis * rgba[k];
+    }
+
+    void exchange(Block& b, uint32_t round, uint32_t salt, std::vector<float>& nx, std::vector<float>& ny,
+                  std::vector<float>& nc, std::vector<int>& ns) {
+        const int T = job_.block;
+        const uint32_t warps = static_cast<uint32_t>(T / kLanes);
+        for (int t = 0; t < T; ++t) {
+            const uint32_t lane = t & 31, warp = t >> 5;
+            const uint32_t slot = ring_destination(warp, lane, round, warps, salt) * 32u + lane;
+            nx[slot] = b.x[t]; ny[slot] = b.y[t]; nc[slot] = b.c[t]; ns[slot] = b.state[t];
+        }
+        b.x.swap(nx); b.y.swap(ny); b.c.swap(nc); b.state.swap(ns);
+    }
+
+    const FrameJob& job_;
+    float* hist_;
+};
+
+class CpuBackend final : public Backend {
+public:
+    explicit CpuBackend(const CpuBackendOptions& options) {
+        threads_ = options.threads > 0 ? options.threads : static_cast<int>(std::max(1u, std::thread::hardware_concurrency()));
+    }
+
+    std::string name() const override { return "cpu"; }
+
+    void begin_frame(const FramePlan& plan) override {
+        hist_w_ = plan.hist_width;
+        hist_h_ = plan.hist_height;
+        accum_.assign(static_cast<size_t>(hist_w_) * hist_h_ * 4, 0.0f);
+    }
+
+    IterationStats iterate(const IterationRequest& req) override {
+        const auto t0 = std::chrono::steady_clock::now();
+        FrameJob job;
+        job.P = req.params->data();
+        job.key = req.key;
+        for (size_t i = 0; i < req.key->xforms.size(); ++i)
+            job.xforms.push_back(compile_xform(req.key->xforms[i], req.layout->xforms[i]));
+        if (req.key->has_final) job.final_xform = compile_xform(req.key->final_xform, req.layout->final_xform);
+        job.select = req.layout->select;
+        job.palette = req.layout->palette;
+        job.hist_w = hist_w_;
+        job.hist_h = hist_h_;
+        job.block = req.key->block_size;
+        job.seed = req.seed;
+
+        // A few blocks per thread keep chains long (≫ fuse) and work balanced.
+        const uint64_t blocks = static_cast<uint64_t>(threads_) * 4;
+        const uint64_t lanes = blocks * job.block;
+        job.rounds = (req.samples + lanes - 1) / lanes + FJ_FUSE;
+
+        // Private histograms avoid contention and are summed at the end; when
+        // they would not fit in a sensible share of memory, all threads add
+        // atomically into one.
+        constexpr size_t kPrivateBudget = size_t(4) << 30;
+        job.shared_hist = accum_.size() * sizeof(float) * (threads_ - 1) > kPrivateBudget;
+        std::vector<std::vector<float>> private_hist(job.shared_hist ? 0 : threads_ - 1);
+        std::atomic<uint64_t> next_block{0}, rounds_done{0}, plotted{0}, bad{0};
+        std::atomic<bool> stop{false};
+        auto work = [&](int tid) {
+            float* hist = accum_.data();
+            if (tid > 0 && !job.shared_hist) {
+                private_hist[tid - 1].assign(accum_.size(), 0.0f);
+                hist = private_hist[tid - 1].data();
+            }
+            Worker worker(job, hist);
+            for (uint64_t bi; (bi = next_block++) < blocks;) worker.run_block(bi, rounds_done, stop);
+            plotted += worker.plotted;
+            bad += worker.bad;
+        };
+        std::vector<std::thread> pool;
+        for (int t = 1; t < threads_; ++t) pool.emplace_back(work, t);
+        std::thread reporter;
+        std::atomic<bool> finished{false};
+        if (req.progress)
+            reporter = std::thread([&] {
+                const double total = static_cast<double>(blocks * job.rounds);
+                while (!finished.load()) {
+                    req.progress(std::min(1.0, static_cast<double>(rounds_done.load()) / total));
+                    std::this_thread::sleep_for(std::chrono::milliseconds(100));
+                }
+            });
+        work(0);
+        for (auto& t : pool) t.join();
+        finished = true;
+        if (reporter.joinable()) reporter.join();
+        if (req.progress) req.progress(1.0);
+        for (const auto& h : private_hist)
+            for (size_t i = 0; i < h.size(); ++i) accum_[i] += h[i];
+
+        IterationStats stats;
+        stats.samples = plotted.load();
+        stats.bad_values = bad.load();
+        stats.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+        return stats;
+    }
+
+    ImageF post_process(const PostPlan& post) override { return post_process_cpu(post, accum_.data(), threads_); }
+
+    const std::vector<float>& accumulator() const { return accum_; }
+
+private:
+    int threads_ = 1;
+    int hist_w_ = 0, hist_h_ = 0;
+    std::vector<float> accum_;
+};
+
+}  // namespace
+
+std::unique_ptr<Backend> make_cpu_backend(const CpuBackendOptions& options) {
+    return std::make_unique<CpuBackend>(options);
+}
+
+}  // namespace fj

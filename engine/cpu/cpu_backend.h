@@ -1,0 +1,23 @@
+// flamejit — the CPU backend: the GPU's iteration semantics on host threads.
+// SPDX-License-Identifier: GPL-3.0-or-later
+//
+// Same snippets, same parameter block, same block/warp shape: a block of
+// `block_size` lanes in warps of 32, one xform per warp per round (unless the
+// key asks for per-thread selection), the ring exchange between the warps of
+// a block, a float RGBA histogram. So its statistics, and the shuffle A/B,
+// mean the same thing as on the GPU.
+#pragma once
+
+#include <memory>
+
+#include "backend.h"
+
+namespace fj {
+
+struct CpuBackendOptions {
+    int threads = 0;  // 0 = all cores
+};
+
+std::unique_ptr<Backend> make_cpu_backend(const CpuBackendOptions& options);
+
+}  // namespace fj

@@ -1,0 +1,70 @@
+// flamejit — turns generated CUDA source into a CUBIN with NVRTC.
+// SPDX-License-Identifier: GPL-3.0-or-later
+//
+// Compilation needs no GPU: a named arch (sm_90, ...) is enough, so every
+// kernel can be compiled, and its register/spill report read, on any machine
+// with NVRTC. The options keep IEEE float semantics (no --use_fast_math): the
+// CPU backend runs the same snippets with the host compiler's exact sinf,
+// atan2f and divisions, and flam3 itself iterates in double, so approximate
+// intrinsics would make the two backends disagree in ways a test could not
+// tell from bugs. Fast math is a speed option to be measured, not a default.
+#pragma once
+
+#include <stdexcept>
+#include <string>
+#include <utility>
+#include <vector>
+
+namespace fj {
+
+struct CompiledKernel {
+    std::string cubin;
+    std::string log;          // NVRTC's program log (ptxas report included)
+    double compile_ms = 0;    // time NVRTC took when the kernel was first built
+    int registers = -1;       // of the entry point; -1 when the report lacks it
+    int spill_stores = 0;     // bytes
+    int spill_loads = 0;      // bytes
+    bool cache_hit = false;   // true when found in memory or on disk
+    std::string key;          // 32 hex digits (kernel_cache.h)
+};
+
+struct CompileRequest {
+    std::string source;
+    std::string arch = "sm_90";
+    std::string entry = "fj_iterate";  // whose registers and spills are reported
+    std::string name = "flamejit_kernel.cu";  // for NVRTC's diagnostics
+};
+
+// A compile that NVRTC rejected. The source and the log are kept on disk so
+// the user can read them; the message says where.
+class KernelCompileError : public std::runtime_error {
+public:
+    KernelCompileError(const std::string& message, std::string source_path, std::string log_path)
+        : std::runtime_error(message),
+          source_path_(std::move(source_path)),
+          log_path_(std::move(log_path)) {}
+    const std::string& source_path() const { return source_path_; }
+    const std::string& log_path() const { return log_path_; }
+
+private:
+    std::string source_path_, log_path_;
+};
+
+// The option list given to NVRTC for an arch; part of the cache key.
+std::vector<std::string> nvrtc_options(const std::string& arch);
+
+// Compiles with NVRTC. On failure writes `<failed_dir>/<key>.cu` and `.log`
+// and throws KernelCompileError; throws std::runtime_error when NVRTC itself
+// is unusable or fails for a reason other than the source.
+CompiledKernel compile_kernel(const CompileRequest& request, const std::string& key,
+                              const std::string& failed_dir);
+
+struct PtxasReport {
+    int registers = -1;
+    int spill_stores = 0, spill_loads = 0;
+};
+
+// Reads ptxas's -v report for one entry function from an NVRTC log.
+PtxasReport parse_ptxas_report(const std::string& log, const std::string& entry);
+
+}  // namespace fj

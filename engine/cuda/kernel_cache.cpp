@@ -1,0 +1,282 @@
+// flamejit — the kernel cache: content keys, checked files, safe publication.
+// SPDX-License-Identifier: GPL-3.0-or-later
+#include "cuda/kernel_cache.h"
+
+#include <unistd.h>
+
+#include <cerrno>
+#include <cstdio>
+#include <cstdlib>
+#include <cstring>
+#include <filesystem>
+#include <fstream>
+#include <functional>
+#include <thread>
+
+#include "cuda/nvrtc_api.h"
+
+namespace fj {
+namespace {
+
+namespace fs = std::filesystem;
+using u128 = unsigned __int128;
+
+// 128-bit FNV-1a. Not cryptographic: keys only need to separate the kernels
+// one user builds, and the checksum only needs to catch torn or damaged files.
+struct Fnv128 {
+    u128 state = (static_cast<u128>(0x6c62272e07bb0142ULL) << 64) | 0x62b821756295c58dULL;
+    void add(const void* data, size_t size) {
+        static const u128 prime = (static_cast<u128>(1) << 88) | 0x13b;
+        const auto* bytes = static_cast<const unsigned char*>(data);
+        for (size_t i = 0; i < size; ++i) {
+            state ^= bytes[i];
+            state *= prime;
+        }
+    }
+    // Length-prefixed, so ("ab","c") and ("a","bc") differ.
+    void add_field(const std::string& text) {
+        const uint64_t size = text.size();
+        add(&size, sizeof size);
+        add(text.data(), text.size());
+    }
+    uint64_t hi() const { return static_cast<uint64_t>(state >> 64); }
+    uint64_t lo() const { return static_cast<uint64_t>(state); }
+};
+
+std::string hex128(uint64_t hi, uint64_t lo) {
+    char text[33];
+    std::snprintf(text, sizeof text, "%016llx%016llx", static_cast<unsigned long long>(hi),
+                  static_cast<unsigned long long>(lo));
+    return text;
+}
+
+constexpr char kMagic[8] = {'F', 'J', 'C', 'U', 'B', 'I', 'N', '\0'};
+
+// Host byte order: a cache folder is not shared between architectures of
+// different endianness, and the magic would reject it if it were.
+struct FileHeader {
+    char magic[8];
+    uint32_t format;
+    uint32_t header_size;
+    char key[32];  // hex, no terminator
+    uint64_t cubin_size;
+    uint64_t log_size;
+    double compile_ms;
+    int32_t registers, spill_stores, spill_loads;
+    uint32_t reserved;
+    uint64_t checksum_hi, checksum_lo;  // over the header (these zeroed) and payload
+};
+static_assert(sizeof(FileHeader) == 104, "FileHeader must have no padding");
+
+void file_checksum(FileHeader header, const char* payload, size_t size, uint64_t* hi,
+                   uint64_t* lo) {
+    header.checksum_hi = header.checksum_lo = 0;
+    Fnv128 hash;
+    hash.add("flamejit cache checksum", 23);  // a different stream from the key's
+    hash.add(&header, sizeof header);
+    hash.add(payload, size);
+    *hi = hash.hi();
+    *lo = hash.lo();
+}
+
+bool permission_error(int error) {
+    return error == EACCES || error == EPERM || error == EROFS;
+}
+
+}  // namespace
+
+KernelCache::KernelCache(std::string directory)
+    : directory_(directory.empty() ? default_directory() : std::move(directory)) {
+    if (directory_.empty()) {
+        disk_enabled_ = false;  // no HOME: nothing to warn about, memory is enough
+        return;
+    }
+    std::error_code ec;
+    fs::create_directories(directory_, ec);
+    if (ec || !fs::is_directory(directory_, ec)) {
+        warn_once("cannot use " + directory_ + " (" + (ec ? ec.message() : "not a folder") + ")");
+        disk_enabled_ = false;
+    }
+}
+
+std::string KernelCache::default_directory() {
+    const char* dir = std::getenv("FLAMEJIT_CACHE_DIR");
+    if (dir && *dir) return dir;
+    const char* xdg = std::getenv("XDG_CACHE_HOME");
+    if (xdg && *xdg) return std::string(xdg) + "/flamejit";
+    const char* home = std::getenv("HOME");
+    if (home && *home) return std::string(home) + "/.cache/flamejit";
+    return "";
+}
+
+std::string KernelCache::failed_directory() const {
+    // Without a cache folder the kept files still need a home the user can find.
+    if (directory_.empty()) return (fs::temp_directory_path() / "flamejit-failed").string();
+    return directory_ + "/failed";
+}
+
+std::string KernelCache::file_path(const std::string& key) const {
+    return directory_ + "/" + key + ".fjk";
+}
+
+void KernelCache::warn_once(const std::string& what) {
+    if (warned_.exchange(true)) return;
+    std::fprintf(stderr, "flamejit: warning: kernel cache: %s -- going on without it\n",
+                 what.c_str());
+}
+
+std::string KernelCache::key_for(const CompileRequest& request) const {
+    Fnv128 hash;
+    const uint32_t format = kKernelCacheFormat;
+    hash.add(&format, sizeof format);
+    hash.add_field(request.source);
+    nvrtc();  // throws the reason when NVRTC is unusable
+    hash.add_field(nvrtc_version());
+    for (const std::string& option : nvrtc_options(request.arch)) hash.add_field(option);
+    hash.add_field(request.arch);
+    // The entry only selects which report is parsed, but the parsed numbers
+    // are stored in the file, so it belongs in the key.
+    hash.add_field(request.entry);
+    return hex128(hash.hi(), hash.lo());
+}
+
+CompiledKernel KernelCache::get(const CompileRequest& request) {
+    const std::string key = key_for(request);
+    std::promise<CompiledKernel> promise;
+    std::unique_lock<std::mutex> lock(mutex_);
+    auto found = memory_.find(key);
+    if (found != memory_.end()) {
+        std::shared_future<CompiledKernel> pending = found->second;
+        // Wait outside the lock: another thread may still be compiling this key.
+        lock.unlock();
+        CompiledKernel kernel = pending.get();
+        kernel.cache_hit = true;
+        return kernel;
+    }
+    memory_.emplace(key, promise.get_future().share());
+    lock.unlock();
+    try {
+        CompiledKernel kernel;
+        if (!load_from_disk(key, &kernel)) {
+            kernel = compile_kernel(request, key, failed_directory());
+            store_to_disk(kernel);
+        }
+        promise.set_value(kernel);
+        return kernel;
+    } catch (...) {
+        promise.set_exception(std::current_exception());
+        lock.lock();
+        memory_.erase(key);  // a later call may try again (the source may be fixed)
+        throw;
+    }
+}
+
+bool KernelCache::load_from_disk(const std::string& key, CompiledKernel* out) {
+    if (!disk_enabled_) return false;
+    const std::string path = file_path(key);
+    std::error_code ec;
+    const uintmax_t size = fs::file_size(path, ec);
+    if (ec) return false;  // absent, or unreadable: a miss either way
+
+    std::string bytes(size, '\0');
+    {
+        std::ifstream in(path, std::ios::binary);
+        if (!in) return false;
+        in.read(bytes.data(), static_cast<std::streamsize>(size));
+        if (static_cast<uintmax_t>(in.gcount()) != size) return false;  // read error, not content
+    }
+    auto reject = [&]() {
+        std::error_code ignored;
+        fs::remove(path, ignored);
+        return false;
+    };
+    if (size < sizeof(FileHeader)) return reject();
+    FileHeader header;
+    std::memcpy(&header, bytes.data(), sizeof header);
+    if (std::memcmp(header.magic, kMagic, sizeof kMagic) != 0 || header.format != kKernelCacheFormat ||
+        header.header_size != sizeof(FileHeader) || key.size() != sizeof header.key ||
+        std::memcmp(header.key, key.data(), sizeof header.key) != 0)
+        return reject();
+    const uint64_t payload = size - sizeof header;
+    if (header.cubin_size > payload || header.log_size != payload - header.cubin_size)
+        return reject();
+    uint64_t hi = 0, lo = 0;
+    file_checksum(header, bytes.data() + sizeof header, payload, &hi, &lo);
+    if (hi != header.checksum_hi || lo != header.checksum_lo || header.cubin_size == 0)
+        return reject();
+
+    out->key = key;
+    out->cubin = bytes.substr(sizeof header, header.cubin_size);
+    out->log = bytes.substr(sizeof header + header.cubin_size);
+    out->compile_ms = header.compile_ms;
+    out->registers = header.registers;
+    out->spill_stores = header.spill_stores;
+    out->spill_loads = header.spill_loads;
+    out->cache_hit = true;
+    return true;
+}
+
+void KernelCache::store_to_disk(const CompiledKernel& kernel) {
+    if (!disk_enabled_ || !writable_) return;
+    FileHeader header{};
+    std::memcpy(header.magic, kMagic, sizeof kMagic);
+    header.format = kKernelCacheFormat;
+    header.header_size = sizeof header;
+    std::memcpy(header.key, kernel.key.data(), std::min(kernel.key.size(), sizeof header.key));
+    header.cubin_size = kernel.cubin.size();
+    header.log_size = kernel.log.size();
+    header.compile_ms = kernel.compile_ms;
+    header.registers = kernel.registers;
+    header.spill_stores = kernel.spill_stores;
+    header.spill_loads = kernel.spill_loads;
+    const std::string payload = kernel.cubin + kernel.log;
+    file_checksum(header, payload.data(), payload.size(), &header.checksum_hi, &header.checksum_lo);
+
+    const std::string path = file_path(kernel.key);
+    // Unique per process and per call: two threads of one process share a pid.
+    const std::string temp = path + "." + std::to_string(::getpid()) + "." +
+                             std::to_string(temp_counter_.fetch_add(1)) + ".tmp";
+    bool written = false;
+    {
+        std::ofstream out(temp, std::ios::binary | std::ios::trunc);
+        if (!out) {
+            if (permission_error(errno)) {
+                writable_ = false;
+                warn_once("cannot write in " + directory_ + " (" + std::strerror(errno) +
+                          "); reading only");
+            }
+            return;
+        }
+        out.write(reinterpret_cast<const char*>(&header), sizeof header);
+        out.write(payload.data(), static_cast<std::streamsize>(payload.size()));
+        out.close();  // only after close does good() cover the flush
+        written = static_cast<bool>(out);
+    }
+    if (written) {
+        // A hard link publishes atomically and never replaces: if another
+        // process got there first its file is as good as ours.
+        if (::link(temp.c_str(), path.c_str()) != 0 && errno != EEXIST) {
+            std::error_code ec;
+            fs::rename(temp, path, ec);  // file systems without hard links
+        }
+    }
+    std::error_code ignored;
+    fs::remove(temp, ignored);
+}
+
+KernelCacheUsage KernelCache::disk_usage() const {
+    KernelCacheUsage usage;
+    if (directory_.empty()) return usage;
+    std::error_code ec;
+    for (fs::directory_iterator it(directory_, ec), end; !ec && it != end; it.increment(ec)) {
+        if (it->path().extension() != ".fjk") continue;
+        std::error_code size_ec;
+        const uintmax_t size = it->file_size(size_ec);
+        if (size_ec) continue;  // removed while we looked
+        ++usage.files;
+        usage.bytes += size;
+    }
+    return usage;
+}
+
+}  // namespace fj

@@ -1,0 +1,105 @@
+// flamejit — loads NVRTC with dlopen.
+// SPDX-License-Identifier: GPL-3.0-or-later
+#include "cuda/nvrtc_api.h"
+
+#include <dlfcn.h>
+
+#include <cstdlib>
+#include <stdexcept>
+#include <vector>
+
+namespace fj {
+namespace {
+
+#define FJ_NVRTC_STRINGIFY(x) #x
+
+// The soname of the toolkit flamejit is built against: NVRTC's ABI changes
+// with the major version.
+constexpr const char* kNvrtcSoname = "libnvrtc.so.13";
+
+struct LoadedNvrtc {
+    NvrtcApi api;
+    void* handle = nullptr;
+    std::string path;
+    bool usable = false;
+    std::string why_not;
+};
+
+LoadedNvrtc load_nvrtc() {
+    LoadedNvrtc out;
+    std::vector<std::string> candidates;
+    const char* override_path = std::getenv("FLAMEJIT_NVRTC_PATH");
+    if (override_path && *override_path) {
+        candidates.push_back(override_path);
+    } else {
+        candidates.push_back(kNvrtcSoname);
+#ifdef FLAMEJIT_CUDA_LIB_DIR
+        candidates.push_back(std::string(FLAMEJIT_CUDA_LIB_DIR) + "/" + kNvrtcSoname);
+#endif
+    }
+    std::string errors;
+    for (const std::string& candidate : candidates) {
+        out.handle = dlopen(candidate.c_str(), RTLD_NOW | RTLD_LOCAL);
+        if (out.handle) {
+            out.path = candidate;
+            break;
+        }
+        const char* err = dlerror();
+        errors += std::string(errors.empty() ? "" : "; ") + (err ? err : candidate.c_str());
+    }
+    if (!out.handle) {
+        out.why_not = "NVRTC not found (" + errors +
+                      "); install the CUDA toolkit's NVRTC or set FLAMEJIT_NVRTC_PATH";
+        return out;
+    }
+#define FJ_NVRTC_SYMBOL(name)                                                           \
+    if (out.why_not.empty()) {                                                          \
+        out.api.name = reinterpret_cast<decltype(out.api.name)>(                        \
+            dlsym(out.handle, FJ_NVRTC_STRINGIFY(name)));                               \
+        if (!out.api.name)                                                              \
+            out.why_not = "NVRTC at " + out.path + " lacks " FJ_NVRTC_STRINGIFY(name);  \
+    }
+#include "cuda/nvrtc_symbols.def"
+#undef FJ_NVRTC_SYMBOL
+    if (!out.why_not.empty()) {
+        out.api = NvrtcApi{};
+        dlclose(out.handle);
+        out.handle = nullptr;
+        return out;
+    }
+    out.usable = true;
+    return out;
+}
+
+const LoadedNvrtc& nvrtc_state() {
+    static const LoadedNvrtc state = load_nvrtc();
+    return state;
+}
+
+}  // namespace
+
+const NvrtcApi& nvrtc() {
+    const LoadedNvrtc& state = nvrtc_state();
+    if (!state.usable) throw std::runtime_error(state.why_not);
+    return state.api;
+}
+
+bool nvrtc_available(std::string* why_not) {
+    const LoadedNvrtc& state = nvrtc_state();
+    if (!state.usable && why_not) *why_not = state.why_not;
+    return state.usable;
+}
+
+std::string nvrtc_version() {
+    const LoadedNvrtc& state = nvrtc_state();
+    if (!state.usable) return "";
+    int major = 0, minor = 0;
+    if (state.api.nvrtcVersion(&major, &minor) != NVRTC_SUCCESS) return "";
+    return std::to_string(major) + "." + std::to_string(minor);
+}
+
+std::string nvrtc_library_path() {
+    return nvrtc_state().path;
+}
+
+}  // namespace fj

@@ -1,0 +1,301 @@
+// flamejit — reads flam3 genome files (XML) into Flames.
+// SPDX-License-Identifier: GPL-3.0-or-later
+#include "genome/flam3_reader.h"
+
+#include <cctype>
+#include <cerrno>
+#include <cmath>
+#include <cstring>
+#include <fstream>
+#include <iostream>
+#include <sstream>
+
+#include <pugixml.hpp>
+
+#include "genome/flam3_palette_reader.h"
+#include "genome/flam3_read_context.h"
+#include "genome/flam3_xform_reader.h"
+#include "genome/palette_library.h"
+
+namespace fj {
+namespace {
+
+using flam3_read::ReadContext;
+using flam3_read::parse_double;
+using flam3_read::parse_doubles;
+using flam3_read::parse_int;
+using flam3_read::quote;
+
+constexpr size_t kFlam3NameLength = 64;
+
+// An enumerated attribute: flam3 warns about an unknown value and keeps the default.
+template <typename E>
+void read_choice(const ReadContext& ctx, const char* attribute, const char* value,
+                 std::initializer_list<std::pair<const char*, E>> choices, E* out) {
+    for (const auto& [text, e] : choices)
+        if (std::strcmp(text, value) == 0) {
+            *out = e;
+            return;
+        }
+    std::cerr << "warning: " << ctx.file << ": flame " << ctx.flame_index << ": unknown " << attribute
+              << " " << quote(value) << ", keeping the default\n";
+}
+
+// flam3 truncates names and turns whitespace into '_' (all but the last character).
+std::string flam3_name(const std::string& raw) {
+    std::string name = raw.substr(0, kFlam3NameLength);
+    for (size_t i = 0; i + 1 < name.size(); ++i)
+        if (std::isspace(static_cast<unsigned char>(name[i]))) name[i] = '_';
+    return name;
+}
+
+void read_flame_attributes(const ReadContext& ctx, const pugi::xml_node& element, Flame& f, int* solo) {
+    for (pugi::xml_attribute attr : element.attributes()) {
+        const std::string name = attr.name();
+        const char* v = attr.value();
+        const std::string where = "attribute \"" + name + "\"";
+        auto number = [&] { return parse_double(ctx, where, v); };
+        auto integer = [&] { return parse_int(ctx, where, v); };
+        if (name == "time") f.time = number();
+        else if (name == "size") {
+            const std::vector<double> s = parse_doubles(ctx, where, v, 2);
+            for (double d : s)
+                if (d != std::floor(d) || d < 1 || d > 65535)
+                    ctx.fail(where, quote(v) + ": width and height must be whole numbers in 1..65535");
+            f.width = static_cast<int>(s[0]);
+            f.height = static_cast<int>(s[1]);
+        } else if (name == "center") {
+            const std::vector<double> c = parse_doubles(ctx, where, v, 2);
+            f.center_x = c[0];
+            f.center_y = c[1];
+        } else if (name == "scale") f.scale = number();
+        else if (name == "zoom") f.zoom = number();
+        else if (name == "rotate") f.rotate = number();
+        else if (name == "supersample" || name == "oversample") f.supersample = integer();
+        else if (name == "filter") f.filter_radius = number();
+        else if (name == "filter_shape") {
+            using S = FilterShape;
+            read_choice(ctx, "filter_shape", v,
+                        {{"gaussian", S::Gaussian}, {"hermite", S::Hermite}, {"box", S::Box},
+                         {"triangle", S::Triangle}, {"bell", S::Bell}, {"bspline", S::Bspline},
+                         {"mitchell", S::Mitchell}, {"blackman", S::Blackman}, {"catrom", S::Catrom},
+                         {"hanning", S::Hanning}, {"hamming", S::Hamming}, {"lanczos3", S::Lanczos3},
+                         {"lanczos2", S::Lanczos2}, {"quadratic", S::Quadratic}},
+                        &f.filter_shape);
+        } else if (name == "quality") f.quality = number();
+        else if (name == "passes") f.passes = integer();
+        else if (name == "temporal_samples") f.temporal_samples = integer();
+        else if (name == "temporal_filter_type") {
+            using T = TemporalFilter;
+            read_choice(ctx, "temporal_filter_type", v, {{"box", T::Box}, {"gaussian", T::Gaussian}, {"exp", T::Exp}},
+                        &f.temporal_filter_type);
+        } else if (name == "temporal_filter_width") f.temporal_filter_width = number();
+        else if (name == "temporal_filter_exp") f.temporal_filter_exp = number();
+        else if (name == "background") {
+            const std::vector<double> b = parse_doubles(ctx, where, v, 3);
+            for (int i = 0; i < 3; ++i) f.background[i] = b[i];
+        } else if (name == "brightness") f.brightness = number();
+        else if (name == "gamma") f.gamma = number();
+        else if (name == "gamma_threshold") f.gamma_threshold = number();
+        else if (name == "vibrancy") f.vibrancy = number();
+        else if (name == "highlight_power") f.highlight_power = number();
+        else if (name == "estimator_radius") f.estimator_radius = number();
+        else if (name == "estimator_minimum") f.estimator_minimum = number();
+        else if (name == "estimator_curve") f.estimator_curve = number();
+        else if (name == "palette") f.palette_index = integer();
+        else if (name == "hue") f.hue = std::fmod(number(), 1.0);
+        else if (name == "palette_mode") {
+            read_choice(ctx, "palette_mode", v, {{"step", PaletteMode::Step}, {"linear", PaletteMode::Linear}},
+                        &f.palette_mode);
+        } else if (name == "interpolation") {
+            read_choice(ctx, "interpolation", v,
+                        {{"linear", Interpolation::Linear}, {"smooth", Interpolation::Smooth}}, &f.interpolation);
+        } else if (name == "interpolation_type" || name == "interpolation_space") {
+            using A = AffineInterpolation;
+            read_choice(ctx, "interpolation_type", v,
+                        {{"linear", A::Linear}, {"log", A::Log}, {"old", A::Old}, {"older", A::Older}},
+                        &f.interpolation_type);
+        } else if (name == "palette_interpolation") {
+            using P = PaletteInterpolation;
+            read_choice(ctx, "palette_interpolation", v,
+                        {{"hsv", P::Hsv}, {"sweep", P::Sweep}, {"rgb", P::Rgb}, {"hsv_circular", P::HsvCircular}},
+                        &f.palette_interpolation);
+        } else if (name == "hsv_rgb_palette_blend") f.hsv_rgb_palette_blend = number();
+        else if (name == "soloxform") *solo = static_cast<int>(number());  // flam3 reads it as a real
+        // Anything else (name, version, url, nick, …) is ignored, as flam3 does.
+    }
+    if (f.supersample < 1) ctx.fail("attribute \"supersample\"", "must be at least 1");
+    if (f.passes < 1) ctx.fail("attribute \"passes\"", "must be at least 1");
+    if (f.temporal_samples < 1) ctx.fail("attribute \"temporal_samples\"", "must be at least 1");
+    if (f.quality < 0) ctx.fail("attribute \"quality\"", "must not be negative");
+}
+
+}  // namespace
+
+namespace {
+
+Flame read_flame(const ReadContext& ctx, const pugi::xml_node& element, const std::string& library) {
+    Flame f;
+    f.name = ctx.flame_name;
+    if (!element.first_attribute()) ctx.fail("<flame>", "element has no attributes");
+    int solo = -1;
+    read_flame_attributes(ctx, element, f, &solo);
+
+    flam3_read::XformList list;
+    flam3_read::PaletteBuilder palette;
+    std::vector<flam3_read::ChaosEntry> chaos;
+    for (pugi::xml_node child : element.children()) {
+        if (child.type() != pugi::node_element) continue;
+        const std::string tag = child.name();
+        if (tag == "xform") {
+            const int index = list.standard_count();
+            flam3_read::read_xform(ctx, child, false, index, list.add_standard(), &chaos);
+        } else if (tag == "finalxform") {
+            if (list.has_final) ctx.fail("<finalxform>", "a flame has at most one final xform");
+            Xform& xf = list.add_final();
+            flam3_read::read_xform(ctx, child, true, 0, xf, nullptr);
+            if (xf.weight != 0) ctx.fail("<finalxform> attribute \"weight\"", "a final xform has no weight");
+        } else if (tag == "symmetry") {
+            int kind = 0;
+            bool given = false;
+            for (pugi::xml_attribute attr : child.attributes()) {
+                const std::string where = "<symmetry> attribute \"" + std::string(attr.name()) + "\"";
+                if (std::string(attr.name()) != "kind") ctx.fail(where, "unknown attribute");
+                kind = parse_int(ctx, where, attr.value());
+                given = true;
+            }
+            // flam3 picks a random symmetry for kind 0, which no reader can reproduce.
+            if (!given || kind == 0) ctx.fail("<symmetry>", "needs a kind other than 0");
+            flam3_read::add_symmetry(list, kind);
+            if (kind != 1) f.symmetry = kind;
+        } else if (tag == "color" || tag == "colors" || tag == "palette") {
+            flam3_read::read_palette_element(ctx, child, library, &palette);
+        }
+        // <edit> (genealogy) and anything else does not affect the image.
+    }
+
+    const int n = list.standard_count();
+    if (n == 0) ctx.fail("<flame>", "has no <xform>");
+    double total = 0;
+    for (int i = 0; i < n; ++i) {
+        const double w = list.xforms[i].weight;
+        if (w < 0) ctx.fail("<xform " + std::to_string(i) + "> attribute \"weight\"", "must not be negative");
+        total += w;
+    }
+    if (!(total > 0)) ctx.fail("<flame>", "the weights of its xforms add up to 0");
+    for (const auto& e : chaos) {
+        if (e.to >= n)
+            ctx.fail("<xform " + std::to_string(e.from) + "> attribute \"chaos\"",
+                     "has " + std::to_string(e.to + 1) + " or more entries but the flame has " + std::to_string(n) +
+                         " xforms");
+        std::vector<double>& row = list.xforms[e.from].chaos;
+        if (row.empty()) row.assign(n, 1.0);
+        row[e.to] = e.value;
+    }
+    for (int i = 0; i < n; ++i) {
+        std::vector<double>& row = list.xforms[i].chaos;
+        if (!row.empty()) row.resize(n, 1.0);  // symmetry may add xforms after the row was read
+        if (solo >= 0 && i != solo) list.xforms[i].opacity = 0;
+    }
+    if (list.has_final) {
+        f.has_final = true;
+        f.final_xform = std::move(list.xforms.back());
+        list.xforms.pop_back();
+    }
+    f.xforms = std::move(list.xforms);
+
+    if (f.palette_index != -1) {
+        try {
+            palette.colors = library_palette(library, f.palette_index, f.hue);
+        } catch (const std::runtime_error& e) {
+            ctx.fail("attribute \"palette\"", e.what());
+        }
+        palette.present.fill(true);
+    }
+    fill_missing_palette_entries(palette.colors, palette.present);
+    f.palette = palette.colors;
+    return f;
+}
+
+void collect_flames(const pugi::xml_node& node, std::vector<pugi::xml_node>* out) {
+    for (pugi::xml_node child : node.children()) {
+        if (child.type() != pugi::node_element) continue;
+        if (std::strcmp(child.name(), "flame") == 0) out->push_back(child);
+        else collect_flames(child, out);
+    }
+}
+
+std::pair<int, int> line_and_column(const std::string& text, ptrdiff_t offset) {
+    int line = 1, column = 1;
+    for (ptrdiff_t i = 0; i < offset && i < static_cast<ptrdiff_t>(text.size()); ++i) {
+        if (text[i] == '\n') {
+            ++line;
+            column = 1;
+        } else {
+            ++column;
+        }
+    }
+    return {line, column};
+}
+
+}  // namespace
+
+std::vector<Flame> read_flam3_string(const std::string& text, const std::string& file, const ReadOptions& options,
+                                     std::vector<FlameSource>* sources) {
+    std::set<std::string> warned;
+    ReadContext ctx{file, -1, "", &options, &warned};
+    if (text.find_first_not_of(" \t\r\n") == std::string::npos) ctx.fail("", "file is empty");
+    for (char c : text) {
+        const unsigned char u = static_cast<unsigned char>(c);
+        if (u < 0x20 && c != '\n' && c != '\r' && c != '\t') ctx.fail("", "binary data, not an XML genome");
+    }
+    pugi::xml_document doc;
+    const pugi::xml_parse_result parsed = doc.load_buffer(text.data(), text.size());
+    if (!parsed) {
+        const auto [line, column] = line_and_column(text, parsed.offset);
+        ctx.fail("line " + std::to_string(line) + ", column " + std::to_string(column),
+                 std::string("not well-formed XML: ") + parsed.description());
+    }
+    std::vector<pugi::xml_node> elements;
+    collect_flames(doc, &elements);
+    if (elements.empty()) ctx.fail("", "no <flame> element");
+
+    const std::string library = options.palette_file.empty() ? default_palette_file() : options.palette_file;
+    std::vector<Flame> flames;
+    for (size_t i = 0; i < elements.size(); ++i) {
+        ctx.flame_index = static_cast<int>(i);
+        ctx.flame_name = flam3_name(elements[i].attribute("name").value());
+        flames.push_back(read_flame(ctx, elements[i], library));
+        if (sources) {
+            std::ostringstream xml;
+            elements[i].print(xml, "  ");
+            sources->push_back({file, static_cast<int>(i), xml.str()});
+        }
+    }
+
+    // flam3_parse_xml2's fix-ups across the sequence.
+    if (!flames.empty() && flames.front().interpolation == Interpolation::Smooth)
+        flames.front().interpolation = Interpolation::Linear;
+    if (flames.size() >= 2 && flames[flames.size() - 2].interpolation == Interpolation::Smooth)
+        flames[flames.size() - 2].interpolation = Interpolation::Linear;
+    for (size_t i = 1; i < flames.size(); ++i) {
+        const AffineInterpolation prev = flames[i - 1].interpolation_type;
+        if (prev == AffineInterpolation::Old || prev == AffineInterpolation::Older) continue;
+        // Keep consecutive rotations within half a turn so interpolation takes the short way.
+        while (flames[i].rotate < flames[i - 1].rotate - 180) flames[i].rotate += 360;
+        while (flames[i].rotate > flames[i - 1].rotate + 180) flames[i].rotate -= 360;
+    }
+    return flames;
+}
+
+std::vector<Flame> read_flam3_file(const std::string& path, const ReadOptions& options,
+                                   std::vector<FlameSource>* sources) {
+    std::ifstream in(path, std::ios::binary);
+    if (!in) throw GenomeError(path + ": cannot open: " + std::strerror(errno));
+    std::ostringstream text;
+    text << in.rdbuf();
+    if (in.bad()) throw GenomeError(path + ": cannot read: " + std::strerror(errno));
+    return read_flam3_string(text.str(), path, options, sources);
+}
+
+}  // namespace fj

@@ -1,0 +1,223 @@
+// flamejit — the <xform>, <finalxform> and <symmetry> part of the flam3 reader.
+// SPDX-License-Identifier: GPL-3.0-or-later
+#include "genome/flam3_xform_reader.h"
+
+#include <algorithm>
+#include <cmath>
+#include <cstring>
+#include <map>
+#include <numbers>
+
+#include "codegen/variation_registry.h"
+
+namespace fj::flam3_read {
+namespace {
+
+// flam3 keeps a fixed vector of this many variation weights (`var="…"`).
+constexpr int kFlam3VariationCount = 99;
+
+AffineD affine_from_flam3(const std::vector<double>& v) {
+    // flam3 order "a d b e c f".
+    AffineD m;
+    m.a = v[0];
+    m.d = v[1];
+    m.b = v[2];
+    m.e = v[3];
+    m.c = v[4];
+    m.f = v[5];
+    return m;
+}
+
+// Parameters flam3 clamps while reading.
+double apply_param_quirks(const std::string& name, double value) {
+    if (name == "super_shape_rnd") return std::clamp(value, 0.0, 1.0);
+    return value;
+}
+
+Xform make_default(int array_position) {
+    Xform xf;
+    xf.color = array_position & 1;
+    return xf;
+}
+
+// flam3's round6: rounds to 6 decimals, with its own handling of negatives.
+double round6(double x) {
+    x *= 1e6;
+    if (x < 0) x -= 1.0;
+    return 1e-6 * static_cast<int>(x + 0.5);
+}
+
+double det(const Xform& xf) { return xf.affine.a * xf.affine.e - xf.affine.d * xf.affine.b; }
+
+// flam3's compare_xforms (a qsort comparator): colour speed, then reflections
+// first, then angle or determinant.
+int compare_xforms(const Xform& a, const Xform& b) {
+    double ad = det(a), bd = det(b);
+    if (a.color_speed > b.color_speed) return 1;
+    if (a.color_speed < b.color_speed) return -1;
+    if (a.color_speed != 0) {
+        if (ad < 0) return -1;
+        if (bd < 0) return 1;
+        ad = std::atan2(a.affine.a, a.affine.d);
+        bd = std::atan2(b.affine.a, b.affine.d);
+    }
+    if (ad < bd) return -1;
+    if (ad > bd) return 1;
+    return 0;
+}
+
+}  // namespace
+
+Xform& XformList::add_standard() {
+    const int position = static_cast<int>(xforms.size());
+    if (has_final) {
+        xforms.insert(xforms.end() - 1, make_default(position));
+        return xforms[xforms.size() - 2];
+    }
+    xforms.push_back(make_default(position));
+    return xforms.back();
+}
+
+Xform& XformList::add_final() {
+    xforms.push_back(make_default(static_cast<int>(xforms.size())));
+    has_final = true;
+    return xforms.back();
+}
+
+void read_xform(const ReadContext& ctx, const pugi::xml_node& element, bool is_final, int index, Xform& xf,
+                std::vector<ChaosEntry>* chaos) {
+    const VariationRegistry& registry = VariationRegistry::standard();
+    const std::string label = is_final ? "<finalxform>" : "<xform " + std::to_string(index) + ">";
+    std::map<int, double> weights;              // by registry id; linear starts at 0
+    std::map<int, std::vector<double>> params;  // only variations whose parameters were given
+    std::map<int, double> unknown_weights;      // flam3 ids from var="…" we do not know
+
+    for (pugi::xml_attribute attr : element.attributes()) {
+        const std::string name = attr.name();
+        const char* value = attr.value();
+        const std::string where = label + " attribute \"" + name + "\"";
+        if (name == "weight") {
+            xf.weight = parse_double(ctx, where, value);
+        } else if (name == "color") {
+            // "c1 c2" is an old two-coordinate form; flam3 keeps c1.
+            const std::vector<double> c = parse_doubles(ctx, where, value);
+            if (c.size() != 1 && c.size() != 2) ctx.fail(where, "expected 1 or 2 numbers, got " + std::to_string(c.size()));
+            xf.color = c[0];
+        } else if (name == "color_speed") {
+            xf.color_speed = parse_double(ctx, where, value);
+        } else if (name == "symmetry") {
+            // Deprecated spelling of colour speed and animate.
+            const double s = parse_double(ctx, where, value);
+            xf.color_speed = (1.0 - s) / 2.0;
+            xf.animate = s > 0 ? 0 : 1;
+        } else if (name == "animate") {
+            xf.animate = parse_double(ctx, where, value);
+        } else if (name == "opacity") {
+            xf.opacity = parse_double(ctx, where, value);
+        } else if (name == "plotmode") {
+            if (std::strcmp(value, "off") == 0) xf.opacity = 0;
+        } else if (name == "coefs") {
+            xf.affine = affine_from_flam3(parse_doubles(ctx, where, value, 6));
+        } else if (name == "post") {
+            xf.post = affine_from_flam3(parse_doubles(ctx, where, value, 6));
+        } else if (name == "chaos") {
+            if (is_final) ctx.fail(where, "a final xform has no chaos row");
+            const std::vector<double> row = parse_doubles(ctx, where, value);
+            for (size_t to = 0; to < row.size(); ++to) {
+                if (row[to] < 0) ctx.fail(where, "chaos entries must not be negative");
+                if (row[to] != 1.0) chaos->push_back({index, static_cast<int>(to), row[to]});
+            }
+        } else if (name == "var" || name == "var1") {
+            weights.clear();
+            unknown_weights.clear();
+            std::vector<double> all(kFlam3VariationCount, 0.0);
+            if (name == "var") {
+                all = parse_doubles(ctx, where, value, kFlam3VariationCount);
+            } else {
+                const int k = parse_int(ctx, where, value);
+                if (k < 0 || k >= kFlam3VariationCount) ctx.fail(where, "no variation number " + std::to_string(k));
+                all[k] = 1.0;
+            }
+            for (int id = 0; id < kFlam3VariationCount; ++id) {
+                if (all[id] == 0) continue;
+                (registry.by_id(id) ? weights : unknown_weights)[id] = all[id];
+            }
+        } else if (name == "motion_frequency" || name == "motion_function") {
+            ctx.fail(where, "motion attributes belong in a <motion> element");
+        } else if (name == "name") {
+            // Apophysis names its xforms; flam3 ignores the attribute.
+        } else if (const VariationInfo* v = registry.by_name(name)) {
+            weights[v->id] = parse_double(ctx, where, value);
+        } else {
+            int p = 0;
+            const VariationInfo* owner = registry.param_owner(name, &p);
+            if (!owner) {
+                ctx.unknown_variation(label, name);
+                continue;
+            }
+            auto [it, fresh] = params.try_emplace(owner->id);
+            if (fresh)
+                for (const ParamInfo& info : owner->params) it->second.push_back(info.default_value);
+            it->second[p] = apply_param_quirks(owner->params[p].name, parse_double(ctx, where, value));
+        }
+    }
+
+    for (const auto& [id, w] : unknown_weights)
+        ctx.unknown_variation(label + " attribute \"var\"", "number " + std::to_string(id));
+
+    xf.variations.clear();
+    for (const auto& [id, w] : weights) {  // std::map: sorted by id
+        if (w == 0) continue;
+        VariationUse use;
+        use.id = id;
+        use.weight = w;
+        auto given = params.find(id);
+        if (given != params.end()) {
+            use.params = given->second;
+        } else {
+            for (const ParamInfo& info : registry.by_id(id)->params) use.params.push_back(info.default_value);
+        }
+        xf.variations.push_back(std::move(use));
+    }
+}
+
+void add_symmetry(XformList& list, int kind) {
+    if (kind == 0 || kind == 1) return;
+    const VariationInfo* linear = VariationRegistry::standard().by_name("linear");
+    const int linear_id = linear ? linear->id : 0;
+    auto add = [&](double color, const AffineD& affine) {
+        Xform& xf = list.add_standard();
+        xf.weight = 1.0;
+        xf.color_speed = 0.0;
+        xf.animate = 0.0;
+        xf.color = color;
+        xf.affine = affine;
+        xf.variations = {VariationUse{linear_id, 1.0, {}}};
+    };
+    int added = 0;
+    if (kind < 0) {
+        AffineD mirror;
+        mirror.a = -1.0;
+        add(1.0, mirror);
+        ++added;
+        kind = -kind;
+    }
+    const double step = 2 * std::numbers::pi / kind;
+    for (int k = 1; k < kind; ++k) {
+        AffineD rot;
+        rot.a = round6(std::cos(k * step));
+        rot.d = round6(std::sin(k * step));
+        rot.b = round6(-rot.d);
+        rot.e = rot.a;
+        add(kind < 3 ? 0.0 : (k - 1.0) / (kind - 2.0), rot);
+        ++added;
+    }
+    // flam3 sorts the last `added` entries of its array; with a final xform
+    // present that window is shifted by one (it takes in the final xform and
+    // leaves out the first added one). glibc's qsort is a merge sort here.
+    auto end = list.xforms.end();
+    std::stable_sort(end - added, end,
+                     [](const Xform& a, const Xform& b) { return compare_xforms(a, b) < 0; });
+}
+
+}  // namespace fj::flam3_read

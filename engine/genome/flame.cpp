@@ -1,0 +1,22 @@
+// flamejit — the genome model's derived quantities.
+// SPDX-License-Identifier: GPL-3.0-or-later
+#include "genome/flame.h"
+
+#include <cmath>
+
+namespace fj {
+
+bool Flame::has_xaos() const {
+    for (const Xform& xf : xforms)
+        for (double c : xf.chaos)
+            if (c != 1.0) return true;
+    return false;
+}
+
+double Flame::sample_count() const {
+    // zoom enlarges the image by 2^zoom per axis, so flam3 keeps the density
+    // per output pixel by scaling the sample count with the area, 4^zoom.
+    return quality * std::pow(4.0, zoom) * static_cast<double>(width) * static_cast<double>(height);
+}
+
+}  // namespace fj

@@ -1,0 +1,53 @@
+// flamejit — PNG output and input (libpng), quantised the way flam3 quantises.
+// SPDX-License-Identifier: GPL-3.0-or-later
+//
+// Writing: colour is clamped to 0..255 and then truncated (8 bit) or scaled by
+// 256 and truncated (16 bit, so white is 65280, not 65535), alpha is opaque
+// unless `transparent`. That matches flam3-render bit for bit, which is what
+// lets the fidelity ratio compare our PNGs with flam3's without a rounding
+// bias. The file appears at `path` only when complete: it is written to a
+// temporary name in the same folder and renamed; any failure removes the
+// temporary file and throws std::runtime_error.
+//
+// Reading is for comparison tools and tests: 8- or 16-bit PNGs of any colour
+// type come back as RGBA samples at their own bit depth.
+#pragma once
+
+#include <cstdint>
+#include <map>
+#include <string>
+#include <utility>
+#include <vector>
+
+#include "backend.h"
+
+namespace fj {
+
+struct PngOptions {
+    int bits = 8;              // 8 or 16
+    bool transparent = false;  // keep the image's alpha instead of writing opaque
+    std::vector<std::pair<std::string, std::string>> text;  // tEXt chunks, in order
+    std::string genome_xml;    // zTXt chunk "flam3_genome" when not empty
+};
+
+void write_png(const std::string& path, const ImageF& image, const PngOptions& options = {});
+
+// flam3's quantisation of one value, exposed so callers and tests share it.
+uint16_t quantise_colour(float value, int bits);  // value in 0..255 before truncation
+uint16_t quantise_alpha(float alpha, int bits);   // alpha in 0..1
+
+struct PngImage {
+    int width = 0, height = 0;
+    int bits = 8;                // 8 or 16: the range of `rgba` (255 or 65535)
+    std::vector<uint16_t> rgba;  // width·height·4 samples, row 0 at the top
+    // Sample scaled to the 8-bit range (16-bit values divided by 256, the
+    // inverse of flam3's 16-bit quantisation).
+    double at8(int x, int y, int channel) const;
+};
+
+PngImage read_png(const std::string& path);
+
+// tEXt, zTXt and iTXt chunks by keyword (later chunks with the same keyword win).
+std::map<std::string, std::string> read_png_text(const std::string& path);
+
+}  // namespace fj

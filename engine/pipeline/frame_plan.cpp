@@ -1,0 +1,92 @@
+// flamejit — frame planning: histogram geometry, camera and sample budget.
+// SPDX-License-Identifier: GPL-3.0-or-later
+#include "pipeline/frame_plan.h"
+
+#include <cmath>
+#include <stdexcept>
+#include <string>
+
+#include "post/post_plan.h"
+
+namespace fj {
+namespace {
+
+// The largest histogram we plan for: 2^31 cells (int indexing on both
+// backends) and 64 GiB of float4 cells, whichever is smaller.
+constexpr double kMaxCells = 2147483648.0;
+constexpr double kMaxBytes = 64.0 * 1024 * 1024 * 1024;
+
+void require(bool ok, const std::string& what) {
+    if (!ok) throw std::runtime_error(what);
+}
+
+std::string num(double v) { return std::to_string(v); }
+
+}  // namespace
+
+FramePlan plan_frame(const Flame& flame, double quality_override) {
+    require(flame.width >= 1 && flame.height >= 1,
+            "image size must be at least 1x1, not " + std::to_string(flame.width) + "x" +
+                std::to_string(flame.height));
+    require(flame.supersample >= 1 && flame.supersample <= 64,
+            "supersample must be between 1 and 64, not " + std::to_string(flame.supersample));
+    require(std::isfinite(flame.scale) && flame.scale > 0, "scale must be > 0, not " + num(flame.scale));
+    require(std::isfinite(flame.zoom) && std::fabs(flame.zoom) < 64, "zoom must be finite and |zoom| < 64, not " + num(flame.zoom));
+    require(std::isfinite(flame.center_x) && std::isfinite(flame.center_y), "center must be finite");
+    require(std::isfinite(flame.rotate), "rotate must be finite");
+    require(std::isfinite(flame.estimator_radius) && flame.estimator_radius >= 0 &&
+                flame.estimator_radius <= 1000,
+            "estimator_radius must be between 0 and 1000, not " + num(flame.estimator_radius));
+    double quality = quality_override > 0 ? quality_override : flame.quality;
+    require(std::isfinite(quality) && quality > 0, "quality must be > 0, not " + num(quality));
+
+    FramePlan p;
+    p.width = flame.width;
+    p.height = flame.height;
+    const int os = p.supersample = flame.supersample;
+
+    // Gutter: room for the spatial filter around the image, or for the widest
+    // DE kernel (plus os-1 for the density neighbourhood) if that is wider; in
+    // that case the filter starts de_offset cells in (flam3 render_rectangle).
+    const int filter_width = spatial_filter_width(flame);
+    p.gutter = (filter_width - os) / 2;
+    long long de_width = static_cast<long long>(std::ceil(flame.estimator_radius)) * os;
+    if (de_width > 0) de_width += os - 1;
+    if (de_width > p.gutter) {
+        p.de_offset = static_cast<int>(de_width - p.gutter);
+        p.gutter = static_cast<int>(de_width);
+    }
+    double hw = double(os) * p.width + 2.0 * p.gutter;
+    double hh = double(os) * p.height + 2.0 * p.gutter;
+    require(hw * hh <= kMaxCells && hw * hh * 16 <= kMaxBytes,
+            "histogram of " + num(hw) + "x" + num(hh) + " cells is too large (size " +
+                std::to_string(p.width) + "x" + std::to_string(p.height) + ", supersample " +
+                std::to_string(os) + ")");
+    p.hist_width = static_cast<int>(hw);
+    p.hist_height = static_cast<int>(hh);
+
+    // Camera (§3.5): rotate about the centre, then cell = os·(ppu·(p − centre)
+    // + size/2) + gutter. +y points down: row 0 holds the smallest y.
+    const double zoom_scale = std::pow(2.0, flame.zoom);
+    p.ppux = p.ppuy = flame.scale * zoom_scale;
+    const double theta = flame.rotate * M_PI / 180.0;
+    const double c = std::cos(theta), s = std::sin(theta);
+    const double sx = os * p.ppux, sy = os * p.ppuy;
+    double* m = p.world_to_cell;
+    m[0] = sx * c;
+    m[1] = -sx * s;
+    m[3] = sy * s;
+    m[4] = sy * c;
+    m[2] = -(m[0] * flame.center_x + m[1] * flame.center_y) + 0.5 * os * p.width + p.gutter;
+    m[5] = -(m[3] * flame.center_x + m[4] * flame.center_y) + 0.5 * os * p.height + p.gutter;
+
+    // Samples count output pixels, not cells: supersampling adds none (§3.6).
+    p.sample_density = quality * zoom_scale * zoom_scale;
+    double samples = p.sample_density * p.width * p.height;
+    require(std::isfinite(samples) && samples < 1.8e19,
+            "sample count " + num(samples) + " is too large");
+    p.samples = static_cast<uint64_t>(samples);
+    return p;
+}
+
+}  // namespace fj

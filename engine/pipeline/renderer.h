@@ -1,0 +1,56 @@
+// flamejit — one flame to one image: plan, key, pack, iterate, post-process.
+// SPDX-License-Identifier: GPL-3.0-or-later
+//
+// The renderer keeps its backend across flames, so a multi-flame file (or an
+// animation) pays device start-up and kernel compiles once per structure.
+#pragma once
+
+#include <cstdint>
+#include <memory>
+#include <string>
+
+#include "backend.h"
+#include "codegen/kernel_key.h"
+
+namespace fj {
+
+enum class BackendChoice { Auto, Cuda, Cpu };
+bool parse_backend_choice(const std::string& text, BackendChoice* out);
+
+struct RenderOptions {
+    BackendChoice backend = BackendChoice::Auto;
+    double quality = 0;          // > 0 overrides the genome's
+    uint64_t seed = 0;
+    int threads = 0;             // CPU backend; 0 = all cores
+    int device = 0;              // CUDA device index
+    KernelOptions kernel;        // shuffle, block size, arch (arch empty = the device's)
+    std::string emit_cu;         // write the generated kernel source here
+    ProgressFn progress;
+};
+
+struct RenderResult {
+    ImageF image;
+    IterationStats stats;
+    std::string backend;
+    double seconds = 0;          // whole render, excluding PNG writing
+};
+
+class Renderer {
+public:
+    explicit Renderer(const RenderOptions& options);
+    ~Renderer();
+    // Throws InputError for impossible flames, other exceptions for failures.
+    RenderResult render(const Flame& flame);
+    void set_progress(ProgressFn progress) { options_.progress = std::move(progress); }
+    // The backend in use ("cuda" or "cpu") and, for auto, why CUDA was not used.
+    const std::string& backend_name() const { return backend_name_; }
+    const std::string& fallback_reason() const { return fallback_reason_; }
+
+private:
+    RenderOptions options_;
+    std::unique_ptr<Backend> backend_;
+    std::string backend_name_;
+    std::string fallback_reason_;
+};
+
+}  // namespace fj

@@ -1,0 +1,172 @@
+// flamejit — the post-pass on the CPU: log scaling / density estimation, filter, tone.
+// SPDX-License-Identifier: GPL-3.0-or-later
+#include "post/post_cpu.h"
+
+#include <algorithm>
+#include <atomic>
+#include <chrono>
+#include <stdexcept>
+#include <string>
+#include <thread>
+#include <vector>
+
+#include "post/filter.h"
+#include "post/post_params.h"
+
+namespace fj {
+namespace {
+
+// Runs body(item) for item in [0, count) on `threads` threads.
+template <typename Body>
+void parallel_for(int count, int threads, Body body) {
+    threads = std::max(1, std::min(threads, count));
+    if (threads == 1) {
+        for (int i = 0; i < count; ++i) body(i, 0);
+        return;
+    }
+    std::atomic<int> next{0};
+    std::vector<std::thread> pool;
+    for (int t = 0; t < threads; ++t)
+        pool.emplace_back([&, t] {
+            for (int i; (i = next.fetch_add(1)) < count;) body(i, t);
+        });
+    for (auto& th : pool) th.join();
+}
+
+struct CellTotals {
+    long long nonempty = 0;
+    double alpha = 0;
+};
+
+// Without DE every cell is scaled on its own.
+void log_scale_all(const PostPlan& plan, const float* accum, float* out, int threads,
+                   std::vector<CellTotals>& totals) {
+    const float k1 = float(plan.k1), k2 = float(plan.k2);
+    const long long w = plan.hist_width;
+    parallel_for(plan.hist_height, threads, [&](int y, int t) {
+        for (long long n = y * w; n < (y + 1) * w; ++n) {
+            const float* c = accum + 4 * n;
+            if (c[3] == 0.0f) continue;
+            ++totals[t].nonempty;
+            float ls = log_scale_factor(c[3], k1, k2);
+            for (int i = 0; i < 4; ++i) out[4 * n + i] = c[i] * ls;
+        }
+    });
+}
+
+// Density estimation: every non-empty cell splats its log-scaled value with
+// the kernel its neighbourhood's hit count selects. Rows are cut into swaths
+// taller than a kernel's diameter; even swaths run first, then odd ones, so
+// no two threads ever add into the same cell and the sums come out in the
+// same order for any thread count.
+void density_estimate(const PostPlan& plan, const float* accum, float* out, int threads,
+                      std::vector<CellTotals>& totals) {
+    const DensityBank& bank = plan.density;
+    const DensitySelect sel = density_select(plan);
+    const float k1 = float(plan.k1), k2 = float(plan.k2);
+    const int os = plan.supersample, w = plan.hist_width, h = plan.hist_height;
+    const int half = bank.half_width, row = 2 * half + 1;
+    std::vector<int> radius(bank.kernel_count);
+    for (int k = 0; k < bank.kernel_count; ++k) radius[k] = de_splat_radius(float(bank.widths[k]));
+
+    // Cells closer than os-1 to the edge are skipped, as flam3 does: their
+    // neighbourhood would leave the histogram.
+    const int y0 = os - 1, y1 = h - (os - 1), x0 = os - 1, x1 = w - (os - 1);
+    const int swath = 2 * half + 2;
+    const int swaths = y1 > y0 ? (y1 - y0 + swath - 1) / swath : 0;
+    for (int phase = 0; phase < 2; ++phase) {
+        int count = (swaths - phase + 1) / 2;
+        parallel_for(count, threads, [&](int s, int t) {
+            int sy0 = y0 + (2 * s + phase) * swath, sy1 = std::min(y1, sy0 + swath);
+            for (int y = sy0; y < sy1; ++y)
+                for (int x = x0; x < x1; ++x) {
+                    const float* c = accum + 4 * ((long long)y * w + x);
+                    if (c[3] == 0.0f) continue;
+                    ++totals[t].nonempty;
+                    int k = de_kernel_index(density_around(accum, w, x, y, os), sel);
+                    int r = radius[k];
+                    float ls = log_scale_factor(c[3], k1, k2);
+                    const float* coef = bank.coefs.data() + (size_t)k * row * row;
+                    for (int dy = -r; dy <= r; ++dy) {
+                        int ty = y + dy;
+                        if (ty < 0 || ty >= h) continue;
+                        const float* krow = coef + (dy + half) * row + half;
+                        float* orow = out + 4 * (long long)ty * w;
+                        for (int dx = -r; dx <= r; ++dx) {
+                            int tx = x + dx;
+                            float kc = krow[dx];
+                            if (kc == 0.0f || tx < 0 || tx >= w) continue;
+                            float f = kc * ls;
+                            for (int i = 0; i < 4; ++i) orow[4 * tx + i] += f * c[i];
+                        }
+                    }
+                }
+        });
+    }
+}
+
+}  // namespace
+
+void check_post_plan(const PostPlan& p) {
+    auto fail = [](const std::string& why) { throw std::runtime_error("post-pass plan: " + why); };
+    if (p.width < 1 || p.height < 1 || p.supersample < 1) fail("empty image or supersample < 1");
+    if (p.filter.width < 1 || (int)p.filter.coefs.size() != p.filter.width * p.filter.width)
+        fail("spatial filter has no coefficients");
+    long long need_w = (long long)p.de_offset + (long long)(p.width - 1) * p.supersample + p.filter.width;
+    long long need_h = (long long)p.de_offset + (long long)(p.height - 1) * p.supersample + p.filter.width;
+    if (need_w > p.hist_width || need_h > p.hist_height)
+        fail("histogram " + std::to_string(p.hist_width) + "x" + std::to_string(p.hist_height) +
+             " is smaller than the filter window needs");
+    const DensityBank& b = p.density;
+    if (b.kernel_count > 1) {
+        size_t row = 2 * size_t(b.half_width) + 1;
+        if ((int)b.widths.size() != b.kernel_count || b.coefs.size() != row * row * b.kernel_count)
+            fail("density bank sizes do not match its kernel count");
+    }
+}
+
+ImageF post_process_cpu(const PostPlan& plan, const float* accum, int threads, PostStats* stats) {
+    auto start = std::chrono::steady_clock::now();
+    check_post_plan(plan);
+    if (threads <= 0) threads = std::max(1u, std::thread::hardware_concurrency());
+    const size_t cells = size_t(plan.hist_width) * plan.hist_height;
+    std::vector<float> scaled(4 * cells, 0.0f);
+    std::vector<CellTotals> totals(threads);
+    const bool de = uses_density_estimation(plan);
+    if (de)
+        density_estimate(plan, accum, scaled.data(), threads, totals);
+    else
+        log_scale_all(plan, accum, scaled.data(), threads, totals);
+
+    ImageF img;
+    img.width = plan.width;
+    img.height = plan.height;
+    img.rgba.assign(size_t(4) * plan.width * plan.height, 0.0f);
+    const ToneParams tone = tone_params(plan);
+    const int os = plan.supersample;
+    parallel_for(plan.height, threads, [&](int py, int) {
+        for (int px = 0; px < plan.width; ++px) {
+            float t[4];
+            filter_pixel(scaled.data(), plan.hist_width, plan.de_offset + px * os,
+                         plan.de_offset + py * os, plan.filter.coefs.data(), plan.filter.width, t);
+            tone_pixel(t, tone, &img.rgba[4 * (size_t(py) * plan.width + px)]);
+        }
+    });
+
+    if (stats) {
+        const long long w = plan.hist_width;
+        parallel_for(plan.hist_height, threads, [&](int y, int t) {
+            for (long long n = y * w; n < (y + 1) * w; ++n) totals[t].alpha += accum[4 * n + 3];
+        });
+        *stats = PostStats{};
+        for (const CellTotals& c : totals) {
+            stats->nonempty_cells += c.nonempty;
+            stats->alpha_sum += c.alpha;
+        }
+        stats->density_estimation = de;
+        stats->seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+    }
+    return img;
+}
+
+}  // namespace fj

@@ -1,0 +1,42 @@
+// flamejit — the boundary between the host post-pass and its nvcc-compiled half.
+// SPDX-License-Identifier: GPL-3.0-or-later
+//
+// post_cuda.cu is compiled by nvcc as C++17 while the engine's headers are
+// C++20, so the .cu sees only this header: plain values, already converted
+// from the PostPlan by post_cuda_host.cpp (which implements post_process_cuda).
+#pragma once
+
+#include <cstddef>
+
+#include "post/density.h"
+#include "post/tone.h"
+
+namespace fj {
+
+struct CudaPostJob {
+    int width = 0, height = 0, supersample = 1;
+    int hist_width = 0, hist_height = 0, de_offset = 0;
+    float k1 = 0, k2 = 0;
+    bool density_estimation = false;
+    DensitySelect select{};
+    const float* bank_coefs = nullptr;     // host: kernel_count × (2·half+1)²
+    size_t bank_coef_count = 0;
+    const int* bank_radius = nullptr;      // host: splat radius per kernel
+    int kernel_count = 0;
+    const float* filter_coefs = nullptr;   // host: filter_width²
+    int filter_width = 0;
+    ToneParams tone{};
+};
+
+struct CudaPostTotals {
+    long long visited_cells = 0;   // from cub::DeviceSelect
+    double alpha_sum = 0;          // from cub::DeviceReduce
+};
+
+// Runs the post-pass on `stream` (a CUstream/cudaStream_t, 0 = default) over
+// the device accumulator and writes width·height RGBA floats to host_rgba.
+// Throws std::runtime_error naming the failed CUDA call.
+void run_post_cuda(const CudaPostJob& job, const float* d_accum, void* stream, float* host_rgba,
+                   CudaPostTotals* totals);
+
+}  // namespace fj

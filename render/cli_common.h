@@ -1,0 +1,34 @@
+// flamejit — pieces the subcommands share: genome loading, kernel options,
+// and the mapping of failures to exit statuses.
+// SPDX-License-Identifier: GPL-3.0-or-later
+#pragma once
+
+#include <functional>
+#include <string>
+#include <vector>
+
+#include "cli_args.h"
+#include "codegen/kernel_key.h"
+#include "genome/flame.h"
+
+namespace fj::cli {
+
+struct GenomeInput {
+    std::string label;              // the file name, or "default.flam3" for the bundled genome
+    std::vector<Flame> flames;
+    std::vector<FlameSource> sources;
+    std::vector<int> selected;      // indices to process (--flame, else all)
+};
+
+// Reads the positional genome (or the bundled one) honouring --flame,
+// --palettes and --drop-unknown.
+GenomeInput load_genomes(const ParsedArgs& args);
+// --shuffle, --block, --arch.
+KernelOptions kernel_options_from(const ParsedArgs& args);
+// GENOME's file name with .png, in the current folder.
+std::string default_output(const std::string& genome_label);
+// Runs a command body; prints one line for any failure and returns 2 for
+// usage and input errors, 1 for everything else.
+int run_guarded(const char* command, const std::function<int()>& body);
+
+}  // namespace fj::cli

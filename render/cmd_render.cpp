@@ -1,0 +1,143 @@
+// flamejit — `flamejit render`: genome files to PNG images.
+// SPDX-License-Identifier: GPL-3.0-or-later
+#include <unistd.h>
+
+#include <chrono>
+#include <cstdio>
+#include <filesystem>
+#include <random>
+
+#include "cli_args.h"
+#include "cli_common.h"
+#include "errors.h"
+#include "genome/flam3_reader.h"
+#include "image/png_io.h"
+#include "pipeline/renderer.h"
+
+namespace fj::cli {
+namespace {
+
+const char* kHelp =
+    "usage: flamejit render [GENOME] [-o OUT.png] [options]\n"
+    "\n"
+    "Renders every <flame> of GENOME (flam3 XML; default: the bundled genome) to a PNG.\n"
+    "With several flames and no --flame, OUT gets each flame's index: OUT.00000.png, ...\n"
+    "\n"
+    "  -o OUT.png            output file (default: GENOME's name with .png)\n"
+    "  --backend B           auto (default: CUDA when it works, else CPU), cuda, cpu\n"
+    "  --quality Q           samples per output pixel, overriding the genome's\n"
+    "                        (samples = Q · W · H · 4^zoom, as flam3)\n"
+    "  --seed N              random seed (default: a fresh one, printed)\n"
+    "  --threads N           CPU backend threads (default: all cores)\n"
+    "  --flame I             render only flame I (0-based) of the file\n"
+    "  --arch sm_XX          NVRTC target (default: the device's)\n"
+    "  --emit-cu FILE        also write the generated kernel source to FILE\n"
+    "  --shuffle S           ring (default), none, divergent\n"
+    "  --block N             threads per block, a multiple of 32 in 128..1024 (default 256)\n"
+    "  --bits 8|16           PNG sample depth (default 8)\n"
+    "  --transparent         alpha from density, background not blended (as flam3's transparency=1)\n"
+    "  --palettes FILE       flam3 palette library (default: $flam3_palettes or flam3's)\n"
+    "  --drop-unknown        drop variations flamejit does not know, with a warning\n"
+    "\n"
+    "Exit status: 0 success, 2 bad input or usage, 1 internal or device failure.\n";
+
+// OUT.png → OUT.00003.png for flame 3 of a multi-flame render.
+std::string indexed_output(const std::string& out, int index) {
+    std::filesystem::path p(out);
+    char suffix[16];
+    std::snprintf(suffix, sizeof suffix, ".%05d", index);
+    return (p.parent_path() / (p.stem().string() + suffix + p.extension().string())).string();
+}
+
+// A progress bar with ETA on a terminal; nothing on a pipe.
+class ProgressBar {
+public:
+    explicit ProgressBar(std::string label) : label_(std::move(label)), tty_(isatty(STDERR_FILENO)) {}
+    void update(double fraction) {
+        if (!tty_) return;
+        const double elapsed = std::chrono::duration<double>(std::chrono::steady_clock::now() - start_).count();
+        const int width = 30, filled = static_cast<int>(fraction * width);
+        std::string bar(filled, '#');
+        bar.resize(width, '.');
+        if (fraction > 0.02)
+            std::fprintf(stderr, "\r%s [%s] %5.1f%%  ETA %4.0fs ", label_.c_str(), bar.c_str(), 100 * fraction,
+                         elapsed * (1 - fraction) / fraction);
+        else
+            std::fprintf(stderr, "\r%s [%s] %5.1f%%          ", label_.c_str(), bar.c_str(), 100 * fraction);
+        std::fflush(stderr);
+    }
+    void done() {
+        if (tty_) std::fprintf(stderr, "\r%*s\r", 80, "");
+    }
+
+private:
+    std::string label_;
+    bool tty_;
+    std::chrono::steady_clock::time_point start_ = std::chrono::steady_clock::now();
+};
+
+int run(const Args& args) {
+    const ParsedArgs a = parse_args(
+        args, {"o", "output", "backend", "quality", "seed", "threads", "flame", "arch", "emit-cu", "shuffle", "block", "bits", "palettes", "device"},
+        {"help", "h", "transparent", "drop-unknown"});
+    if (a.has("help") || a.has("h")) {
+        std::fputs(kHelp, stdout);
+        return 0;
+    }
+    if (a.positional.size() > 1) throw UsageError("render takes one genome file, got " + std::to_string(a.positional.size()));
+
+    RenderOptions options;
+    if (!parse_backend_choice(a.value("backend", "auto"), &options.backend))
+        throw UsageError("--backend must be auto, cuda or cpu");
+    options.quality = a.number("quality", 0);
+    if (a.has("quality") && !(options.quality > 0)) throw UsageError("--quality must be positive");
+    options.threads = static_cast<int>(a.integer("threads", 0));
+    if (options.threads < 0 || options.threads > 4096) throw UsageError("--threads must be in 0..4096");
+    options.device = static_cast<int>(a.integer("device", 0));
+    options.seed = a.has("seed") ? static_cast<uint64_t>(a.integer("seed", 0)) : std::random_device{}();
+    options.kernel = kernel_options_from(a);
+    options.emit_cu = a.value("emit-cu");
+    const int bits = static_cast<int>(a.integer("bits", 8));
+    if (bits != 8 && bits != 16) throw UsageError("--bits must be 8 or 16");
+
+    const GenomeInput input = load_genomes(a);
+    const std::string out = a.value("o", a.value("output", default_output(input.label)));
+    const std::filesystem::path out_dir = std::filesystem::path(out).parent_path();
+    if (!out_dir.empty() && !std::filesystem::is_directory(out_dir))
+        throw UsageError("output folder " + out_dir.string() + " does not exist");
+
+    Renderer renderer(options);
+    if (!renderer.fallback_reason().empty())
+        std::fprintf(stderr, "flamejit: using the CPU backend (%s)\n", renderer.fallback_reason().c_str());
+    const bool many = input.selected.size() > 1;
+    for (int index : input.selected) {
+        const Flame& flame = input.flames[index];
+        const std::string path = many ? indexed_output(out, index) : out;
+        ProgressBar bar(many ? "flame " + std::to_string(index) : "render");
+        renderer.set_progress([&bar](double f) { bar.update(f); });
+        const RenderResult result = renderer.render(flame);
+        bar.done();
+
+        PngOptions png;
+        png.bits = bits;
+        png.transparent = a.has("transparent");
+        png.genome_xml = input.sources[index].xml;
+        png.text = {{"flamejit_version", FLAMEJIT_VERSION},
+                    {"flamejit_backend", result.backend},
+                    {"flamejit_samples", std::to_string(result.stats.samples)},
+                    {"flamejit_seed", std::to_string(options.seed)},
+                    {"flamejit_time", std::to_string(result.seconds)}};
+        write_png(path, result.image, png);
+        std::printf("%s: %llu samples in %.2f s (%.1f M samples/s), backend %s, seed %llu\n", path.c_str(),
+                    static_cast<unsigned long long>(result.stats.samples), result.seconds,
+                    result.stats.samples / std::max(result.stats.seconds, 1e-9) / 1e6, result.backend.c_str(),
+                    static_cast<unsigned long long>(options.seed));
+    }
+    return 0;
+}
+
+}  // namespace
+
+int cmd_render(const Args& args) { return run_guarded("render", [&] { return run(args); }); }
+
+}  // namespace fj::cli

@@ -1,0 +1,10 @@
+// @variation arch
+// @id 41
+// @random 1
+// flam3 uses the weight inside the formula here.
+FJ_VARIATION(arch) {
+    const float a = fj::rand01(rng) * w * FJ_PI;
+    const float s = sinf(a), c = cosf(a);
+    ox += w * s;
+    oy += w * (s * s) / c;
+}

@@ -1,0 +1,10 @@
+// @variation blade
+// @id 45
+// @random 1
+// flam3 uses the weight inside the formula here.
+FJ_VARIATION(blade) {
+    const float r = fj::rand01(rng) * w * in.r;
+    const float s = sinf(r), c = cosf(r);
+    ox += w * in.x * (c + s);
+    oy += w * in.x * (c - s);
+}

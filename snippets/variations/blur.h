@@ -1,0 +1,9 @@
+// @variation blur
+// @id 34
+// @random 2
+FJ_VARIATION(blur) {
+    const float a = fj::rand01(rng) * FJ_2PI;
+    const float r = w * fj::rand01(rng);
+    ox += r * cosf(a);
+    oy += r * sinf(a);
+}

@@ -1,0 +1,6 @@
+// @variation cos
+// @id 85
+FJ_VARIATION(cos) {
+    ox += w * cosf(in.x) * coshf(in.y);
+    oy -= w * sinf(in.x) * sinhf(in.y);
+}

@@ -1,0 +1,6 @@
+// @variation cosh
+// @id 91
+FJ_VARIATION(cosh) {
+    ox += w * coshf(in.x) * cosf(in.y);
+    oy += w * sinhf(in.x) * sinf(in.y);
+}

@@ -1,0 +1,6 @@
+// @variation diamond
+// @id 11
+FJ_VARIATION(diamond) {
+    ox += w * in.sina * cosf(in.r);
+    oy += w * in.cosa * sinf(in.r);
+}

@@ -1,0 +1,8 @@
+// @variation disc
+// @id 8
+FJ_VARIATION(disc) {
+    const float k = w * in.theta * (1.0f / FJ_PI);
+    const float a = FJ_PI * in.r;
+    ox += k * sinf(a);
+    oy += k * cosf(a);
+}

@@ -1,0 +1,24 @@
+// @variation disc2
+// @id 49
+// @param disc2_rot 0
+// @param disc2_twist 0
+FJ_VARIATION(disc2) {
+    const float twist = p[1];
+    const float timespi = p[0] * FJ_PI;
+    float sinadd = sinf(twist), cosadd = cosf(twist) - 1.0f;
+    // Beyond a full turn flam3 scales the twist offsets instead of wrapping them.
+    if (twist > FJ_2PI) {
+        const float k = 1.0f + twist - FJ_2PI;
+        cosadd *= k;
+        sinadd *= k;
+    }
+    if (twist < -FJ_2PI) {
+        const float k = 1.0f + twist + FJ_2PI;
+        cosadd *= k;
+        sinadd *= k;
+    }
+    const float t = timespi * (in.x + in.y);
+    const float r = w * in.theta / FJ_PI;
+    ox += (sinf(t) + cosadd) * r;
+    oy += (cosf(t) + sinadd) * r;
+}

@@ -1,0 +1,7 @@
+// @variation exp
+// @id 82
+FJ_VARIATION(exp) {
+    const float k = w * expf(in.x);
+    ox += k * cosf(in.y);
+    oy += k * sinf(in.y);
+}

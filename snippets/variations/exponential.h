@@ -1,0 +1,8 @@
+// @variation exponential
+// @id 18
+FJ_VARIATION(exponential) {
+    const float k = w * expf(in.x - 1.0f);
+    const float a = FJ_PI * in.y;
+    ox += k * cosf(a);
+    oy += k * sinf(a);
+}

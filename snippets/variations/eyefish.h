@@ -1,0 +1,7 @@
+// @variation eyefish
+// @id 27
+FJ_VARIATION(eyefish) {
+    const float k = 2.0f * w / (in.r + 1.0f);
+    ox += k * in.x;
+    oy += k * in.y;
+}

@@ -1,0 +1,11 @@
+// @variation fan
+// @id 22
+// The blade width and offset are the xform's own c and f translation.
+FJ_VARIATION(fan) {
+    const float dx = FJ_PI * (in.aff->c * in.aff->c + FJ_EPS);
+    const float dx2 = 0.5f * dx;
+    const float a = in.theta + (fmodf(in.theta + in.aff->f, dx) > dx2 ? -dx2 : dx2);
+    const float r = w * in.r;
+    ox += r * cosf(a);
+    oy += r * sinf(a);
+}

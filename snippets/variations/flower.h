@@ -1,0 +1,10 @@
+// @variation flower
+// @id 51
+// @param flower_petals 0
+// @param flower_holes 0
+// @random 1
+FJ_VARIATION(flower) {
+    const float k = w * (fj::rand01(rng) - p[1]) * cosf(p[0] * in.phi) / in.r;
+    ox += k * in.x;
+    oy += k * in.y;
+}

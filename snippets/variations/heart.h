@@ -1,0 +1,8 @@
+// @variation heart
+// @id 7
+FJ_VARIATION(heart) {
+    const float a = in.r * in.theta;
+    const float k = w * in.r;
+    ox += k * sinf(a);
+    oy -= k * cosf(a);
+}

@@ -1,0 +1,9 @@
+// @variation noise
+// @id 31
+// @random 2
+FJ_VARIATION(noise) {
+    const float a = fj::rand01(rng) * FJ_2PI;
+    const float r = w * fj::rand01(rng);
+    ox += in.x * r * cosf(a);
+    oy += in.y * r * sinf(a);
+}

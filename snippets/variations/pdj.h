@@ -1,0 +1,10 @@
+// @variation pdj
+// @id 24
+// @param pdj_a 0
+// @param pdj_b 0
+// @param pdj_c 0
+// @param pdj_d 0
+FJ_VARIATION(pdj) {
+    ox += w * (sinf(p[0] * in.y) - cosf(p[1] * in.x));
+    oy += w * (sinf(p[2] * in.x) - cosf(p[3] * in.y));
+}

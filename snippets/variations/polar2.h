@@ -1,0 +1,7 @@
+// @variation polar2
+// @id 70
+FJ_VARIATION(polar2) {
+    const float k = w / FJ_PI;
+    ox += k * in.theta;
+    oy += 0.5f * k * logf(in.r2);
+}

@@ -1,0 +1,8 @@
+// @variation popcorn
+// @id 17
+// The translation of the xform's own affine is the popcorn amplitude.
+FJ_VARIATION(popcorn) {
+    const fj::Affine& m = *in.aff;
+    ox += w * (in.x + m.c * sinf(tanf(3.0f * in.y)));
+    oy += w * (in.y + m.f * sinf(tanf(3.0f * in.x)));
+}

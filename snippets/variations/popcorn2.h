@@ -1,0 +1,9 @@
+// @variation popcorn2
+// @id 71
+// @param popcorn2_x 0
+// @param popcorn2_y 0
+// @param popcorn2_c 0
+FJ_VARIATION(popcorn2) {
+    ox += w * (in.x + p[0] * sinf(tanf(in.y * p[2])));
+    oy += w * (in.y + p[1] * sinf(tanf(in.x * p[2])));
+}

@@ -1,0 +1,7 @@
+// @variation power
+// @id 19
+FJ_VARIATION(power) {
+    const float k = w * powf(in.r, in.sina);
+    ox += k * in.cosa;
+    oy += k * in.sina;
+}

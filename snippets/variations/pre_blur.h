@@ -1,0 +1,11 @@
+// @variation pre_blur
+// @id 67
+// @random 5
+// @pre
+// Moves the point itself before the other variations see it.
+FJ_VARIATION(pre_blur) {
+    const float g = w * (fj::rand01(rng) + fj::rand01(rng) + fj::rand01(rng) + fj::rand01(rng) - 2.0f);
+    const float a = fj::rand01(rng) * FJ_2PI;
+    ox += g * cosf(a);
+    oy += g * sinf(a);
+}

@@ -1,0 +1,11 @@
+// @variation rays
+// @id 44
+// @random 1
+// flam3 uses the weight inside the formula here.
+FJ_VARIATION(rays) {
+    const float a = w * fj::rand01(rng) * FJ_PI;
+    const float r = w / (in.r2 + FJ_EPS);
+    const float t = w * tanf(a) * r;
+    ox += t * cosf(in.x);
+    oy += t * sinf(in.y);
+}

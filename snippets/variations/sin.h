@@ -1,0 +1,6 @@
+// @variation sin
+// @id 84
+FJ_VARIATION(sin) {
+    ox += w * sinf(in.x) * coshf(in.y);
+    oy += w * cosf(in.x) * sinhf(in.y);
+}

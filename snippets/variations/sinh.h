@@ -1,0 +1,6 @@
+// @variation sinh
+// @id 90
+FJ_VARIATION(sinh) {
+    ox += w * sinhf(in.x) * cosf(in.y);
+    oy += w * coshf(in.x) * sinf(in.y);
+}

@@ -1,0 +1,8 @@
+// @variation spiral
+// @id 9
+FJ_VARIATION(spiral) {
+    const float r = in.r + FJ_EPS;
+    const float k = w / r;
+    ox += k * (in.cosa + sinf(r));
+    oy += k * (in.sina - cosf(r));
+}

@@ -1,0 +1,7 @@
+// @variation square
+// @id 43
+// @random 2
+FJ_VARIATION(square) {
+    ox += w * (fj::rand01(rng) - 0.5f);
+    oy += w * (fj::rand01(rng) - 0.5f);
+}

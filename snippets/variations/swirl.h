@@ -1,0 +1,7 @@
+// @variation swirl
+// @id 3
+FJ_VARIATION(swirl) {
+    const float s = sinf(in.r2), c = cosf(in.r2);
+    ox += w * (s * in.x - c * in.y);
+    oy += w * (c * in.x + s * in.y);
+}

@@ -1,0 +1,13 @@
+// @variation twintrian
+// @id 47
+// @random 1
+// flam3 uses the weight inside the formula here.
+FJ_VARIATION(twintrian) {
+    const float r = fj::rand01(rng) * w * in.r;
+    const float s = sinf(r), c = cosf(r);
+    float diff = log10f(s * s) + c;
+    // flam3 replaces a bad value (log of zero) by -30.
+    if (!(diff == diff) || diff > 1e10f || diff < -1e10f) diff = -30.0f;
+    ox += w * in.x * diff;
+    oy += w * in.x * (diff - s * FJ_PI);
+}

@@ -1,0 +1,10 @@
+// @variation waves2
+// @id 81
+// @param waves2_freqx 0
+// @param waves2_scalex 0
+// @param waves2_freqy 0
+// @param waves2_scaley 0
+FJ_VARIATION(waves2) {
+    ox += w * (in.x + p[1] * sinf(in.y * p[0]));
+    oy += w * (in.y + p[3] * sinf(in.x * p[2]));
+}

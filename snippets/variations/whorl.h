@@ -1,0 +1,11 @@
+// @variation whorl
+// @id 80
+// @param whorl_inside 0
+// @param whorl_outside 0
+// flam3 uses the weight as the radius between inside and outside.
+FJ_VARIATION(whorl) {
+    const float a = in.phi + (in.r < w ? p[0] : p[1]) / (w - in.r);
+    const float k = w * in.r;
+    ox += k * cosf(a);
+    oy += k * sinf(a);
+}

@@ -1,0 +1,126 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+// Kernel key, parameter layout and stitcher: structure in, readable source out.
+#include <doctest/doctest.h>
+
+#include <fstream>
+
+#include "codegen/param_layout.h"
+#include "codegen/stitcher.h"
+#include "test_support.h"
+
+namespace {
+
+fj::Xform make_xform(std::initializer_list<const char*> names, double weight) {
+    const auto& reg = fj::VariationRegistry::standard();
+    fj::Xform xf;
+    xf.weight = weight;
+    for (const char* name : names) {
+        const fj::VariationInfo* info = reg.by_name(name);
+        REQUIRE_MESSAGE(info, name);
+        fj::VariationUse use;
+        use.id = info->id;
+        use.weight = 0.5;
+        for (const auto& p : info->params) use.params.push_back(p.default_value);
+        xf.variations.push_back(use);
+    }
+    return xf;
+}
+
+fj::Flame sample_flame() {
+    fj::Flame f;
+    f.xforms.push_back(make_xform({"linear", "spherical"}, 1.0));
+    f.xforms.push_back(make_xform({"julia"}, 2.0));
+    f.xforms.back().post.c = 0.25;
+    f.has_final = true;
+    f.final_xform = make_xform({"spherical"}, 0.0);
+    return f;
+}
+
+}  // namespace
+
+TEST_CASE("kernel key: values do not change the key, structure does") {
+    fj::Flame a = sample_flame();
+    fj::Flame b = a;
+    b.xforms[0].weight = 7;
+    b.xforms[0].affine.a = 0.3;
+    b.xforms[1].variations[0].weight = -2;
+    b.palette[3].r = 0.5;
+    const fj::KernelOptions opt;
+    CHECK(fj::make_kernel_key(a, opt) == fj::make_kernel_key(b, opt));
+    CHECK(fj::make_kernel_key(a, opt).canonical() == fj::make_kernel_key(b, opt).canonical());
+
+    fj::Flame c = a;
+    c.xforms[0].post.f = 1;  // a post affine appears
+    CHECK_FALSE(fj::make_kernel_key(a, opt) == fj::make_kernel_key(c, opt));
+    fj::Flame d = a;
+    d.has_final = false;
+    CHECK(fj::make_kernel_key(a, opt).canonical() != fj::make_kernel_key(d, opt).canonical());
+    fj::KernelOptions other = opt;
+    other.shuffle = fj::Shuffle::Divergent;
+    CHECK(fj::make_kernel_key(a, opt).canonical() != fj::make_kernel_key(a, other).canonical());
+}
+
+TEST_CASE("param layout: records do not overlap and the block holds every value") {
+    const auto& reg = fj::VariationRegistry::standard();
+    const fj::Flame f = sample_flame();
+    const fj::KernelKey key = fj::make_kernel_key(f, {});
+    const fj::ParamLayout layout = fj::make_param_layout(key, reg);
+    CHECK(layout.palette == layout.select + 2);
+    CHECK(layout.xforms[0].base == layout.palette + 1024);
+    CHECK(layout.xforms[1].base == layout.xforms[0].base + layout.xforms[0].size);
+    CHECK(layout.final_xform.base == layout.xforms[1].base + layout.xforms[1].size);
+    CHECK(layout.total == layout.final_xform.base + layout.final_xform.size);
+
+    const double camera[6] = {2, 0, 10, 0, 2, 20};
+    const std::vector<float> block = fj::pack_params(f, key, layout, camera);
+    REQUIRE(static_cast<int>(block.size()) == layout.total);
+    CHECK(block[2] == 10.0f);
+    // Cumulative weights 1/3, 1.
+    CHECK(block[layout.select] == doctest::Approx(1.0 / 3.0));
+    CHECK(block[layout.select + 1] == 1.0f);
+    const auto& x1 = layout.xforms[1];
+    CHECK(block[x1.base + fj::XformLayout::kPost + 2] == 0.25f);
+    CHECK(block[x1.base + x1.weight_offset[0]] == 0.5f);
+    // Visibility of opacity 0.5 is 0.1 in flam3 (adjust_percentage).
+    fj::Flame g = f;
+    g.xforms[0].opacity = 0.5;
+    const auto block2 = fj::pack_params(g, key, layout, camera);
+    CHECK(block2[layout.xforms[0].base + fj::XformLayout::kVisibility] == doctest::Approx(0.1));
+}
+
+TEST_CASE("param layout: xaos adds one selection row per xform") {
+    const auto& reg = fj::VariationRegistry::standard();
+    fj::Flame f = sample_flame();
+    f.xforms[0].chaos = {0.0, 1.0};  // after xform 0, only xform 1
+    const fj::KernelKey key = fj::make_kernel_key(f, {});
+    REQUIRE(key.xaos);
+    const fj::ParamLayout layout = fj::make_param_layout(key, reg);
+    CHECK(layout.select_rows == 3);
+    const double camera[6] = {1, 0, 0, 0, 1, 0};
+    const auto block = fj::pack_params(f, key, layout, camera);
+    CHECK(block[layout.select + 2 + 0] == 0.0f);  // row 1: never xform 0
+    CHECK(block[layout.select + 2 + 1] == 1.0f);
+    f.xforms[1].chaos = {0.0, 0.0};
+    CHECK_THROWS(fj::pack_params(f, key, layout, camera));
+}
+
+TEST_CASE("stitcher: one function per xform holding exactly its variations, no switch") {
+    const auto& reg = fj::VariationRegistry::standard();
+    const fj::Flame f = sample_flame();
+    const fj::KernelKey key = fj::make_kernel_key(f, {});
+    const std::string src =
+        fj::stitch_kernel(key, fj::make_param_layout(key, reg), reg, fj::SnippetSource::standard());
+    CHECK(src.find("switch") == std::string::npos);
+    CHECK(src.find("void fj_xform_0(") != std::string::npos);
+    CHECK(src.find("void fj_xform_1(") != std::string::npos);
+    CHECK(src.find("void fj_xform_2(") == std::string::npos);
+    CHECK(src.find("void fj_apply_final(") != std::string::npos);
+    CHECK(src.find("FJ_VARIATION(julia)") != std::string::npos);
+    // A variation the key does not use is not in the source.
+    CHECK(src.find("FJ_VARIATION(julian)") == std::string::npos);
+    // Values are not baked in: the post translation 0.25 appears nowhere.
+    CHECK(src.find("0.25") == std::string::npos);
+    const std::string dir = fj::test::scratch_dir("stitch");
+    std::ofstream(dir + "/kernel.cu") << src;
+    MESSAGE("stitched source: " << dir << "/kernel.cu");
+}

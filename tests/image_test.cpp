@@ -1,0 +1,368 @@
+// flamejit — tests of PNG output/input and of the fidelity ratio.
+// SPDX-License-Identifier: GPL-3.0-or-later
+//
+// References: libpng's reader for our writer, flam3-render's own PNGs for our
+// reader and quantisation (its 8- and 16-bit outputs of one seeded render),
+// analytic values for the ratio, and flam3 against itself for the ratio's
+// end-to-end meaning.
+#include <doctest/doctest.h>
+
+#include <cmath>
+#include <filesystem>
+#include <limits>
+#include <string>
+
+#include <nlohmann/json.hpp>
+
+#include "image/fidelity.h"
+#include "image/png_io.h"
+#include "test_support.h"
+
+namespace {
+
+namespace fs = std::filesystem;
+using fj::PngImage;
+
+// A deterministic, non-constant test image in flam3's output scale.
+fj::ImageF make_gradient(int width, int height) {
+    fj::ImageF image;
+    image.width = width;
+    image.height = height;
+    image.rgba.resize(static_cast<size_t>(width) * height * 4);
+    for (int y = 0; y < height; ++y)
+        for (int x = 0; x < width; ++x) {
+            float* p = &image.rgba[(static_cast<size_t>(y) * width + x) * 4];
+            p[0] = 255.0f * x / (width - 1);
+            p[1] = 255.0f * y / (height - 1);
+            p[2] = static_cast<float>((x * 37 + y * 11) % 256) + 0.75f;
+            p[3] = static_cast<float>(x + y) / static_cast<float>(width + height - 2);
+        }
+    return image;
+}
+
+// An 8-bit image whose RGB sample is f(x, y, channel).
+template <typename F>
+PngImage make_png_image(int width, int height, F f) {
+    PngImage image;
+    image.width = width;
+    image.height = height;
+    image.bits = 8;
+    image.rgba.resize(static_cast<size_t>(width) * height * 4);
+    for (int y = 0; y < height; ++y)
+        for (int x = 0; x < width; ++x)
+            for (int c = 0; c < 4; ++c)
+                image.rgba[(static_cast<size_t>(y) * width + x) * 4 + c] =
+                    static_cast<uint16_t>(c == 3 ? 255 : f(x, y, c));
+    return image;
+}
+
+int pattern(int x, int y, int c) { return 50 + (x * 7 + y * 13 + c * 29) % 100; }
+
+size_t entries_in(const std::string& dir) {
+    size_t n = 0;
+    for ([[maybe_unused]] const auto& entry : fs::directory_iterator(dir)) ++n;
+    return n;
+}
+
+bool have_flam3_render() { return fj::test::run_command("command -v flam3-render").status == 0; }
+
+// Renders genomes/default.flam3 with flam3-render; returns the command's result.
+fj::test::CommandResult flam3_render(const std::string& out, int seed, const std::string& extra = "") {
+    return fj::test::run_command("env in=" + fj::test::source_path("genomes/default.flam3") + " out=" + out +
+                                 " verbose=0 nthreads=1 ss=0.25 qs=0.2 isaac_seed=" + std::to_string(seed) +
+                                 " " + extra + " flam3-render");
+}
+
+}  // namespace
+
+TEST_CASE("png: quantisation is flam3's truncation") {
+    CHECK(fj::quantise_colour(254.99f, 8) == 254);
+    CHECK(fj::quantise_colour(255.0f, 8) == 255);
+    CHECK(fj::quantise_colour(300.0f, 8) == 255);
+    CHECK(fj::quantise_colour(-3.0f, 8) == 0);
+    CHECK(fj::quantise_colour(std::nanf(""), 8) == 0);
+    CHECK(fj::quantise_colour(255.0f, 16) == 65280);
+    CHECK(fj::quantise_colour(1.999f, 16) == 511);
+    CHECK(fj::quantise_alpha(1.0f, 8) == 255);
+    CHECK(fj::quantise_alpha(0.5f, 8) == 127);
+    CHECK(fj::quantise_alpha(1.0f, 16) == 65535);
+    CHECK(fj::quantise_alpha(2.0f, 16) == 65535);
+}
+
+TEST_CASE("png: 8-bit round trip truncates and keeps the layout") {
+    const std::string dir = fj::test::scratch_dir("image-png8");
+    const fj::ImageF image = make_gradient(37, 23);
+    for (bool transparent : {false, true}) {
+        CAPTURE(transparent);
+        const std::string path = dir + "/out.png";
+        fj::PngOptions options;
+        options.transparent = transparent;
+        fj::write_png(path, image, options);
+        const PngImage back = fj::read_png(path);
+        REQUIRE(back.width == 37);
+        REQUIRE(back.height == 23);
+        CHECK(back.bits == 8);
+        size_t mismatches = 0;
+        for (size_t i = 0; i < image.rgba.size(); ++i) {
+            const float v = image.rgba[i];
+            const int expected = i % 4 == 3 ? (transparent ? static_cast<int>(v * 255.0f) : 255)
+                                            : static_cast<int>(std::floor(v));
+            mismatches += back.rgba[i] != expected;
+        }
+        CHECK(mismatches == 0);
+        CHECK(entries_in(dir) == 1);  // no temporary file left beside it
+    }
+}
+
+TEST_CASE("png: 16-bit round trip scales by 256 (white is 65280)") {
+    const std::string dir = fj::test::scratch_dir("image-png16");
+    fj::ImageF image = make_gradient(16, 9);
+    image.rgba[0] = 255.0f;
+    image.rgba[1] = 254.99f;
+    const std::string path = dir + "/out16.png";
+    fj::write_png(path, image, {.bits = 16});
+    const PngImage back = fj::read_png(path);
+    REQUIRE(back.rgba.size() == image.rgba.size());
+    CHECK(back.bits == 16);
+    CHECK(back.rgba[0] == 65280);
+    CHECK(back.rgba[1] == static_cast<uint16_t>(254.99f * 256.0f));
+    CHECK(back.rgba[3] == 65535);
+    size_t mismatches = 0;
+    for (size_t i = 0; i < image.rgba.size(); ++i)
+        if (i % 4 != 3) mismatches += back.rgba[i] != static_cast<uint16_t>(std::fmin(image.rgba[i], 255.0f) * 256.0f);
+    CHECK(mismatches == 0);
+    CHECK(back.at8(0, 0, 0) == doctest::Approx(255.0));
+}
+
+TEST_CASE("png: text chunks and the zTXt genome round trip") {
+    const std::string dir = fj::test::scratch_dir("image-text");
+    const std::string path = dir + "/text.png";
+    std::string genome = "<flame name=\"t\" size=\"4 4\">\n";
+    for (int i = 0; i < 2000; ++i) genome += "   <color index=\"" + std::to_string(i % 256) + "\" rgb=\"1 2 3\"/>\n";
+    genome += "</flame>\n";
+    fj::PngOptions options;
+    options.text = {{"flam3_version", "flamejit 0.1"}, {"flam3_samples", "123456"}};
+    options.genome_xml = genome;
+    fj::write_png(path, make_gradient(4, 4), options);
+    const auto text = fj::read_png_text(path);
+    CHECK(text.size() == 3);
+    CHECK(text.at("flam3_version") == "flamejit 0.1");
+    CHECK(text.at("flam3_samples") == "123456");
+    CHECK(text.at("flam3_genome") == genome);
+    // Compressed: the 2000 repeated lines must not be stored verbatim.
+    CHECK(fs::file_size(path) < genome.size() / 4);
+
+    fj::PngOptions bad;
+    bad.text = {{"", "empty keyword"}};
+    CHECK_THROWS_AS(fj::write_png(dir + "/bad.png", make_gradient(4, 4), bad), std::runtime_error);
+    CHECK_FALSE(fj::test::file_exists(dir + "/bad.png"));
+    CHECK(entries_in(dir) == 1);
+}
+
+TEST_CASE("png: a failed write leaves neither the file nor a temporary") {
+    const std::string dir = fj::test::scratch_dir("image-fail");
+    const fj::ImageF image = make_gradient(8, 8);
+
+    const std::string missing = dir + "/no-such-folder/out.png";
+    CHECK_THROWS_AS(fj::write_png(missing, image), std::runtime_error);
+    CHECK_FALSE(fj::test::file_exists(missing));
+    CHECK(entries_in(dir) == 0);
+
+    const std::string folder = dir + "/taken.png";
+    fs::create_directory(folder);
+    CHECK_THROWS_AS(fj::write_png(folder, image), std::runtime_error);
+    CHECK(fs::is_directory(folder));
+    CHECK(entries_in(dir) == 1);
+    CHECK(entries_in(folder) == 0);
+
+    CHECK_THROWS_AS(fj::write_png(dir + "/bits.png", image, {.bits = 12}), std::runtime_error);
+    fj::ImageF short_image = image;
+    short_image.rgba.pop_back();
+    CHECK_THROWS_AS(fj::write_png(dir + "/short.png", short_image), std::runtime_error);
+    CHECK(entries_in(dir) == 1);
+
+    // An existing file is replaced whole, never truncated in place by a failure.
+    const std::string existing = dir + "/existing.png";
+    fj::write_png(existing, image);
+    const std::string before = fj::test::read_file(existing);
+    CHECK_THROWS_AS(fj::write_png(existing, short_image), std::runtime_error);
+    CHECK(fj::test::read_file(existing) == before);
+}
+
+TEST_CASE("png: reading what flam3-render writes (8 and 16 bit agree)") {
+    if (!have_flam3_render()) {
+        MESSAGE("skipped: flam3-render is not installed (apt install flam3-utils)");
+        return;
+    }
+    const std::string dir = fj::test::scratch_dir("image-flam3");
+    const auto r8 = flam3_render(dir + "/a8.png", 7);
+    const auto r16 = flam3_render(dir + "/a16.png", 7, "bpc=16");
+    REQUIRE_MESSAGE(r8.status == 0, r8.output);
+    REQUIRE_MESSAGE(r16.status == 0, r16.output);
+    const PngImage a8 = fj::read_png(dir + "/a8.png");
+    const PngImage a16 = fj::read_png(dir + "/a16.png");
+    CHECK(a8.bits == 8);
+    CHECK(a16.bits == 16);
+    CHECK(a8.width == 160);
+    CHECK(a8.height == 120);
+    REQUIRE(a8.rgba.size() == a16.rgba.size());
+    // One seeded single-thread render: flam3's 8-bit value is the 16-bit one
+    // divided by 256, since both truncate the same clamped float.
+    size_t mismatches = 0, lit = 0;
+    for (size_t i = 0; i < a8.rgba.size(); ++i) {
+        mismatches += a8.rgba[i] != (i % 4 == 3 ? 255 : a16.rgba[i] >> 8);
+        lit += i % 4 != 3 && a8.rgba[i] > 0;
+    }
+    CHECK(mismatches == 0);
+    CHECK(lit > a8.rgba.size() / 8);  // the default genome fills the frame
+    CHECK(fj::downsampled_mean_abs_difference(a8, a16) < 0.5);
+
+    // Our writer, fed flam3's 16-bit values as floats, reproduces both of flam3's files.
+    fj::ImageF from16;
+    from16.width = a16.width;
+    from16.height = a16.height;
+    for (size_t i = 0; i < a16.rgba.size(); ++i)
+        from16.rgba.push_back(i % 4 == 3 ? 1.0f : static_cast<float>(a16.rgba[i]) / 256.0f);
+    fj::write_png(dir + "/ours8.png", from16);
+    fj::write_png(dir + "/ours16.png", from16, {.bits = 16});
+    CHECK(fj::read_png(dir + "/ours8.png").rgba == a8.rgba);
+    CHECK(fj::read_png(dir + "/ours16.png").rgba == a16.rgba);
+
+    const auto text = fj::read_png_text(dir + "/a8.png");
+    REQUIRE(text.count("flam3_genome") == 1);
+    CHECK(text.at("flam3_genome").find("<flame") != std::string::npos);
+    CHECK(text.count("flam3_version") == 1);
+}
+
+TEST_CASE("fidelity: identical references define R by whether C matches them") {
+    const PngImage a = make_png_image(8, 6, pattern);
+    const auto same = fj::fidelity_ratio(a, a, a);
+    CHECK(same.ratio == 1.0);
+    CHECK(same.error_ab == 0.0);
+    const PngImage c = make_png_image(8, 6, [](int x, int y, int ch) { return pattern(x, y, ch) + 1; });
+    const auto differs = fj::fidelity_ratio(a, a, c);
+    CHECK(std::isinf(differs.ratio));
+    CHECK(differs.error_ca == doctest::Approx(1.0));
+}
+
+TEST_CASE("fidelity: constant offsets give the analytic ratio") {
+    auto shifted = [](int offset) {
+        return make_png_image(10, 8, [offset](int x, int y, int c) { return pattern(x, y, c) + offset; });
+    };
+    const PngImage a = shifted(0), b = shifted(10);
+    // C halfway: |C−A| = |C−B| = 5 against |A−B| = 10.
+    const auto half = fj::fidelity_ratio(a, b, shifted(5));
+    CHECK(half.ratio_a == doctest::Approx(0.5));
+    CHECK(half.ratio_b == doctest::Approx(0.5));
+    CHECK(half.ratio == doctest::Approx(0.5));
+    CHECK(half.error_ab == doctest::Approx(10.0));
+    CHECK(half.width == 5);
+    CHECK(half.height == 4);
+    // C beyond B: |C−A| = 20, |C−B| = 10 → (2 + 1) / 2.
+    const auto beyond = fj::fidelity_ratio(a, b, shifted(20));
+    CHECK(beyond.ratio_a == doctest::Approx(2.0));
+    CHECK(beyond.ratio_b == doctest::Approx(1.0));
+    CHECK(beyond.ratio == doctest::Approx(1.5));
+    // C equal to A: (0 + 1) / 2.
+    CHECK(fj::fidelity_ratio(a, b, a).ratio == doctest::Approx(0.5));
+}
+
+TEST_CASE("fidelity: swapping the references swaps R1 and R2 and keeps R") {
+    const PngImage a = make_png_image(12, 10, pattern);
+    const PngImage b = make_png_image(12, 10, [](int x, int y, int c) { return (x * y + c * 40) % 200; });
+    const PngImage c = make_png_image(12, 10, [](int x, int y, int c) { return (x * 31 + y * 3 + c) % 256; });
+    const auto ab = fj::fidelity_ratio(a, b, c);
+    const auto ba = fj::fidelity_ratio(b, a, c);
+    CHECK(ab.ratio == doctest::Approx(ba.ratio));
+    CHECK(ab.ratio_a == doctest::Approx(ba.ratio_b));
+    CHECK(ab.ratio_b == doctest::Approx(ba.ratio_a));
+}
+
+TEST_CASE("fidelity: compares 2x2 block means, and 16-bit images in the 8-bit range") {
+    // Noise that cancels within each 2×2 block does not count.
+    const PngImage checker = make_png_image(8, 8, [](int x, int y, int) { return (x + y) % 2 ? 100 : 0; });
+    const PngImage flat = make_png_image(8, 8, [](int, int, int) { return 50; });
+    CHECK(fj::downsampled_mean_abs_difference(checker, flat) == 0.0);
+    // An odd last row and column are dropped from all images alike.
+    const PngImage odd = make_png_image(9, 7, pattern);
+    CHECK(fj::fidelity_ratio(odd, odd, odd).width == 4);
+
+    PngImage wide = make_png_image(6, 4, pattern);
+    wide.bits = 16;
+    for (size_t i = 0; i < wide.rgba.size(); ++i) wide.rgba[i] = static_cast<uint16_t>(wide.rgba[i] * 256);
+    CHECK(fj::downsampled_mean_abs_difference(wide, make_png_image(6, 4, pattern)) == 0.0);
+}
+
+TEST_CASE("fidelity: mismatched or tiny images are rejected") {
+    const PngImage a = make_png_image(8, 6, pattern);
+    const PngImage b = make_png_image(8, 8, pattern);
+    CHECK_THROWS_AS(fj::fidelity_ratio(a, b, a), std::runtime_error);
+    CHECK_THROWS_AS(fj::fidelity_ratio(a, a, b), std::runtime_error);
+    CHECK_THROWS_WITH(fj::fidelity_ratio(b, a, a), doctest::Contains("differ in size"));
+    const PngImage line = make_png_image(8, 1, pattern);
+    CHECK_THROWS_AS(fj::fidelity_ratio(line, line, line), std::runtime_error);
+}
+
+TEST_CASE("fidelity: flam3 against itself reads about 1") {
+    if (!have_flam3_render()) {
+        MESSAGE("skipped: flam3-render is not installed (apt install flam3-utils)");
+        return;
+    }
+    const std::string dir = fj::test::scratch_dir("image-self");
+    const int seeds[3] = {11, 22, 33};
+    PngImage images[3];
+    for (int i = 0; i < 3; ++i) {
+        const std::string path = dir + "/s" + std::to_string(seeds[i]) + ".png";
+        const auto result = flam3_render(path, seeds[i]);
+        REQUIRE_MESSAGE(result.status == 0, result.output);
+        images[i] = fj::read_png(path);
+    }
+    const auto r = fj::fidelity_ratio(images[0], images[1], images[2]);
+    MESSAGE("flam3 vs flam3: R = " << r.ratio << " (R1 " << r.ratio_a << ", R2 " << r.ratio_b
+                                   << "), mean|A-B| = " << r.error_ab);
+    CHECK(r.error_ab > 0.0);  // the seeds really differ
+    CHECK(r.ratio >= 0.7);
+    CHECK(r.ratio <= 1.4);
+}
+
+TEST_CASE("cli: flamejit compare") {
+    const std::string binary = fj::test::flamejit_binary();
+    const auto help = fj::test::run_command(binary + " compare --help");
+    if (help.output.find("usage: flamejit compare") == std::string::npos) {
+        MESSAGE("skipped: " << binary << " does not dispatch `compare` yet");
+        return;
+    }
+    CHECK(help.status == 0);
+    const std::string dir = fj::test::scratch_dir("image-cli");
+    // Whole values, so the 16-bit copy of A reads back equal to A.
+    fj::ImageF base = make_gradient(20, 12);
+    for (float& v : base.rgba) v = std::floor(v);
+    fj::ImageF shifted = base;
+    for (size_t i = 0; i < shifted.rgba.size(); ++i)
+        if (i % 4 != 3) shifted.rgba[i] = std::fmin(shifted.rgba[i] + 10.0f, 255.0f);
+    fj::write_png(dir + "/a.png", base);
+    fj::write_png(dir + "/b.png", shifted);
+    fj::write_png(dir + "/c.png", base, {.bits = 16});
+
+    const auto text = fj::test::run_command(binary + " compare " + dir + "/a.png " + dir + "/b.png " + dir + "/c.png");
+    CHECK(text.status == 0);
+    CHECK(text.output.find("fidelity ratio R = 0.5000") != std::string::npos);
+
+    const auto json = fj::test::run_command(binary + " compare --json " + dir + "/a.png " + dir + "/b.png " + dir +
+                                            "/c.png");
+    CHECK(json.status == 0);
+    const auto parsed = nlohmann::json::parse(json.output, nullptr, false);
+    REQUIRE_FALSE(parsed.is_discarded());
+    CHECK(parsed["ratio"].get<double>() == doctest::Approx(0.5));
+    CHECK(parsed["ratio_a"].get<double>() == doctest::Approx(0.0));
+
+    CHECK(fj::test::run_command(binary + " compare " + dir + "/a.png " + dir + "/b.png").status == 2);
+    CHECK(fj::test::run_command(binary + " compare " + dir + "/a.png " + dir + "/b.png " + dir + "/nope.png")
+              .status == 2);
+    fj::test::write_file(dir + "/junk.png", "not a png");
+    const auto junk = fj::test::run_command(binary + " compare " + dir + "/a.png " + dir + "/b.png " + dir +
+                                            "/junk.png");
+    CHECK(junk.status == 2);
+    CHECK(junk.output.find("not a PNG") != std::string::npos);
+    CHECK(fj::test::run_command(binary + " compare --bogus a b c").status == 2);
+}

@@ -1,0 +1,350 @@
+// flamejit — tests of frame planning and the post-pass against libflam3 and hand-worked values.
+// SPDX-License-Identifier: GPL-3.0-or-later
+#include <doctest/doctest.h>
+
+#include <cmath>
+#include <cstdlib>
+#include <cstring>
+#include <memory>
+#include <random>
+#include <vector>
+
+extern "C" {
+#include <flam3.h>
+
+// Exported by libflam3 but declared only in its private headers (filters.h,
+// palettes.h of flam3 3.1.1).
+typedef struct {
+    int max_filtered_counts;
+    int max_filter_index;
+    int kernel_size;
+    double* filter_widths;
+    double* filter_coefs;
+} flam3_de_helper;
+flam3_de_helper flam3_create_de_filters(double max_rad, double min_rad, double curve, int ss);
+int flam3_create_spatial_filter(flam3_frame* spec, int field, double** filter);
+double flam3_calc_alpha(double density, double gamma, double linrange);
+void flam3_calc_newrgb(double* cbuf, double ls, double highpow, double* newrgb);
+}
+
+#include "pipeline/frame_plan.h"
+#include "post/post_cpu.h"
+#include "post/post_plan.h"
+#include "post/tone.h"
+
+namespace {
+
+// The first flame of /usr/share/flam3/test.flam3, attributes read by hand.
+fj::Flame test0() {
+    fj::Flame f;
+    f.width = 640;
+    f.height = 480;
+    f.center_x = f.center_y = 0;
+    f.scale = 240;
+    f.zoom = 0;
+    f.supersample = 1;
+    f.filter_radius = 1;
+    f.quality = 10;
+    f.brightness = 4;
+    f.gamma = 4;
+    f.vibrancy = 1;
+    return f;
+}
+
+bool close(double a, double b, double rel, double abs_tol = 1e-12) {
+    return std::fabs(a - b) <= abs_tol + rel * std::fabs(b);
+}
+
+}  // namespace
+
+TEST_CASE("post: density-estimation bank matches flam3_create_de_filters") {
+    struct Setting { double radius, minimum, curve; int os; };
+    const Setting settings[] = {{9, 0, 0.4, 1}, {9, 0, 0.4, 2}, {5, 1, 0.6, 1}, {3, 0.5, 0.3, 3},
+                                {20, 0, 0.4, 1}, {4, 0, 1.0, 2}, {2, 2, 0.4, 1}, {12, 3, 0.25, 1}};
+    for (const Setting& s : settings) {
+        CAPTURE(s.radius);
+        CAPTURE(s.minimum);
+        CAPTURE(s.curve);
+        CAPTURE(s.os);
+        flam3_de_helper ref = flam3_create_de_filters(s.radius, s.minimum, s.curve, s.os);
+        REQUIRE(ref.kernel_size > 0);
+        fj::DensityBank bank = fj::make_density_bank(s.radius, s.minimum, s.curve, s.os);
+        CHECK(bank.kernel_count == ref.max_filter_index + 1);
+        CHECK(bank.max_filtered_counts == doctest::Approx(ref.max_filtered_counts));
+        CHECK((bank.half_width + 1) * (bank.half_width + 2) / 2 == ref.kernel_size);
+        const int half = bank.half_width, row = 2 * half + 1;
+        int width_bad = 0, coef_bad = 0;
+        for (int k = 0; k < bank.kernel_count && k <= ref.max_filter_index; ++k) {
+            if (!close(bank.widths[k], ref.filter_widths[k], 1e-12)) ++width_bad;
+            // flam3 keeps the wedge 0 ≤ dx ≤ dy; we keep the full square.
+            int idx = k * ref.kernel_size;
+            for (int dy = 0; dy <= half; ++dy)
+                for (int dx = 0; dx <= dy; ++dx, ++idx) {
+                    double want = ref.filter_coefs[idx];
+                    const float* c = &bank.coefs[size_t(k) * row * row];
+                    double got[4] = {c[(half + dy) * row + half + dx], c[(half - dy) * row + half - dx],
+                                     c[(half + dx) * row + half + dy], c[(half - dx) * row + half + dy]};
+                    for (double g : got)
+                        if (!close(g, want, 1e-6, 1e-9)) ++coef_bad;
+                }
+        }
+        CHECK(width_bad == 0);
+        CHECK(coef_bad == 0);
+        free(ref.filter_widths);
+        free(ref.filter_coefs);
+    }
+    // Defaults give the bank the reference describes (§3.8).
+    fj::DensityBank d = fj::make_density_bank(9, 0, 0.4, 1);
+    CHECK(d.kernel_count == 110);
+    CHECK(d.max_filtered_counts == 416);
+}
+
+TEST_CASE("post: spatial filter matches flam3_create_spatial_filter for all 14 names") {
+    auto genome = std::unique_ptr<flam3_genome, decltype(&std::free)>(
+        static_cast<flam3_genome*>(std::calloc(1, sizeof(flam3_genome))), &std::free);
+    flam3_frame frame;
+    std::memset(&frame, 0, sizeof frame);
+    frame.pixel_aspect_ratio = 1.0;
+    frame.genomes = genome.get();
+    frame.ngenomes = 1;
+    const double radii[] = {0.5, 1.0, 1.7, 2.5};
+    const int supersamples[] = {1, 2, 3};
+    for (int id = 0; id < 14; ++id)
+        for (double r : radii)
+            for (int os : supersamples) {
+                CAPTURE(id);
+                CAPTURE(r);
+                CAPTURE(os);
+                genome->spatial_filter_select = id;
+                genome->spatial_filter_radius = r;
+                genome->spatial_oversample = os;
+                double* ref = nullptr;
+                int width = flam3_create_spatial_filter(&frame, flam3_field_both, &ref);
+                REQUIRE(width > 0);
+                fj::Flame flame;
+                flame.filter_shape = static_cast<fj::FilterShape>(id);
+                flame.filter_radius = r;
+                flame.supersample = os;
+                CHECK(fj::spatial_filter_width(flame) == width);
+                fj::SpatialFilter f = fj::make_spatial_filter(flame.filter_shape, r, os);
+                CHECK(f.width == width);
+                int bad = 0;
+                if (f.width == width)
+                    for (int n = 0; n < width * width; ++n)
+                        if (!close(f.coefs[n], ref[n], 1e-5, 1e-7)) ++bad;
+                CHECK(bad == 0);
+                free(ref);
+            }
+}
+
+TEST_CASE("post: tone snippets match flam3_calc_alpha and flam3_calc_newrgb") {
+    const double densities[] = {0, 1e-5, 0.003, 0.0099, 0.01, 0.02, 0.3, 1, 4.5};
+    const double gammas[] = {1.0, 2.2, 4.0};
+    const double lins[] = {0.0, 0.01, 0.2};
+    int alpha_bad = 0;
+    for (double d : densities)
+        for (double g : gammas)
+            for (double lin : lins) {
+                double want = flam3_calc_alpha(d, 1 / g, lin);
+                double got = fj::tone_alpha(float(d), float(1 / g), float(lin));
+                if (!close(got, want, 2e-6, 1e-9)) ++alpha_bad;
+            }
+    CHECK(alpha_bad == 0);
+
+    const double colours[][3] = {{0, 0, 0}, {10, 20, 30}, {255, 0, 0}, {200, 180, 3},
+                                 {90, 90, 90}, {0.5, 2, 1}, {30, 250, 120}};
+    const double scales[] = {0, 0.5, 3, 40, 400, 3000};
+    const double powers[] = {-1, -0.5, 0, 0.5, 1, 3};
+    int rgb_bad = 0, tried = 0;
+    for (auto& c : colours)
+        for (double ls : scales)
+            for (double hp : powers) {
+                double cbuf[4] = {c[0], c[1], c[2], 0}, want[3];
+                flam3_calc_newrgb(cbuf, ls, hp, want);
+                float cf[3] = {float(c[0]), float(c[1]), float(c[2])}, got[3];
+                fj::tone_scale_rgb(cf, float(ls), float(hp), got);
+                for (int i = 0; i < 3; ++i, ++tried)
+                    if (!close(got[i], want[i], 2e-5, 1e-4)) ++rgb_bad;
+            }
+    CHECK(tried == 7 * 6 * 6 * 3);
+    CHECK(rgb_bad == 0);
+}
+
+TEST_CASE("post: k1 and k2 of test.flam3's first flame match flam3's dump") {
+    fj::Flame f = test0();
+    fj::FramePlan plan = fj::plan_frame(f);
+    fj::PostPlan post = fj::make_post_plan(f, plan);
+    CHECK(post.k1 == doctest::Approx(1067.8125).epsilon(1e-12));
+    CHECK(post.k2 == doctest::Approx(7.3529e-5).epsilon(1e-4));
+    // A quality override changes k2 in inverse proportion (k2 ∝ 1/density).
+    fj::FramePlan plan40 = fj::plan_frame(f, 40);
+    CHECK(fj::make_post_plan(f, plan40).k2 == doctest::Approx(post.k2 / 4).epsilon(1e-12));
+}
+
+TEST_CASE("frame plan: gutter, de_offset, sizes and samples follow flam3 render_rectangle") {
+    fj::Flame f = test0();
+    fj::FramePlan p = fj::plan_frame(f);
+    // Gaussian r=1, os=1: 5 taps → gutter 2; DE radius 9 needs 9 → de_offset 7.
+    CHECK(p.gutter == 9);
+    CHECK(p.de_offset == 7);
+    CHECK(p.hist_width == 640 + 18);
+    CHECK(p.hist_height == 480 + 18);
+    CHECK(p.sample_density == doctest::Approx(10));
+    CHECK(p.samples == uint64_t(10) * 640 * 480);
+
+    f.supersample = 2;
+    f.zoom = 1;
+    f.estimator_radius = 0;
+    p = fj::plan_frame(f);
+    // os=2, r=1: fw=6 → 7 → 8 taps (even parity) → gutter 3, no DE.
+    CHECK(p.gutter == 3);
+    CHECK(p.de_offset == 0);
+    CHECK(p.hist_width == 1280 + 6);
+    CHECK(p.sample_density == doctest::Approx(40));   // quality · 4^zoom
+    CHECK(p.samples == uint64_t(40) * 640 * 480);     // supersample adds none
+
+    f.width = 200000;
+    f.height = 200000;
+    CHECK_THROWS_AS(fj::plan_frame(f), std::runtime_error);
+    f = test0();
+    f.quality = -1;
+    CHECK_THROWS_AS(fj::plan_frame(f), std::runtime_error);
+    f = test0();
+    f.width = 0;
+    CHECK_THROWS_AS(fj::plan_frame(f), std::runtime_error);
+}
+
+TEST_CASE("frame plan: camera maps centre, edge and rotation as flam3 does") {
+    fj::Flame f = test0();
+    f.center_x = 0.3;
+    f.center_y = -0.2;
+    f.supersample = 2;
+    fj::FramePlan p = fj::plan_frame(f);
+    auto map = [&](double x, double y, double& cx, double& cy) {
+        const double* m = p.world_to_cell;
+        cx = m[0] * x + m[1] * y + m[2];
+        cy = m[3] * x + m[4] * y + m[5];
+    };
+    double cx, cy;
+    map(0.3, -0.2, cx, cy);
+    CHECK(std::floor(cx) == p.hist_width / 2);
+    CHECK(std::floor(cy) == p.hist_height / 2);
+    // Half the image width to the right: the first cell past the image.
+    map(0.3 + 320.0 / p.ppux, -0.2, cx, cy);
+    CHECK(cx == doctest::Approx(p.gutter + 2 * 640));
+    CHECK(cy == doctest::Approx(p.gutter + 480));
+    // A point just inside the right edge lands in the last image column.
+    map(0.3 + 319.9 / p.ppux, -0.2, cx, cy);
+    CHECK(int(std::floor(cx)) == p.gutter + 2 * 640 - 1);
+    // +y is down: a point above the centre in world units has a larger row.
+    map(0.3, -0.2 + 10 / p.ppuy, cx, cy);
+    CHECK(cy == doctest::Approx(p.hist_height / 2.0 + 20));
+
+    // rotate = 90: x' = x cos − y sin, y' = x sin + y cos, so +x goes to +y (down).
+    f.rotate = 90;
+    p = fj::plan_frame(f);
+    map(0.3 + 10 / p.ppux, -0.2, cx, cy);
+    CHECK(cx == doctest::Approx(p.hist_width / 2.0));
+    CHECK(cy == doctest::Approx(p.hist_height / 2.0 + 20));
+}
+
+TEST_CASE("post cpu: one cell without DE gives the hand-worked pixel") {
+    fj::Flame f;
+    f.width = 4;
+    f.height = 3;
+    f.scale = 2;
+    f.quality = 5;
+    f.supersample = 1;
+    f.filter_shape = fj::FilterShape::Box;   // radius 0.5, os 1: a single tap of weight 1
+    f.filter_radius = 0.5;
+    f.estimator_radius = 0;
+    f.brightness = 3;
+    f.gamma = 2.5;
+    f.gamma_threshold = 0.01;
+    f.vibrancy = 1;
+    f.background[0] = 0.2;
+    fj::FramePlan plan = fj::plan_frame(f);
+    REQUIRE(plan.gutter == 0);
+    REQUIRE(plan.hist_width == 4);
+    fj::PostPlan post = fj::make_post_plan(f, plan);
+    REQUIRE(post.filter.width == 1);
+    CHECK(post.density.kernel_count == 0);
+
+    // 7 hits of palette colour (0.5, 0.25, 0, 1) in cell (2, 1).
+    std::vector<float> accum(4 * 4 * 3, 0.0f);
+    const double hits = 7;
+    float* cell = &accum[4 * (1 * 4 + 2)];
+    cell[0] = float(255 * 0.5 * hits);
+    cell[1] = float(255 * 0.25 * hits);
+    cell[2] = 0;
+    cell[3] = float(255 * hits);
+    fj::PostStats stats;
+    fj::ImageF img = fj::post_process_cpu(post, accum.data(), 2, &stats);
+    REQUIRE(img.width == 4);
+    REQUIRE(img.height == 3);
+    CHECK(stats.nonempty_cells == 1);
+    CHECK(stats.alpha_sum == doctest::Approx(255 * hits));
+    CHECK_FALSE(stats.density_estimation);
+
+    // By hand: k1 = 3·255·268/256; area = 4·3/(2·2) = 3 units²;
+    // k2 = 1/(area·255·quality); log scaling keeps colour ratios.
+    double k1 = 3 * 255 * 268 / 256.0, k2 = 1 / (3.0 * 255 * 5);
+    double a = 255 * hits, scaled_a = k1 * std::log(1 + k2 * a), ls = scaled_a / a;
+    double t[3] = {255 * 0.5 * hits * ls, 255 * 0.25 * hits * ls, 0};
+    double d = scaled_a / 255;                       // above the 0.01 threshold
+    double alpha = std::pow(d, 1 / 2.5);
+    double s = 256 * alpha / d;                      // vibrancy 1
+    REQUIRE(s * t[0] / 255 < 255);                   // no clipping in this example
+    double want[4] = {s * t[0] / 255 + (1 - std::min(alpha, 1.0)) * 0.2 * 256, s * t[1] / 255, 0,
+                      std::min(alpha, 1.0)};
+    const float* px = &img.rgba[4 * (1 * 4 + 2)];
+    for (int i = 0; i < 4; ++i) CHECK(px[i] == doctest::Approx(want[i]).epsilon(1e-5));
+    // An empty pixel shows the background (0.2·256 in red) with alpha 0.
+    const float* empty = &img.rgba[0];
+    CHECK(empty[0] == doctest::Approx(0.2 * 256));
+    CHECK(empty[1] == 0);
+    CHECK(empty[3] == 0);
+}
+
+TEST_CASE("post cpu: density estimation spreads lone hits and is thread-count independent") {
+    fj::Flame f;
+    f.width = 40;
+    f.height = 30;
+    f.scale = 10;
+    f.quality = 1;
+    f.supersample = 2;
+    f.estimator_radius = 5;
+    f.estimator_minimum = 0;
+    fj::FramePlan plan = fj::plan_frame(f);
+    fj::PostPlan post = fj::make_post_plan(f, plan);
+    REQUIRE(post.density.kernel_count > 1);
+    std::vector<float> accum(size_t(4) * plan.hist_width * plan.hist_height, 0.0f);
+    std::mt19937 rng(7);
+    std::uniform_int_distribution<int> cx(0, plan.hist_width - 1), cy(0, plan.hist_height - 1);
+    for (int n = 0; n < 3000; ++n) {
+        float* c = &accum[4 * (size_t(cy(rng)) * plan.hist_width + cx(rng))];
+        c[0] += 255 * 0.9f;
+        c[1] += 255 * 0.4f;
+        c[2] += 255 * 0.1f;
+        c[3] += 255;
+    }
+    fj::ImageF one = fj::post_process_cpu(post, accum.data(), 1);
+    fj::ImageF three = fj::post_process_cpu(post, accum.data(), 3);
+    CHECK(one.rgba == three.rgba);
+
+    // A lone hit in the middle of an empty histogram: with DE its light
+    // reaches pixels 2 away (kernel 0 has radius estimator·os + 1 cells);
+    // without DE it stays in one pixel (gaussian r 0.5 barely blurs).
+    std::fill(accum.begin(), accum.end(), 0.0f);
+    int hx = plan.de_offset + 20 * 2 + 1, hy = plan.de_offset + 15 * 2 + 1;
+    float* c = &accum[4 * (size_t(hy) * plan.hist_width + hx)];
+    c[0] = c[1] = c[2] = c[3] = 255;
+    fj::ImageF de = fj::post_process_cpu(post, accum.data(), 2);
+    fj::PostPlan plain = post;
+    plain.density = fj::DensityBank{};
+    fj::ImageF no_de = fj::post_process_cpu(plain, accum.data(), 2);
+    auto alpha_at = [&](const fj::ImageF& img, int x, int y) { return img.rgba[4 * (y * 40 + x) + 3]; };
+    CHECK(alpha_at(de, 22, 15) > 0);
+    CHECK(alpha_at(no_de, 22, 15) == 0);
+    CHECK(alpha_at(no_de, 20, 15) > alpha_at(de, 20, 15));
+}

@@ -1,0 +1,376 @@
+// flamejit — every variation snippet against libflam3's own apply_xform.
+// SPDX-License-Identifier: GPL-3.0-or-later
+//
+// The list of variations comes from the registry, never from this file. Each
+// one is set up in flam3 through flam3's own XML parser (so a parameter name
+// that is not flam3's exact XML spelling is ignored by flam3 and the comparison
+// fails), run through prepare_precalc_flags, xform_precalc and apply_xform, and
+// compared with the host build of our snippet fed the same pre-affine.
+//
+// Deterministic variations are compared point by point at 1e-4 relative to
+// max(1, |q|). flam3 computes in double and we in float, so a point is only
+// judged where flam3 itself is well-conditioned: moving the pre-affine result by
+// four float ulps must change flam3's answer by less than a quarter of the
+// tolerance, and so must moving any parameter or the weight by four ulps.
+// Points that fail that (periodic functions of huge arguments, branch
+// boundaries, cancellation) are counted and reported, and every variation must
+// still have most of its points judged. Variations that draw random numbers are
+// compared as distributions: a Kolmogorov–Smirnov distance (with the same small
+// horizontal tolerance) on four projections of 10^5 outputs each.
+#include <doctest/doctest.h>
+
+#include <algorithm>
+#include <cmath>
+#include <cstdio>
+#include <cstdlib>
+#include <memory>
+#include <random>
+#include <string>
+#include <vector>
+
+#include "codegen/variation_registry.h"
+#include "cpu/variation_table.h"
+#include "fj_device.h"
+
+extern "C" {
+#include <flam3.h>
+// Exported by libflam3 but not declared in its public header.
+int prepare_precalc_flags(flam3_genome* cp);
+void xform_precalc(flam3_genome* cp, int xi);
+int apply_xform(flam3_genome* cp, int fn, double* p, double* q, randctx* rc);
+}
+
+namespace {
+
+constexpr double kRelTol = 1e-4;
+
+struct Setup {
+    fj::Affine aff;                 // our pre-affine (floats, exact in both)
+    float weight;
+    std::vector<float> params;      // in registry order
+    bool use_aliases = false;       // spell parameters by their aliases
+};
+
+std::string fmt(float v) {
+    char buf[64];
+    std::snprintf(buf, sizeof buf, "%.9g", static_cast<double>(v));
+    return buf;
+}
+
+// A one-xform flam3 genome built by flam3's parser from the same numbers.
+class Flam3Xform {
+public:
+    Flam3Xform(const fj::VariationInfo& info, const Setup& s) {
+        std::string xml = "<flame size=\"64 64\" center=\"0 0\" scale=\"10\"><xform weight=\"1\" color=\"0\" ";
+        xml += info.name + "=\"" + fmt(s.weight) + "\" ";
+        // A pre-variation only moves the point; linear makes the move visible.
+        if (info.pre) xml += "linear=\"1\" ";
+        for (size_t i = 0; i < info.params.size(); ++i) {
+            std::string name = info.params[i].name;
+            if (s.use_aliases)
+                for (const auto& [alias, target] : info.aliases)
+                    if (target == name) name = alias;
+            xml += name + "=\"" + fmt(s.params[i]) + "\" ";
+        }
+        // flam3 writes coefs as a d b e c f.
+        const fj::Affine& m = s.aff;
+        xml += "coefs=\"" + fmt(m.a) + " " + fmt(m.d) + " " + fmt(m.b) + " " + fmt(m.e) + " " +
+               fmt(m.c) + " " + fmt(m.f) + "\"/></flame>";
+        int n = 0;
+        std::vector<char> text(xml.begin(), xml.end());
+        text.push_back('\0');
+        char name[] = "variations_test";
+        cp_ = flam3_parse_xml2(text.data(), name, flam3_defaults_on, &n);
+        ok_ = cp_ != nullptr && n == 1 && cp_->num_xforms == 1;
+        if (ok_) ok_ = prepare_precalc_flags(cp_) == 0;
+        if (ok_) xform_precalc(cp_, 0);
+        // Inverse of the linear part, to move flam3's pre-affine result by a chosen step.
+        const double det = double(m.a) * m.e - double(m.b) * m.d;
+        inv_ok_ = std::fabs(det) > 1e-6;
+        if (inv_ok_) {
+            ia_ = m.e / det; ib_ = -m.b / det; id_ = -m.d / det; ie_ = m.a / det;
+        }
+        for (int i = 0; i < RANDSIZ; ++i) rc_.randrsl[i] = 0x9e3779b9u * (i + 1);
+        irandinit(&rc_, 1);
+    }
+    ~Flam3Xform() {
+        if (cp_) {
+            clear_cp(cp_, flam3_defaults_on);
+            std::free(cp_->xform);
+            std::free(cp_);
+        }
+    }
+    Flam3Xform(const Flam3Xform&) = delete;
+    Flam3Xform& operator=(const Flam3Xform&) = delete;
+
+    bool ok() const { return ok_; }
+    bool invertible() const { return inv_ok_; }
+
+    // flam3's result at input (x, y); false where flam3 reports a bad value.
+    bool apply(double x, double y, double& qx, double& qy) {
+        double p[4] = {x, y, 0, 0}, q[4] = {0, 0, 0, 0};
+        const int bad = apply_xform(cp_, 0, p, q, &rc_);
+        qx = q[0];
+        qy = q[1];
+        return bad == 0 && std::isfinite(q[0]) && std::isfinite(q[1]);
+    }
+    // flam3's result with the pre-affine result moved by (dx, dy).
+    bool apply_moved(double x, double y, double dx, double dy, double& qx, double& qy) {
+        return apply(x + ia_ * dx + ib_ * dy, y + id_ * dx + ie_ * dy, qx, qy);
+    }
+
+private:
+    flam3_genome* cp_ = nullptr;
+    bool ok_ = false, inv_ok_ = false;
+    double ia_ = 0, ib_ = 0, id_ = 0, ie_ = 0;
+    randctx rc_{};
+};
+
+// Ours: pre-affine in float, then the snippet (pre-variations move the point).
+void apply_ours(const fj::VariationInfo& info, fj::cpu::VariationFn fn, const Setup& s, float x, float y,
+                fj::Rng& rng, float& ox, float& oy) {
+    float tx, ty;
+    fj::apply_affine(s.aff, x, y, tx, ty);
+    const fj::VarIn in = fj::make_var_in(tx, ty, &s.aff);
+    if (info.pre) {
+        ox = tx;
+        oy = ty;
+    } else {
+        ox = 0;
+        oy = 0;
+    }
+    fn(in, s.params.data(), s.weight, rng, ox, oy);
+}
+
+class Sampler {
+public:
+    explicit Sampler(unsigned seed) : gen_(seed) {}
+    float uni(float lo, float hi) { return std::uniform_real_distribution<float>(lo, hi)(gen_); }
+    bool chance(double p) { return std::uniform_real_distribution<double>(0, 1)(gen_) < p; }
+    float sign() { return chance(0.5) ? 1.0f : -1.0f; }
+
+    Setup setup(const fj::VariationInfo& info) {
+        Setup s;
+        const double kind = uni(0, 1);
+        if (kind < 0.2) {
+            s.aff = {1, 0, 0, 0, 1, 0};
+        } else if (kind < 0.4) {
+            s.aff = {uni(-1.5f, 1.5f), uni(-1.5f, 1.5f), 0, uni(-1.5f, 1.5f), uni(-1.5f, 1.5f), 0};
+        } else {
+            s.aff = {uni(-1.5f, 1.5f), uni(-1.5f, 1.5f), uni(-1, 1), uni(-1.5f, 1.5f), uni(-1.5f, 1.5f), uni(-1, 1)};
+        }
+        s.weight = sign() * uni(0.1f, 2.0f);
+        for (const auto& p : info.params) {
+            const double c = uni(0, 1);
+            float v;
+            if (c < 0.25) v = static_cast<float>(p.default_value);
+            else if (c < 0.45) v = static_cast<float>(static_cast<int>(uni(-6, 7)));
+            else v = uni(-3, 3);
+            s.params.push_back(v);
+        }
+        s.use_aliases = !info.aliases.empty() && chance(0.5);
+        return s;
+    }
+
+    // Input points: near zero, ordinary, large, and on the axes.
+    void point(float& x, float& y) {
+        const double c = uni(0, 1);
+        if (c < 0.15) {
+            x = uni(-1e-3f, 1e-3f);
+            y = uni(-1e-3f, 1e-3f);
+        } else if (c < 0.6) {
+            x = uni(-2, 2);
+            y = uni(-2, 2);
+        } else if (c < 0.8) {
+            x = sign() * std::exp(uni(std::log(5.0f), std::log(1000.0f)));
+            y = sign() * std::exp(uni(std::log(5.0f), std::log(1000.0f)));
+        } else {
+            x = uni(-3, 3);
+            y = uni(-3, 3);
+            if (chance(0.5)) x = 0;
+            else y = 0;
+        }
+    }
+
+private:
+    std::mt19937 gen_;
+};
+
+float ulp(double v) {
+    const float f = static_cast<float>(std::fabs(v));
+    return std::nextafter(f, INFINITY) - f;
+}
+
+float nudge(float v, int ulps) {
+    for (int i = 0; i < std::abs(ulps); ++i) v = std::nextafter(v, ulps > 0 ? INFINITY : -INFINITY);
+    return v;
+}
+
+// The same xform with one parameter (or the weight) moved by a few float ulps.
+std::vector<std::unique_ptr<Flam3Xform>> nudged_copies(const fj::VariationInfo& info, const Setup& s) {
+    std::vector<std::unique_ptr<Flam3Xform>> out;
+    for (int j = -1; j < static_cast<int>(s.params.size()); ++j) {
+        for (int dir : {-4, 4}) {
+            Setup t = s;
+            float& v = j < 0 ? t.weight : t.params[j];
+            if (v == 0) continue;
+            v = nudge(v, dir);
+            out.push_back(std::make_unique<Flam3Xform>(info, t));
+        }
+    }
+    return out;
+}
+
+struct Counts {
+    long tried = 0, flam3_bad = 0, ill_conditioned = 0, checked = 0, wrong = 0;
+};
+
+void check_deterministic(const fj::VariationInfo& info, fj::cpu::VariationFn fn, Sampler& sampler, Counts& n) {
+    constexpr int kSetups = 48, kPoints = 300;
+    int reported = 0;
+    for (int si = 0; si < kSetups; ++si) {
+        const Setup s = sampler.setup(info);
+        Flam3Xform flam(info, s);
+        REQUIRE_MESSAGE(flam.ok(), info.name << ": flam3 did not accept the genome");
+        const auto nudged = nudged_copies(info, s);
+        fj::Rng rng = fj::make_rng(1234, si);
+        for (int pi = 0; pi < kPoints; ++pi) {
+            float x, y;
+            sampler.point(x, y);
+            ++n.tried;
+            double qx, qy;
+            if (!flam.apply(x, y, qx, qy)) {
+                ++n.flam3_bad;
+                continue;
+            }
+            const double tol = kRelTol * std::max(1.0, std::hypot(qx, qy));
+            // Conditioning: move the pre-affine result by 4 float ulps each way.
+            float tx, ty;
+            fj::apply_affine(s.aff, x, y, tx, ty);
+            bool ill = !flam.invertible();
+            const double sx = 4.0 * ulp(tx) + 4.0 * ulp(std::fabs(s.aff.a * x) + std::fabs(s.aff.b * y) + std::fabs(s.aff.c));
+            const double sy = 4.0 * ulp(ty) + 4.0 * ulp(std::fabs(s.aff.d * x) + std::fabs(s.aff.e * y) + std::fabs(s.aff.f));
+            const double steps[4][2] = {{sx, 0}, {-sx, 0}, {0, sy}, {0, -sy}};
+            for (int k = 0; k < 4 && !ill; ++k) {
+                double mx, my;
+                if (!flam.apply_moved(x, y, steps[k][0], steps[k][1], mx, my) ||
+                    std::hypot(mx - qx, my - qy) > 0.25 * tol)
+                    ill = true;
+            }
+            for (size_t k = 0; k < nudged.size() && !ill; ++k) {
+                double mx, my;
+                if (!nudged[k]->apply(x, y, mx, my) || std::hypot(mx - qx, my - qy) > 0.25 * tol) ill = true;
+            }
+            if (ill) {
+                ++n.ill_conditioned;
+                continue;
+            }
+            float ox, oy;
+            apply_ours(info, fn, s, x, y, rng, ox, oy);
+            ++n.checked;
+            const double err = std::max(std::fabs(ox - qx), std::fabs(oy - qy));
+            if (!(err <= tol)) {
+                ++n.wrong;
+                if (reported++ < 5)
+                    MESSAGE(info.name << ": in (" << x << ", " << y << ") pre-affine (" << tx << ", " << ty
+                                      << ") w " << s.weight << " params[0] "
+                                      << (s.params.empty() ? 0.0f : s.params[0]) << ": flam3 (" << qx << ", "
+                                      << qy << ") ours (" << ox << ", " << oy << ")");
+            }
+        }
+    }
+}
+
+// Largest vertical gap between the empirical distributions of a and b, where b
+// may sit up to a relative 1e-4 to the right of a (float against double).
+double tolerant_ks(std::vector<double>& a, std::vector<double>& b) {
+    std::sort(a.begin(), a.end());
+    std::sort(b.begin(), b.end());
+    auto below = [](const std::vector<double>& v, double t) {
+        return static_cast<double>(std::upper_bound(v.begin(), v.end(), t) - v.begin()) / v.size();
+    };
+    double d = 0;
+    for (int pass = 0; pass < 2; ++pass) {
+        const auto& u = pass ? a : b;
+        const auto& v = pass ? b : a;
+        for (size_t i = 0; i < u.size(); i += 1 + u.size() / 4000) {
+            const double t = u[i];
+            const double slack = kRelTol * std::max(1.0, std::fabs(t));
+            d = std::max(d, below(u, t) - below(v, t + slack));
+        }
+    }
+    return d;
+}
+
+void check_random(const fj::VariationInfo& info, fj::cpu::VariationFn fn, Sampler& sampler, Counts& n) {
+    constexpr int kSetups = 6, kSamples = 100000;
+    constexpr double kMaxKs = 0.015;  // ≈ the 10^-6 critical value for two 10^5 samples
+    for (int si = 0; si < kSetups; ++si) {
+        const Setup s = sampler.setup(info);
+        Flam3Xform flam(info, s);
+        REQUIRE_MESSAGE(flam.ok(), info.name << ": flam3 did not accept the genome");
+        float x = sampler.uni(-2, 2), y = sampler.uni(-2, 2);
+        if (si == 0) x = 0;  // an axis
+        std::vector<double> fx[4], ox[4];
+        fj::Rng rng = fj::make_rng(99, si);
+        for (int k = 0; k < kSamples; ++k) {
+            ++n.tried;
+            double qx, qy;
+            if (flam.apply(x, y, qx, qy)) {
+                const double v[4] = {qx, qy, qx + qy, qx - qy};
+                for (int j = 0; j < 4; ++j) fx[j].push_back(v[j]);
+            } else {
+                ++n.flam3_bad;
+            }
+            float rx, ry;
+            apply_ours(info, fn, s, x, y, rng, rx, ry);
+            if (std::isfinite(rx) && std::isfinite(ry) && std::fabs(rx) < 1e10f && std::fabs(ry) < 1e10f) {
+                const double v[4] = {rx, ry, double(rx) + ry, double(rx) - ry};
+                for (int j = 0; j < 4; ++j) ox[j].push_back(v[j]);
+            }
+        }
+        // Both sides must reject about the same share of samples.
+        const double fkept = double(fx[0].size()) / kSamples, okept = double(ox[0].size()) / kSamples;
+        if (fkept < 0.5) continue;  // flam3 itself is mostly bad here: nothing to compare
+        n.checked += static_cast<long>(fx[0].size());
+        CHECK_MESSAGE(std::fabs(fkept - okept) < 0.01,
+                      info.name << " setup " << si << ": flam3 keeps " << fkept << ", ours " << okept);
+        if (ox[0].empty()) {
+            ++n.wrong;
+            continue;
+        }
+        static const char* const kProj[4] = {"x", "y", "x+y", "x-y"};
+        for (int j = 0; j < 4; ++j) {
+            const double d = tolerant_ks(ox[j], fx[j]);
+            if (d > kMaxKs) {
+                ++n.wrong;
+                MESSAGE(info.name << " setup " << si << " at (" << x << ", " << y << ") w " << s.weight
+                                  << ": KS distance of " << kProj[j] << " is " << d);
+            }
+        }
+    }
+}
+
+}  // namespace
+
+TEST_CASE("variations: every snippet matches libflam3's apply_xform") {
+    const auto& reg = fj::VariationRegistry::standard();
+    REQUIRE(!reg.all().empty());
+    Sampler sampler(20240601);
+    for (const auto& info : reg.all()) {
+        const fj::cpu::VariationEntry* entry = fj::cpu::find_variation(info.name);
+        CHECK_MESSAGE(entry, info.name << " has no host function");
+        if (!entry) continue;
+        Counts n;
+        const bool random = info.random_draws > 0;
+        if (random) check_random(info, entry->fn, sampler, n);
+        else check_deterministic(info, entry->fn, sampler, n);
+        std::printf("%-16s %-13s tried %7ld  flam3-bad %6ld  ill-conditioned %6ld  checked %7ld  wrong %ld\n",
+                    info.name.c_str(), random ? "distribution" : "pointwise", n.tried, n.flam3_bad,
+                    n.ill_conditioned, n.checked, n.wrong);
+        CHECK_MESSAGE(n.wrong == 0, info.name << ": " << n.wrong << " mismatches");
+        // A variation must not pass by having every point excused.
+        CHECK_MESSAGE(n.checked >= (n.tried - n.flam3_bad) / 2,
+                      info.name << ": only " << n.checked << " of " << n.tried - n.flam3_bad << " points judged");
+    }
+}
