@@ -91,6 +91,15 @@ FJ_HD FJ_INLINE bool rand_bit(Rng& rng) {
     return (next_u32(rng) >> 31) != 0;
 }
 
+// C's float-to-int conversion as flam3's reference build (x86-64) performs it:
+// values outside int's range, and NaN, become INT_MIN. rings2, fan2 and cell
+// reach that case with small parameters and their pictures depend on it; the
+// GPU's own conversion saturates instead, so every snippet that mirrors a flam3
+// (int) cast goes through here.
+FJ_HD FJ_INLINE int int_like_x86(float v) {
+    return (v > -2147483648.0f && v < 2147483648.0f) ? (int)v : (-2147483647 - 1);
+}
+
 // What a variation sees of its input point: the pre-affine result and the
 // quantities flam3 precomputes per xform. A variation that does not read a
 // field costs nothing for it: every field is computed inline next to the call

@@ -6,9 +6,14 @@
 
 #include <cstring>
 #include <filesystem>
+#include <functional>
 #include <thread>
 #include <vector>
 
+#include "codegen/kernel_key.h"
+#include "codegen/param_layout.h"
+#include "codegen/stitcher.h"
+#include "codegen/variation_registry.h"
 #include "cuda/compiler.h"
 #include "cuda/kernel_cache.h"
 #include "cuda/nvrtc_api.h"
@@ -287,4 +292,28 @@ TEST_CASE("kernel cache: the default folder follows the environment") {
     if (xdg && *xdg) CHECK(fj::KernelCache::default_directory() == std::string(xdg) + "/flamejit");
     else CHECK(fj::KernelCache::default_directory().find("/.cache/flamejit") != std::string::npos);
     if (saved) setenv("FLAMEJIT_CACHE_DIR", saved_value.c_str(), 1);
+}
+
+TEST_CASE("kernel cache: a stitched iteration kernel compiles with its register report") {
+    if (!have_nvrtc()) return;
+    fj::Flame flame;
+    fj::Xform xf;
+    xf.weight = 1;
+    xf.variations.push_back({0, 0.5, {}});  // linear
+    xf.variations.push_back({2, 0.5, {}});  // spherical
+    flame.xforms.push_back(xf);
+    flame.xforms.push_back(xf);
+    const fj::VariationRegistry& registry = fj::VariationRegistry::standard();
+    const fj::KernelKey key = fj::make_kernel_key(flame, fj::KernelOptions{});
+    fj::CompileRequest r = request(fj::stitch_kernel(key, fj::make_param_layout(key, registry), registry,
+                                                     fj::SnippetSource::standard()),
+                                   key.arch);
+    r.entry = fj::kIterateKernelName;
+    fj::KernelCache cache(fj::test::scratch_dir("kernel-cache-stitched"));
+    const fj::CompiledKernel kernel = cache.get(r);
+    CHECK(kernel.registers > 0);
+    CHECK(kernel.registers == cubin_register_count(kernel.cubin, fj::kIterateKernelName));
+    CHECK(cubin_register_count(kernel.cubin, "fj_seed") > 0);  // both entry points exist
+    MESSAGE("stitched kernel: " << kernel.registers << " registers, spills " << kernel.spill_stores << "/"
+                                << kernel.spill_loads << " bytes, " << kernel.compile_ms << " ms");
 }

@@ -7,7 +7,10 @@
 #include <cstring>
 #include <memory>
 #include <random>
+#include <string>
 #include <vector>
+
+#include <cuda_runtime.h>
 
 extern "C" {
 #include <flam3.h>
@@ -29,6 +32,7 @@ void flam3_calc_newrgb(double* cbuf, double ls, double highpow, double* newrgb);
 
 #include "pipeline/frame_plan.h"
 #include "post/post_cpu.h"
+#include "post/post_cuda.h"
 #include "post/post_plan.h"
 #include "post/tone.h"
 
@@ -347,4 +351,44 @@ TEST_CASE("post cpu: density estimation spreads lone hits and is thread-count in
     CHECK(alpha_at(de, 22, 15) > 0);
     CHECK(alpha_at(no_de, 22, 15) == 0);
     CHECK(alpha_at(no_de, 20, 15) > alpha_at(de, 20, 15));
+}
+
+TEST_CASE("post cuda: matches the CPU post-pass on a random accumulator (needs a GPU)") {
+    int devices = 0;
+    cudaError_t err = cudaGetDeviceCount(&devices);
+    if (err != cudaSuccess || devices == 0) {
+        std::string why = std::string("skipped: no CUDA device (") + cudaGetErrorString(err) + ")";
+        MESSAGE(why);
+        return;
+    }
+    fj::Flame f;
+    f.width = 64;
+    f.height = 48;
+    f.scale = 20;
+    f.supersample = 2;
+    f.highlight_power = 1;
+    f.vibrancy = 0.7;
+    fj::FramePlan plan = fj::plan_frame(f);
+    fj::PostPlan post = fj::make_post_plan(f, plan);
+    std::vector<float> accum(size_t(4) * plan.hist_width * plan.hist_height, 0.0f);
+    std::mt19937 rng(11);
+    std::uniform_int_distribution<int> cx(0, plan.hist_width - 1), cy(0, plan.hist_height - 1);
+    for (int n = 0; n < 20000; ++n) {
+        float* c = &accum[4 * (size_t(cy(rng)) * plan.hist_width + cx(rng))];
+        c[0] += 255 * 0.8f, c[1] += 255 * 0.3f, c[2] += 255 * 0.6f, c[3] += 255;
+    }
+    float* d_accum = nullptr;
+    REQUIRE(cudaMalloc(&d_accum, accum.size() * sizeof(float)) == cudaSuccess);
+    REQUIRE(cudaMemcpy(d_accum, accum.data(), accum.size() * sizeof(float), cudaMemcpyHostToDevice) ==
+            cudaSuccess);
+    fj::PostStats gpu_stats, cpu_stats;
+    fj::ImageF gpu = fj::post_process_cuda(post, d_accum, nullptr, &gpu_stats);
+    fj::ImageF cpu = fj::post_process_cpu(post, accum.data(), 2, &cpu_stats);
+    cudaFree(d_accum);
+    CHECK(gpu_stats.nonempty_cells == cpu_stats.nonempty_cells);
+    CHECK(gpu_stats.alpha_sum == doctest::Approx(cpu_stats.alpha_sum));
+    int bad = 0;
+    for (size_t i = 0; i < cpu.rgba.size(); ++i)
+        if (!close(gpu.rgba[i], cpu.rgba[i], 1e-4, 1e-3)) ++bad;
+    CHECK(bad == 0);
 }

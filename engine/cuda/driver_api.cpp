@@ -57,7 +57,7 @@ LoadedDriver load_driver() {
 #undef FJ_DRIVER_SYMBOL
     if (missing) {
         out.why_not = std::string("CUDA driver at ") + path + " lacks " + missing +
-                      "; the driver is older than flamejit needs (CUDA 12 or newer)";
+                      " (not a CUDA driver, or one older than CUDA 12)";
         out.api = DriverApi{};
         dlclose(out.handle);
         out.handle = nullptr;

@@ -10,8 +10,6 @@
 #include <cstring>
 #include <filesystem>
 #include <fstream>
-#include <functional>
-#include <thread>
 
 #include "cuda/nvrtc_api.h"
 

@@ -134,9 +134,13 @@ void read_flame_attributes(const ReadContext& ctx, const pugi::xml_node& element
 
 namespace {
 
-Flame read_flame(const ReadContext& ctx, const pugi::xml_node& element, const std::string& library) {
+// `time` is the one value flam3 does not reset between flames: a flame that
+// gives none takes the previous flame's.
+Flame read_flame(const ReadContext& ctx, const pugi::xml_node& element, const std::string& library,
+                 double previous_time) {
     Flame f;
     f.name = ctx.flame_name;
+    f.time = previous_time;
     if (!element.first_attribute()) ctx.fail("<flame>", "element has no attributes");
     int solo = -1;
     read_flame_attributes(ctx, element, f, &solo);
@@ -265,7 +269,7 @@ std::vector<Flame> read_flam3_string(const std::string& text, const std::string&
     for (size_t i = 0; i < elements.size(); ++i) {
         ctx.flame_index = static_cast<int>(i);
         ctx.flame_name = flam3_name(elements[i].attribute("name").value());
-        flames.push_back(read_flame(ctx, elements[i], library));
+        flames.push_back(read_flame(ctx, elements[i], library, flames.empty() ? 0.0 : flames.back().time));
         if (sources) {
             std::ostringstream xml;
             elements[i].print(xml, "  ");

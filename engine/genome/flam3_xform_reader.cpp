@@ -144,8 +144,9 @@ void read_xform(const ReadContext& ctx, const pugi::xml_node& element, bool is_f
             }
         } else if (name == "motion_frequency" || name == "motion_function") {
             ctx.fail(where, "motion attributes belong in a <motion> element");
-        } else if (name == "name") {
-            // Apophysis names its xforms; flam3 ignores the attribute.
+        } else if (name == "name" || name == "var_color") {
+            // Apophysis/Fractorium xform names and Fractorium's colour weight:
+            // flam3 ignores both (with a warning), and so do we, silently.
         } else if (const VariationInfo* v = registry.by_name(name)) {
             weights[v->id] = parse_double(ctx, where, value);
         } else {

@@ -1,14 +1,17 @@
 // @variation cell
 // @id 58
 // @param cell_size 1
+// flam3 does the cell arithmetic in C ints; a zero size gives INT_MIN cells
+// whose doubling wraps, and flames rely on the result, so do the same here.
 FJ_VARIATION(cell) {
     const float size = p[0];
     const float inv = 1.0f / size;
-    float x = floorf(in.x * inv), y = floorf(in.y * inv);
-    const float dx = in.x - x * size, dy = in.y - y * size;
+    const fj::u32 cx = (fj::u32)fj::int_like_x86(floorf(in.x * inv));
+    const fj::u32 cy = (fj::u32)fj::int_like_x86(floorf(in.y * inv));
+    const float dx = in.x - (float)(int)cx * size, dy = in.y - (float)(int)cy * size;
     // Interleave the four quadrants' cells into one.
-    x = x >= 0.0f ? 2.0f * x : -(2.0f * x + 1.0f);
-    y = y >= 0.0f ? 2.0f * y : -(2.0f * y + 1.0f);
-    ox += w * (dx + x * size);
-    oy -= w * (dy + y * size);
+    const int x = (int)cx >= 0 ? (int)(2u * cx) : (int)(0u - (2u * cx + 1u));
+    const int y = (int)cy >= 0 ? (int)(2u * cy) : (int)(0u - (2u * cy + 1u));
+    ox += w * (dx + (float)x * size);
+    oy -= w * (dy + (float)y * size);
 }

@@ -1,7 +1,13 @@
 // @variation coth
 // @id 95
+// Denominators use cosh 2u ± cos 2v = 2(sinh² u + cos² v or sin² v), which
+// does not cancel next to the origin, and the hyperbolic argument is clamped to
+// ±20 where the result has reached its limit to float precision; flam3 needs
+// neither in double.
 FJ_VARIATION(coth) {
-    const float d = 1.0f / (coshf(2.0f * in.x) - cosf(2.0f * in.y));
-    ox += w * d * sinhf(2.0f * in.x);
-    oy += w * d * sinf(2.0f * in.y);
+    const float x = fminf(fmaxf(in.x, -20.0f), 20.0f);
+    const float sy = sinf(in.y), cy = cosf(in.y), sx = sinhf(x), cx = coshf(x);
+    const float k = w / (sy * sy + sx * sx);
+    ox += k * sx * cx;
+    oy += k * sy * cy;
 }

@@ -6,7 +6,7 @@ FJ_VARIATION(fan2) {
     const float dy = p[1];
     const float dx = FJ_PI * (p[0] * p[0] + FJ_EPS);
     const float dx2 = 0.5f * dx;
-    const float t = in.theta + dy - dx * truncf((in.theta + dy) / dx);
+    const float t = in.theta + dy - dx * (float)fj::int_like_x86((in.theta + dy) / dx);
     const float a = t > dx2 ? in.theta - dx2 : in.theta + dx2;
     const float r = w * in.r;
     ox += r * sinf(a);

@@ -1,9 +1,12 @@
 // @variation foci
 // @id 64
+// flam3's w·(sinh x, sin y)/(cosh x − cos y), written with e = exp(−|x|) so
+// that float neither overflows for large |x| nor cancels next to the origin.
 FJ_VARIATION(foci) {
-    const float ex = 0.5f * expf(in.x);
-    const float en = 0.25f / ex;
-    const float k = w / (ex + en - cosf(in.y));
-    ox += k * (ex - en);
-    oy += k * sinf(in.y);
+    const float e = expf(-fabsf(in.x));
+    const float m = -expm1f(-fabsf(in.x));  // 1 − e, exact near 0
+    const float s = sinf(0.5f * in.y);
+    const float k = w / (m * m + 4.0f * e * s * s);
+    ox += k * copysignf(m * (1.0f + e), in.x);
+    oy += k * 2.0f * e * sinf(in.y);
 }

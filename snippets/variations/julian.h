@@ -7,7 +7,7 @@ FJ_VARIATION(julian) {
     const float power = p[0], dist = p[1];
     const float rn = fabsf(power);
     const float cn = dist / power * 0.5f;
-    const int t = (int)truncf(rn * fj::rand01(rng));
+    const int t = fj::int_like_x86(rn * fj::rand01(rng));
     const float a = (in.phi + FJ_2PI * (float)t) / power;
     const float r = w * powf(in.r2, cn);
     ox += r * cosf(a);

@@ -7,7 +7,7 @@ FJ_VARIATION(juliascope) {
     const float power = p[0], dist = p[1];
     const float rn = fabsf(power);
     const float cn = dist / power * 0.5f;
-    const int t = (int)truncf(rn * fj::rand01(rng));
+    const int t = fj::int_like_x86(rn * fj::rand01(rng));
     // Odd branches mirror the angle: that is what makes the "scope".
     const float a = ((t & 1) == 0 ? FJ_2PI * (float)t + in.phi : FJ_2PI * (float)t - in.phi) / power;
     const float r = w * powf(in.r2, cn);

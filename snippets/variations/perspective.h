@@ -3,7 +3,8 @@
 // @param perspective_angle 0
 // @param perspective_dist 0
 FJ_VARIATION(perspective) {
-    const float ang = p[0] * FJ_PI_2, dist = p[1];
+    // Reduce the angle to one turn first so whole quarter turns stay exact.
+    const float ang = fmodf(p[0], 4.0f) * FJ_PI_2, dist = p[1];
     const float t = 1.0f / (dist - in.y * sinf(ang));
     ox += w * dist * in.x * t;
     oy += w * dist * cosf(ang) * in.y * t;

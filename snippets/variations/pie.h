@@ -6,7 +6,7 @@
 // @random 3
 FJ_VARIATION(pie) {
     const float slices = p[0], rotation = p[1], thickness = p[2];
-    const float sl = truncf(fj::rand01(rng) * slices + 0.5f);
+    const float sl = (float)fj::int_like_x86(fj::rand01(rng) * slices + 0.5f);
     const float a = rotation + FJ_2PI * (sl + fj::rand01(rng) * thickness) / slices;
     const float r = w * fj::rand01(rng);
     ox += r * cosf(a);

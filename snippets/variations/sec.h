@@ -1,7 +1,13 @@
 // @variation sec
 // @id 87
+// Denominators use cosh 2u ± cos 2v = 2(sinh² u + cos² v or sin² v), which
+// does not cancel next to the origin, and the hyperbolic argument is clamped to
+// ±20 where the result has reached its limit to float precision; flam3 needs
+// neither in double.
 FJ_VARIATION(sec) {
-    const float d = 2.0f / (cosf(2.0f * in.x) + coshf(2.0f * in.y));
-    ox += w * d * cosf(in.x) * coshf(in.y);
-    oy += w * d * sinf(in.x) * sinhf(in.y);
+    const float y = fminf(fmaxf(in.y, -20.0f), 20.0f);
+    const float sx = sinf(in.x), cx = cosf(in.x), sy = sinhf(y), cy = coshf(y);
+    const float k = w / (cx * cx + sy * sy);
+    ox += k * cx * cy;
+    oy += k * sx * sy;
 }

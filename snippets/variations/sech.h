@@ -1,7 +1,13 @@
 // @variation sech
 // @id 93
+// Denominators use cosh 2u ± cos 2v = 2(sinh² u + cos² v or sin² v), which
+// does not cancel next to the origin, and the hyperbolic argument is clamped to
+// ±20 where the result has reached its limit to float precision; flam3 needs
+// neither in double.
 FJ_VARIATION(sech) {
-    const float d = 2.0f / (cosf(2.0f * in.y) + coshf(2.0f * in.x));
-    ox += w * d * cosf(in.y) * coshf(in.x);
-    oy -= w * d * sinf(in.y) * sinhf(in.x);
+    const float x = fminf(fmaxf(in.x, -20.0f), 20.0f);
+    const float sy = sinf(in.y), cy = cosf(in.y), sx = sinhf(x), cx = coshf(x);
+    const float k = w / (cy * cy + sx * sx);
+    ox += k * cy * cx;
+    oy -= k * sy * sx;
 }

@@ -1,0 +1,347 @@
+// flamejit — the CUDA backend: context, module loading, pool, timed launches.
+// SPDX-License-Identifier: GPL-3.0-or-later
+#include "cuda/cuda_backend.h"
+
+#include <algorithm>
+#include <chrono>
+#include <cmath>
+#include <map>
+
+#include "codegen/snippet_source.h"
+#include "codegen/stitcher.h"
+#include "codegen/variation_registry.h"
+#include "cuda/driver_api.h"
+#include "cuda/kernel_cache.h"
+#include "cuda/nvrtc_api.h"
+#include "post/post_cuda.h"
+
+namespace fj {
+namespace {
+
+// Each launch aims at this duration: long enough that launch overhead and the
+// counter read-back are noise, short enough for smooth progress and to stay
+// far from display watchdogs.
+constexpr double kTargetLaunchMs = 75;
+// The first launch of a frame is a probe: short, so a slow kernel cannot hang
+// the first report.
+constexpr unsigned int kFirstRounds = 8;
+constexpr unsigned int kSeedBlock = 256;
+// Rounds after which a launch that plotted nothing means a stalled genome:
+// well past any fuse length.
+constexpr unsigned int kStallRounds = 256;
+
+// A device allocation that grows on demand and frees itself.
+class DeviceBuffer {
+public:
+    DeviceBuffer() = default;
+    DeviceBuffer(const DeviceBuffer&) = delete;
+    DeviceBuffer& operator=(const DeviceBuffer&) = delete;
+    ~DeviceBuffer() { release(); }
+
+    // Ensures at least `bytes`; contents are lost when it grows.
+    void reserve(size_t bytes) {
+        if (bytes <= size_) return;
+        release();
+        CU_CHECK(cuMemAlloc(&ptr_, bytes));
+        size_ = bytes;
+    }
+    void release() {
+        // No CU_CHECK: called from destructors, where a dying context is not news.
+        if (ptr_) cuda_driver().cuMemFree(ptr_);
+        ptr_ = 0;
+        size_ = 0;
+    }
+    CUdeviceptr get() const { return ptr_; }
+    size_t size() const { return size_; }
+
+private:
+    CUdeviceptr ptr_ = 0;
+    size_t size_ = 0;
+};
+
+struct LoadedKernel {
+    CUmodule module = nullptr;
+    CUfunction seed = nullptr;
+    CUfunction iterate = nullptr;
+    unsigned int block = 0;
+    unsigned int grid = 0;  // blocks: all resident at once
+    int registers = -1;
+};
+
+std::string device_arch(CUdevice device) {
+    int major = 0, minor = 0;
+    CU_CHECK(cuDeviceGetAttribute(&major, CU_DEVICE_ATTRIBUTE_COMPUTE_CAPABILITY_MAJOR, device));
+    CU_CHECK(cuDeviceGetAttribute(&minor, CU_DEVICE_ATTRIBUTE_COMPUTE_CAPABILITY_MINOR, device));
+    return "sm_" + std::to_string(major) + std::to_string(minor);
+}
+
+class CudaBackend final : public Backend {
+public:
+    explicit CudaBackend(const CudaBackendOptions& options) : cache_(options.cache_dir) {
+        const DriverApi& api = cuda_driver();
+        nvrtc();  // fail now, with NVRTC's reason, rather than at the first frame
+        int count = 0;
+        CU_CHECK(cuDeviceGetCount(&count));
+        if (options.device < 0 || options.device >= count)
+            throw std::runtime_error("CUDA device " + std::to_string(options.device) +
+                                     " does not exist (" + std::to_string(count) + " present)");
+        CU_CHECK(cuDeviceGet(&device_, options.device));
+        CU_CHECK(cuDevicePrimaryCtxRetain(&context_, device_));
+        try {
+            CU_CHECK(cuCtxSetCurrent(context_));
+            CU_CHECK(cuDeviceGetAttribute(&sm_count_, CU_DEVICE_ATTRIBUTE_MULTIPROCESSOR_COUNT,
+                                          device_));
+            arch_ = options.arch.empty() ? device_arch(device_) : options.arch;
+            CU_CHECK(cuStreamCreate(&stream_, CU_STREAM_NON_BLOCKING));
+        } catch (...) {
+            api.cuDevicePrimaryCtxRelease(device_);
+            throw;
+        }
+    }
+
+    ~CudaBackend() override {
+        const DriverApi& api = cuda_driver();
+        api.cuCtxSetCurrent(context_);
+        if (stream_) api.cuStreamSynchronize(stream_);
+        accum_.release();
+        points_.release();
+        rng_.release();
+        params_.release();
+        counters_.release();
+        for (auto& [key, kernel] : kernels_) api.cuModuleUnload(kernel.module);
+        if (stream_) api.cuStreamDestroy(stream_);
+        api.cuDevicePrimaryCtxRelease(device_);
+    }
+
+    std::string name() const override { return "cuda"; }
+
+    void begin_frame(const FramePlan& plan) override {
+        make_current();
+        if (plan.hist_width <= 0 || plan.hist_height <= 0)
+            throw std::runtime_error("begin_frame: empty histogram");
+        hist_w_ = plan.hist_width;
+        hist_h_ = plan.hist_height;
+        const size_t cells = static_cast<size_t>(hist_w_) * static_cast<size_t>(hist_h_);
+        accum_.reserve(cells * sizeof(float) * 4);
+        CU_CHECK(cuMemsetD32Async(accum_.get(), 0, cells * 4, stream_));
+        CU_CHECK(cuStreamSynchronize(stream_));
+        pool_seeded_ = false;
+        round_base_ = 0;
+    }
+
+    IterationStats iterate(const IterationRequest& request) override {
+        if (!request.key || !request.layout || !request.params)
+            throw std::runtime_error("iterate: request lacks key, layout or parameters");
+        if (hist_w_ == 0) throw std::runtime_error("iterate: begin_frame was not called");
+        make_current();
+        const auto start = std::chrono::steady_clock::now();
+        const LoadedKernel& kernel = kernel_for(*request.key, *request.layout);
+        const unsigned int pool = kernel.grid * kernel.block;
+        prepare_pool(pool, request.seed, kernel);
+
+        const std::vector<float>& params = *request.params;
+        params_.reserve(std::max<size_t>(params.size(), 1) * sizeof(float));
+        CU_CHECK(cuMemcpyHtoDAsync(params_.get(), params.data(), params.size() * sizeof(float),
+                                   stream_));
+        counters_.reserve(2 * sizeof(unsigned long long));
+        CU_CHECK(cuMemsetD32Async(counters_.get(), 0, 4, stream_));
+
+        IterationStats stats;
+        unsigned long long host_counters[2] = {0, 0};
+        unsigned int rounds = kFirstRounds;
+        while (host_counters[0] < request.samples) {
+            const unsigned long long plotted_before = host_counters[0];
+            const auto launch_start = std::chrono::steady_clock::now();
+            launch_iterate(kernel, rounds);
+            CU_CHECK(cuMemcpyDtoHAsync(host_counters, counters_.get(), sizeof host_counters, stream_));
+            CU_CHECK(cuStreamSynchronize(stream_));
+            const double ms = std::chrono::duration<double, std::milli>(
+                                  std::chrono::steady_clock::now() - launch_start)
+                                  .count();
+            round_base_ += rounds;
+            // A genome whose every point blows up would never reach the
+            // budget; once the fuse is surely over, a launch that plots
+            // nothing ends the loop (stats show the shortfall).
+            if (host_counters[0] == plotted_before && rounds >= kStallRounds) break;
+            if (request.progress)
+                request.progress(std::min(1.0, static_cast<double>(host_counters[0]) /
+                                                   static_cast<double>(request.samples)));
+            rounds = next_rounds(rounds, ms, request.samples - std::min<uint64_t>(
+                                                                  request.samples, host_counters[0]),
+                                 pool);
+        }
+        stats.samples = host_counters[0];
+        stats.bad_values = host_counters[1];
+        stats.seconds =
+            std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+        return stats;
+    }
+
+    ImageF post_process(const PostPlan& post) override {
+        if (hist_w_ == 0) throw std::runtime_error("post_process: begin_frame was not called");
+        make_current();
+        CU_CHECK(cuStreamSynchronize(stream_));
+        return post_process_cuda(post, reinterpret_cast<const float*>(accum_.get()), stream_);
+    }
+
+    std::vector<float> download_accumulator() {
+        make_current();
+        std::vector<float> host(static_cast<size_t>(hist_w_) * hist_h_ * 4);
+        CU_CHECK(cuMemcpyDtoHAsync(host.data(), accum_.get(), host.size() * sizeof(float), stream_));
+        CU_CHECK(cuStreamSynchronize(stream_));
+        return host;
+    }
+
+private:
+    void make_current() { CU_CHECK(cuCtxSetCurrent(context_)); }
+
+    // Grows the launch towards kTargetLaunchMs (at most 4× per step, so one
+    // noisy measurement cannot overshoot far), and never much past what the
+    // remaining samples need.
+    static unsigned int next_rounds(unsigned int rounds, double ms, uint64_t remaining,
+                                    unsigned int pool) {
+        const double scale = ms > 0 ? std::clamp(kTargetLaunchMs / ms, 0.25, 4.0) : 4.0;
+        const double wanted = std::max(1.0, std::floor(rounds * scale));
+        const double needed = std::ceil(static_cast<double>(remaining) / pool);
+        return static_cast<unsigned int>(std::clamp(std::min(wanted, needed), 1.0, 1.0e6));
+    }
+
+    const LoadedKernel& kernel_for(const KernelKey& requested, const ParamLayout& layout) {
+        KernelKey key = requested;
+        key.arch = arch_;  // the device decides, whatever the key was made for
+        const std::string id = key.canonical();
+        auto found = kernels_.find(id);
+        if (found != kernels_.end()) return found->second;
+
+        CompileRequest compile;
+        compile.source = stitch_kernel(key, layout, VariationRegistry::standard(),
+                                       SnippetSource::standard());
+        compile.arch = arch_;
+        compile.entry = kIterateKernelName;
+        const CompiledKernel compiled = cache_.get(compile);
+
+        LoadedKernel kernel;
+        CU_CHECK(cuModuleLoadData(&kernel.module, compiled.cubin.data()));
+        try {
+            CU_CHECK(cuModuleGetFunction(&kernel.iterate, kernel.module, kIterateKernelName));
+            CU_CHECK(cuModuleGetFunction(&kernel.seed, kernel.module, "fj_seed"));
+            kernel.block = static_cast<unsigned int>(key.block_size);
+            int per_sm = 0;
+            CU_CHECK(cuOccupancyMaxActiveBlocksPerMultiprocessor(&per_sm, kernel.iterate,
+                                                                 static_cast<int>(kernel.block), 0));
+            if (per_sm < 1)
+                throw std::runtime_error("kernel " + compiled.key + " cannot run blocks of " +
+                                         std::to_string(kernel.block) + " threads on this device (" +
+                                         std::to_string(compiled.registers) + " registers)");
+            kernel.grid = static_cast<unsigned int>(per_sm * sm_count_);
+            kernel.registers = compiled.registers;
+        } catch (...) {
+            cuda_driver().cuModuleUnload(kernel.module);
+            throw;
+        }
+        return kernels_.emplace(id, kernel).first->second;
+    }
+
+    // The pool lives across iterate calls of one frame; a new frame, or a
+    // kernel whose grid is larger than the pool, starts fresh points.
+    void prepare_pool(unsigned int pool, uint64_t seed, const LoadedKernel& kernel) {
+        if (pool_seeded_ && pool <= pool_size_) return;
+        points_.reserve(static_cast<size_t>(pool) * sizeof(float) * 4);
+        rng_.reserve(static_cast<size_t>(pool) * sizeof(unsigned long long));
+        CUdeviceptr points = points_.get(), rng = rng_.get();
+        unsigned long long seed_arg = seed;
+        unsigned int count = pool;
+        void* args[] = {&points, &rng, &seed_arg, &count};
+        CU_CHECK(cuLaunchKernel(kernel.seed, (pool + kSeedBlock - 1) / kSeedBlock, 1, 1,
+                                kSeedBlock, 1, 1, 0, stream_, args, nullptr));
+        pool_size_ = pool;
+        pool_seeded_ = true;
+    }
+
+    void launch_iterate(const LoadedKernel& kernel, unsigned int rounds) {
+        CUdeviceptr params = params_.get(), points = points_.get(), rng = rng_.get();
+        CUdeviceptr accum = accum_.get(), counters = counters_.get();
+        int hist_w = hist_w_, hist_h = hist_h_;
+        unsigned int round_base = round_base_;
+        void* args[] = {&params, &points, &rng,        &accum,   &hist_w,
+                        &hist_h, &rounds, &round_base, &counters};
+        CU_CHECK(cuLaunchKernel(kernel.iterate, kernel.grid, 1, 1, kernel.block, 1, 1, 0, stream_,
+                                args, nullptr));
+    }
+
+    KernelCache cache_;
+    CUdevice device_ = 0;
+    CUcontext context_ = nullptr;
+    CUstream stream_ = nullptr;
+    int sm_count_ = 0;
+    std::string arch_;
+    std::map<std::string, LoadedKernel> kernels_;
+    DeviceBuffer accum_, points_, rng_, params_, counters_;
+    int hist_w_ = 0, hist_h_ = 0;
+    unsigned int pool_size_ = 0;
+    bool pool_seeded_ = false;
+    unsigned int round_base_ = 0;
+};
+
+}  // namespace
+
+std::unique_ptr<Backend> make_cuda_backend(const CudaBackendOptions& options) {
+    return std::make_unique<CudaBackend>(options);
+}
+
+std::vector<float> cuda_download_accumulator(Backend& backend) {
+    auto* cuda = dynamic_cast<CudaBackend*>(&backend);
+    if (!cuda) throw std::runtime_error("cuda_download_accumulator: not a CUDA backend");
+    return cuda->download_accumulator();
+}
+
+bool cuda_available(std::string* why_not) {
+    std::string reason;
+    if (!cuda_driver_loaded(&reason)) {
+        if (why_not) *why_not = reason;
+        return false;
+    }
+    int count = 0;
+    const CUresult result = cuda_driver().cuDeviceGetCount(&count);
+    if (result != CUDA_SUCCESS || count == 0) {
+        if (why_not)
+            *why_not = result != CUDA_SUCCESS
+                           ? "cuDeviceGetCount failed: " + cuda_result_text(result)
+                           : std::string("the CUDA driver reports no device");
+        return false;
+    }
+    if (!nvrtc_available(&reason)) {
+        if (why_not) *why_not = reason;
+        return false;
+    }
+    return true;
+}
+
+CudaSystemInfo describe_devices() {
+    CudaSystemInfo info;
+    CU_CHECK(cuDriverGetVersion(&info.driver_version));
+    int count = 0;
+    CU_CHECK(cuDeviceGetCount(&count));
+    for (int i = 0; i < count; ++i) {
+        CUdevice device = 0;
+        CU_CHECK(cuDeviceGet(&device, i));
+        CudaDeviceInfo d;
+        d.index = i;
+        char name[256] = {};
+        CU_CHECK(cuDeviceGetName(name, sizeof name - 1, device));
+        d.name = name;
+        CU_CHECK(cuDeviceGetAttribute(&d.cc_major, CU_DEVICE_ATTRIBUTE_COMPUTE_CAPABILITY_MAJOR,
+                                      device));
+        CU_CHECK(cuDeviceGetAttribute(&d.cc_minor, CU_DEVICE_ATTRIBUTE_COMPUTE_CAPABILITY_MINOR,
+                                      device));
+        CU_CHECK(cuDeviceGetAttribute(&d.multiprocessors, CU_DEVICE_ATTRIBUTE_MULTIPROCESSOR_COUNT,
+                                      device));
+        size_t bytes = 0;
+        CU_CHECK(cuDeviceTotalMem(&bytes, device));
+        d.memory_bytes = bytes;
+        info.devices.push_back(d);
+    }
+    return info;
+}
+
+}  // namespace fj

@@ -1,0 +1,55 @@
+// flamejit — the CUDA backend: JIT iteration kernels and the nvcc-built post-pass.
+// SPDX-License-Identifier: GPL-3.0-or-later
+//
+// Works in the device's primary context (shared with the post-pass, which
+// uses the runtime API). Per kernel key it stitches the source, gets the CUBIN
+// from the kernel cache, loads it once, and sizes the grid with the occupancy
+// API. A pool of points (one per thread of the grid) persists across the
+// launches of a frame, so the fuse is paid once per frame; launches are sized
+// to take about 75 ms each, measured as they run.
+#pragma once
+
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "backend.h"
+
+namespace fj {
+
+struct CudaBackendOptions {
+    int device = 0;
+    std::string arch;       // NVRTC target; empty = the device's own (sm_XY)
+    std::string cache_dir;  // empty = KernelCache's default folder
+};
+
+// Throws std::runtime_error (CudaError for driver calls) with the reason CUDA
+// cannot be used.
+std::unique_ptr<Backend> make_cuda_backend(const CudaBackendOptions& options);
+
+// The accumulator of a CUDA backend copied to the host: hist_width ×
+// hist_height RGBA floats, row-major. For tests and diagnostics.
+std::vector<float> cuda_download_accumulator(Backend& backend);
+
+// True when the driver loads, initialises, shows a device, and NVRTC loads;
+// otherwise `why_not` gets one line saying which step failed.
+bool cuda_available(std::string* why_not);
+
+struct CudaDeviceInfo {
+    int index = 0;
+    std::string name;
+    int cc_major = 0, cc_minor = 0;
+    unsigned long long memory_bytes = 0;
+    int multiprocessors = 0;
+};
+
+struct CudaSystemInfo {
+    int driver_version = 0;  // e.g. 13000 for 13.0
+    std::vector<CudaDeviceInfo> devices;
+};
+
+// For `flamejit info`. Throws std::runtime_error saying why when the driver
+// is unusable (callers show cuda_available's reason instead).
+CudaSystemInfo describe_devices();
+
+}  // namespace fj

@@ -1,0 +1,159 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+// The flamejit command line end to end: bad input handling, and renders on the
+// CPU backend compared with flam3-render through the fidelity ratio.
+#include <doctest/doctest.h>
+
+#include <algorithm>
+#include <sstream>
+
+#include "codegen/variation_registry.h"
+#include "image/fidelity.h"
+#include "image/png_io.h"
+#include "test_support.h"
+
+using fj::test::run_command;
+
+namespace {
+
+std::string quoted(const std::string& s) { return "'" + s + "'"; }
+
+int count_lines(const std::string& text) {
+    return static_cast<int>(std::count(text.begin(), text.end(), '\n')) + (text.empty() || text.back() == '\n' ? 0 : 1);
+}
+
+const char* kGoodFlame =
+    "<flame size=\"64 48\" scale=\"20\" quality=\"2\">\n"
+    "  <xform weight=\"1\" color=\"0\" spherical=\"1\" coefs=\"0.5 0 0 0.5 0.2 0\"/>\n"
+    "  <xform weight=\"1\" color=\"1\" linear=\"1\" coefs=\"0.5 0 0 0.5 -0.3 0.1\"/>\n"
+    "  <color index=\"0\" rgb=\"255 0 0\"/><color index=\"255\" rgb=\"0 0 255\"/>\n"
+    "</flame>\n";
+
+}  // namespace
+
+TEST_CASE("cli: bad input gives exit 2, one to three lines, and no output file") {
+    const std::string dir = fj::test::scratch_dir("badinput");
+    const std::string out = dir + "/out.png";
+    const std::string big(5000, 'x');
+    struct Case {
+        const char* name;
+        std::string genome;  // written to dir/NAME.flam3
+        std::string extra;   // extra arguments
+    };
+    std::string garbage;
+    for (int i = 0; i < 512; ++i) garbage += static_cast<char>((i * 7919) & 0xff);
+    const std::string good = kGoodFlame;
+    auto replace = [&](std::string from, std::string to) {
+        std::string g = good;
+        g.replace(g.find(from), from.size(), to);
+        return g;
+    };
+    std::string zero_weights = good;
+    for (size_t at; (at = zero_weights.find("weight=\"1\"")) != std::string::npos;)
+        zero_weights.replace(at, 10, "weight=\"0\"");
+    const std::vector<Case> cases = {
+        {"empty", "", ""},
+        {"garbage", garbage, ""},
+        {"truncated", good.substr(0, good.size() / 2), ""},
+        {"noflame", "<flames><notaflame/></flames>", ""},
+        {"nonnumeric", replace("scale=\"20\"", "scale=\"2O\""), ""},
+        {"infinite", replace("scale=\"20\"", "scale=\"inf\""), ""},
+        {"nan", replace("coefs=\"0.5 0 0 0.5 0.2 0\"", "coefs=\"0.5 nan 0 0.5 0.2 0\""), ""},
+        {"unknownvar", replace("spherical=\"1\"", "frobnicate=\"1\""), ""},
+        {"zeroweight", zero_weights, ""},
+        {"negativesize", replace("size=\"64 48\"", "size=\"-64 48\""), ""},
+        {"hugesize", replace("size=\"64 48\"", "size=\"1000000 1000000\""), ""},
+        {"negativequality", replace("quality=\"2\"", "quality=\"-2\""), ""},
+        {"badchaos", replace("linear=\"1\"", "linear=\"1\" chaos=\"1 x\""), ""},
+        {"badpalette", replace("rgb=\"255 0 0\"", "rgb=\"255 0\""), ""},
+        {"unknownflag", good, "--frobnicate"},
+        {"badquality", good, "--quality -1"},
+        {"badbackend", good, "--backend opencl"},
+    };
+    for (const auto& c : cases) {
+        CAPTURE(c.name);
+        const std::string path = dir + "/" + c.name + ".flam3";
+        fj::test::write_file(path, c.genome);
+        const auto r = run_command(quoted(fj::test::flamejit_binary()) + " render " + quoted(path) + " -o " +
+                                   quoted(out) + " --backend cpu " + c.extra + " < /dev/null");
+        CHECK(r.status == 2);
+        CHECK(count_lines(r.output) >= 1);
+        CHECK(count_lines(r.output) <= 3);
+        CHECK_FALSE(fj::test::file_exists(out));
+        MESSAGE(c.name << ": " << r.output);
+    }
+    SUBCASE("missing input file") {
+        const auto r = run_command(quoted(fj::test::flamejit_binary()) + " render " + quoted(dir + "/absent.flam3") +
+                                   " -o " + quoted(out));
+        CHECK(r.status == 2);
+        CHECK(r.output.find("absent.flam3") != std::string::npos);
+        CHECK_FALSE(fj::test::file_exists(out));
+    }
+}
+
+TEST_CASE("cli: every command has --help, and an unknown command is a usage error") {
+    for (const char* cmd : {"render", "compile", "info", "compare"}) {
+        CAPTURE(cmd);
+        const auto r = run_command(quoted(fj::test::flamejit_binary()) + " " + cmd + " --help");
+        CHECK(r.status == 0);
+        CHECK(r.output.find("usage") != std::string::npos);
+    }
+    CHECK(run_command(quoted(fj::test::flamejit_binary()) + " frobnicate").status == 2);
+}
+
+TEST_CASE("cli: a good genome renders on the CPU and the PNG carries the genome") {
+    const std::string dir = fj::test::scratch_dir("good");
+    fj::test::write_file(dir + "/g.flam3", kGoodFlame);
+    const auto r = run_command(quoted(fj::test::flamejit_binary()) + " render " + quoted(dir + "/g.flam3") + " -o " +
+                               quoted(dir + "/g.png") + " --backend cpu --seed 3 | cat");
+    REQUIRE_MESSAGE(r.status == 0, r.output);
+    CHECK(r.output.find("samples/s") != std::string::npos);
+    const fj::PngImage img = fj::read_png(dir + "/g.png");
+    CHECK(img.width == 64);
+    CHECK(img.height == 48);
+    const auto text = fj::read_png_text(dir + "/g.png");
+    REQUIRE(text.count("flam3_genome"));
+    CHECK(text.at("flam3_genome").find("spherical") != std::string::npos);
+}
+
+// flam3-genome random genomes restricted to the variations flamejit has,
+// rendered by flam3-render at two seeds (A, B) and by flamejit (C).
+TEST_CASE("cli: CPU renders of random flam3 genomes match flam3-render (fidelity ratio <= 1.5)") {
+    if (run_command("command -v flam3-genome && command -v flam3-render").status != 0) {
+        FAIL("flam3-genome / flam3-render not installed (Debian flam3-utils): tools/test.sh installs them");
+        return;
+    }
+    const std::string dir = fj::test::scratch_dir("fidelity");
+    std::ostringstream ids;
+    bool first = true;
+    for (const auto& v : fj::VariationRegistry::standard().all()) {
+        if (v.pre) continue;  // flam3-genome never picks pre_blur as a main variation
+        ids << (first ? "" : ",") << v.id;
+        first = false;
+    }
+    fj::test::write_file(dir + "/template.flam3",
+                         "<flame size=\"240 180\" quality=\"60\" supersample=\"1\" filter=\"0.5\" "
+                         "estimator_radius=\"9\" estimator_minimum=\"0\" estimator_curve=\"0.4\" gamma=\"4\" "
+                         "brightness=\"4\" vibrancy=\"1\" background=\"0 0 0\"/>\n");
+    for (int seed : {11, 12, 13}) {
+        CAPTURE(seed);
+        const std::string g = dir + "/rand" + std::to_string(seed) + ".flam3";
+        const auto gen = run_command("env seed=" + std::to_string(seed) + " isaac_seed=gen" + std::to_string(seed) +
+                                     " noedits=1 template=" + quoted(dir + "/template.flam3") + " use_vars=" +
+                                     ids.str() + " flam3-genome > " + quoted(g));
+        REQUIRE_MESSAGE(gen.status == 0, gen.output);
+        for (const char* s : {"A", "B"}) {
+            const auto ref = run_command("env in=" + quoted(g) + " out=" + quoted(dir + "/" + s + std::to_string(seed) + ".png") +
+                                         " isaac_seed=ref" + s + " nthreads=2 verbose=0 flam3-render");
+            REQUIRE_MESSAGE(ref.status == 0, ref.output);
+        }
+        const std::string c = dir + "/C" + std::to_string(seed) + ".png";
+        const auto ours = run_command(quoted(fj::test::flamejit_binary()) + " render " + quoted(g) + " -o " + quoted(c) +
+                                      " --backend cpu --seed " + std::to_string(seed) + " --threads 2");
+        REQUIRE_MESSAGE(ours.status == 0, ours.output);
+        const auto ratio = fj::fidelity_ratio(fj::read_png(dir + "/A" + std::to_string(seed) + ".png"),
+                                              fj::read_png(dir + "/B" + std::to_string(seed) + ".png"),
+                                              fj::read_png(c));
+        MESSAGE("random genome seed " << seed << ": fidelity ratio " << ratio.ratio);
+        CHECK(ratio.ratio <= 1.5);
+    }
+}

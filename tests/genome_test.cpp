@@ -1,0 +1,510 @@
+// flamejit — genome model and flam3 reader, checked against libflam3's own parser.
+// SPDX-License-Identifier: GPL-3.0-or-later
+#include <doctest/doctest.h>
+
+#include <algorithm>
+#include <cctype>
+#include <cmath>
+#include <cstddef>
+#include <cstdlib>
+#include <filesystem>
+#include <map>
+#include <string>
+#include <vector>
+
+extern "C" {
+#include <flam3.h>
+}
+
+#include "codegen/variation_registry.h"
+#include "genome/flam3_reader.h"
+#include "test_support.h"
+
+namespace {
+
+// ---------------------------------------------------------------------------------
+// The oracle: flam3_parse_xml2 with defaults on, as flam3-render calls it.
+
+struct Flam3Genomes {
+    flam3_genome* cps = nullptr;
+    int count = 0;
+    explicit Flam3Genomes(const std::string& xml, const std::string& name) {
+        std::string text = xml, file = name;
+        cps = flam3_parse_xml2(text.data(), file.data(), flam3_defaults_on, &count);
+    }
+    ~Flam3Genomes() {
+        for (int i = 0; i < count; ++i) clear_cp(&cps[i], flam3_defaults_on);
+        free(cps);
+    }
+    Flam3Genomes(const Flam3Genomes&) = delete;
+    Flam3Genomes& operator=(const Flam3Genomes&) = delete;
+};
+
+// Where flam3 keeps each variation parameter, by flam3's own field name.
+#define FJ_PARAM(field) {#field, offsetof(flam3_xform, field)}
+const std::map<std::string, size_t>& flam3_param_fields() {
+    static const std::map<std::string, size_t> fields = {
+        FJ_PARAM(blob_low), FJ_PARAM(blob_high), FJ_PARAM(blob_waves), FJ_PARAM(pdj_a), FJ_PARAM(pdj_b),
+        FJ_PARAM(pdj_c), FJ_PARAM(pdj_d), FJ_PARAM(fan2_x), FJ_PARAM(fan2_y), FJ_PARAM(rings2_val),
+        FJ_PARAM(perspective_angle), FJ_PARAM(perspective_dist), FJ_PARAM(julian_power), FJ_PARAM(julian_dist),
+        FJ_PARAM(juliascope_power), FJ_PARAM(juliascope_dist), FJ_PARAM(radial_blur_angle), FJ_PARAM(pie_slices),
+        FJ_PARAM(pie_rotation), FJ_PARAM(pie_thickness), FJ_PARAM(ngon_sides), FJ_PARAM(ngon_power),
+        FJ_PARAM(ngon_circle), FJ_PARAM(ngon_corners), FJ_PARAM(curl_c1), FJ_PARAM(curl_c2),
+        FJ_PARAM(rectangles_x), FJ_PARAM(rectangles_y), FJ_PARAM(amw_amp), FJ_PARAM(disc2_rot),
+        FJ_PARAM(disc2_twist), FJ_PARAM(super_shape_rnd), FJ_PARAM(super_shape_m), FJ_PARAM(super_shape_n1),
+        FJ_PARAM(super_shape_n2), FJ_PARAM(super_shape_n3), FJ_PARAM(super_shape_holes), FJ_PARAM(flower_petals),
+        FJ_PARAM(flower_holes), FJ_PARAM(conic_eccentricity), FJ_PARAM(conic_holes), FJ_PARAM(parabola_height),
+        FJ_PARAM(parabola_width), FJ_PARAM(bent2_x), FJ_PARAM(bent2_y), FJ_PARAM(bipolar_shift),
+        FJ_PARAM(cell_size), FJ_PARAM(cpow_r), FJ_PARAM(cpow_i), FJ_PARAM(cpow_power), FJ_PARAM(curve_xamp),
+        FJ_PARAM(curve_yamp), FJ_PARAM(curve_xlength), FJ_PARAM(curve_ylength), FJ_PARAM(escher_beta),
+        FJ_PARAM(lazysusan_spin), FJ_PARAM(lazysusan_space), FJ_PARAM(lazysusan_twist), FJ_PARAM(lazysusan_x),
+        FJ_PARAM(lazysusan_y), FJ_PARAM(modulus_x), FJ_PARAM(modulus_y), FJ_PARAM(oscope_separation),
+        FJ_PARAM(oscope_frequency), FJ_PARAM(oscope_amplitude), FJ_PARAM(oscope_damping), FJ_PARAM(popcorn2_x),
+        FJ_PARAM(popcorn2_y), FJ_PARAM(popcorn2_c), FJ_PARAM(separation_x), FJ_PARAM(separation_xinside),
+        FJ_PARAM(separation_y), FJ_PARAM(separation_yinside), FJ_PARAM(split_xsize), FJ_PARAM(split_ysize),
+        FJ_PARAM(splits_x), FJ_PARAM(splits_y), FJ_PARAM(stripes_space), FJ_PARAM(stripes_warp),
+        FJ_PARAM(wedge_angle), FJ_PARAM(wedge_hole), FJ_PARAM(wedge_count), FJ_PARAM(wedge_swirl),
+        FJ_PARAM(wedge_julia_angle), FJ_PARAM(wedge_julia_count), FJ_PARAM(wedge_julia_power),
+        FJ_PARAM(wedge_julia_dist), FJ_PARAM(wedge_sph_angle), FJ_PARAM(wedge_sph_count), FJ_PARAM(wedge_sph_hole),
+        FJ_PARAM(wedge_sph_swirl), FJ_PARAM(whorl_inside), FJ_PARAM(whorl_outside), FJ_PARAM(waves2_freqx),
+        FJ_PARAM(waves2_scalex), FJ_PARAM(waves2_freqy), FJ_PARAM(waves2_scaley), FJ_PARAM(auger_sym),
+        FJ_PARAM(auger_weight), FJ_PARAM(auger_freq), FJ_PARAM(auger_scale), FJ_PARAM(flux_spread),
+        FJ_PARAM(mobius_re_a), FJ_PARAM(mobius_im_a), FJ_PARAM(mobius_re_b), FJ_PARAM(mobius_im_b),
+        FJ_PARAM(mobius_re_c), FJ_PARAM(mobius_im_c), FJ_PARAM(mobius_re_d), FJ_PARAM(mobius_im_d),
+    };
+    return fields;
+}
+#undef FJ_PARAM
+
+// The flam3 field of one of our parameters: same name, one of its aliases, or
+// flam3's short "oscope_" spelling; -1 when flam3 has none.
+long flam3_param_offset(const fj::VariationInfo& v, const std::string& param) {
+    const auto& fields = flam3_param_fields();
+    std::vector<std::string> names = {param};
+    for (const auto& [alias, target] : v.aliases)
+        if (target == param) names.push_back(alias);
+    if (param.rfind("oscilloscope_", 0) == 0) names.push_back("oscope_" + param.substr(13));
+    for (std::string name : names) {
+        if (name.size() == 4 && (name[0] == 'R' || name[0] == 'I'))  // Re_A → mobius_re_a
+            name = std::string("mobius_") + (name[0] == 'R' ? "re_" : "im_") + static_cast<char>(std::tolower(name[3]));
+        auto found = fields.find(name);
+        if (found != fields.end()) return static_cast<long>(found->second);
+    }
+    return -1;
+}
+
+struct CompareStats {
+    int flames = 0;
+    int xforms = 0;
+    int params_checked = 0;
+    int params_without_flam3_field = 0;
+    int unsupported_variation_uses = 0;  // flam3 weights we dropped
+};
+
+bool same(double a, double b, double tol = 1e-12) { return std::fabs(a - b) <= tol * std::max(1.0, std::fabs(b)); }
+
+#define FIELD(ours, theirs) CHECK_MESSAGE(same((ours), (theirs)), where << " " #ours ": " << (ours) << " vs flam3 " << (theirs))
+
+void compare_affine(const std::string& where, const char* what, const fj::AffineD& m, const double c[3][2]) {
+    const double ours[6] = {m.a, m.d, m.b, m.e, m.c, m.f};
+    const double theirs[6] = {c[0][0], c[0][1], c[1][0], c[1][1], c[2][0], c[2][1]};
+    for (int k = 0; k < 6; ++k)
+        CHECK_MESSAGE(same(ours[k], theirs[k]), where << " " << what << "[" << k << "]: " << ours[k] << " vs flam3 " << theirs[k]);
+}
+
+void compare_xform(const std::string& where, const fj::Xform& xf, const flam3_xform& ref, CompareStats* stats) {
+    const fj::VariationRegistry& registry = fj::VariationRegistry::standard();
+    FIELD(xf.weight, ref.density);
+    FIELD(xf.color, ref.color);
+    FIELD(xf.color_speed, ref.color_speed);
+    FIELD(xf.animate, ref.animate);
+    FIELD(xf.opacity, ref.opacity);
+    compare_affine(where, "coefs", xf.affine, ref.c);
+    compare_affine(where, "post", xf.post, ref.post);
+    for (size_t i = 1; i < xf.variations.size(); ++i)
+        CHECK_MESSAGE(xf.variations[i - 1].id < xf.variations[i].id, where << " variations not sorted by id");
+    for (int id = 0; id < flam3_nvariations; ++id) {
+        const fj::VariationInfo* info = registry.by_id(id);
+        const fj::VariationUse* use = nullptr;
+        for (const auto& u : xf.variations)
+            if (u.id == id) use = &u;
+        if (!info) {
+            if (ref.var[id] != 0) ++stats->unsupported_variation_uses;
+            continue;
+        }
+        const double w = use ? use->weight : 0.0;
+        CHECK_MESSAGE(same(w, ref.var[id]), where << " variation " << info->name << " weight " << w << " vs flam3 " << ref.var[id]);
+        if (!use) continue;
+        CHECK_MESSAGE(use->weight != 0, where << " zero weight stored for " << info->name);
+        REQUIRE(use->params.size() == info->params.size());
+        for (size_t p = 0; p < info->params.size(); ++p) {
+            const long offset = flam3_param_offset(*info, info->params[p].name);
+            if (offset < 0) {
+                ++stats->params_without_flam3_field;
+                continue;
+            }
+            const double theirs = *reinterpret_cast<const double*>(reinterpret_cast<const char*>(&ref) + offset);
+            CHECK_MESSAGE(same(use->params[p], theirs),
+                          where << " param " << info->params[p].name << ": " << use->params[p] << " vs flam3 " << theirs);
+            ++stats->params_checked;
+        }
+    }
+}
+
+void compare_flame(const std::string& where, const fj::Flame& f, const flam3_genome& g, CompareStats* stats) {
+    ++stats->flames;
+    CHECK_MESSAGE(f.name == std::string(g.flame_name), where << " name " << f.name << " vs " << g.flame_name);
+    FIELD(f.time, g.time);
+    CHECK_MESSAGE(f.width == g.width, where << " width");
+    CHECK_MESSAGE(f.height == g.height, where << " height");
+    FIELD(f.center_x, g.center[0]);
+    FIELD(f.center_y, g.center[1]);
+    FIELD(f.scale, g.pixels_per_unit);
+    FIELD(f.zoom, g.zoom);
+    FIELD(f.rotate, g.rotate);
+    CHECK_MESSAGE(f.supersample == g.spatial_oversample, where << " supersample");
+    FIELD(f.filter_radius, g.spatial_filter_radius);
+    CHECK_MESSAGE(static_cast<int>(f.filter_shape) == g.spatial_filter_select, where << " filter_shape");
+    FIELD(f.quality, g.sample_density);
+    CHECK_MESSAGE(f.passes == g.nbatches, where << " passes");
+    CHECK_MESSAGE(f.temporal_samples == g.ntemporal_samples, where << " temporal_samples");
+    for (int i = 0; i < 3; ++i) FIELD(f.background[i], g.background[i]);
+    FIELD(f.brightness, g.brightness);
+    FIELD(f.gamma, g.gamma);
+    FIELD(f.gamma_threshold, g.gam_lin_thresh);
+    FIELD(f.vibrancy, g.vibrancy);
+    FIELD(f.highlight_power, g.highlight_power);
+    FIELD(f.estimator_radius, g.estimator);
+    FIELD(f.estimator_minimum, g.estimator_minimum);
+    FIELD(f.estimator_curve, g.estimator_curve);
+    CHECK_MESSAGE(static_cast<int>(f.palette_mode) == g.palette_mode, where << " palette_mode");
+    CHECK_MESSAGE(f.palette_index == g.palette_index, where << " palette_index");
+    FIELD(f.hue, g.hue_rotation);
+    CHECK_MESSAGE(static_cast<int>(f.interpolation) == g.interpolation, where << " interpolation");
+    CHECK_MESSAGE(static_cast<int>(f.interpolation_type) == g.interpolation_type, where << " interpolation_type");
+    CHECK_MESSAGE(static_cast<int>(f.palette_interpolation) == g.palette_interpolation, where << " palette_interpolation");
+    FIELD(f.hsv_rgb_palette_blend, g.hsv_rgb_palette_blend);
+    CHECK_MESSAGE(static_cast<int>(f.temporal_filter_type) == g.temporal_filter_type, where << " temporal_filter_type");
+    FIELD(f.temporal_filter_width, g.temporal_filter_width);
+    FIELD(f.temporal_filter_exp, g.temporal_filter_exp);
+    CHECK_MESSAGE(f.symmetry == g.symmetry, where << " symmetry");
+
+    int bad_entries = 0;
+    for (int i = 0; i < 256; ++i) {
+        const double ours[4] = {f.palette[i].r, f.palette[i].g, f.palette[i].b, f.palette[i].a};
+        for (int k = 0; k < 4; ++k)
+            if (std::fabs(ours[k] - g.palette[i].color[k]) > 1e-6) {
+                if (bad_entries++ < 3)
+                    FAIL_CHECK(where << " palette[" << i << "][" << k << "] " << ours[k] << " vs flam3 " << g.palette[i].color[k]);
+            }
+    }
+    CHECK_MESSAGE(bad_entries == 0, where << " " << bad_entries << " palette values differ");
+
+    const bool flam3_final = g.final_xform_index >= 0;
+    CHECK_MESSAGE(f.has_final == flam3_final, where << " has_final");
+    const int nstd = g.num_xforms - (flam3_final ? 1 : 0);
+    REQUIRE_MESSAGE(static_cast<int>(f.xforms.size()) == nstd, where << " xform count " << f.xforms.size() << " vs flam3 " << nstd);
+    for (int i = 0; i < nstd; ++i) {
+        compare_xform(where + " xform " + std::to_string(i), f.xforms[i], g.xform[i], stats);
+        const std::vector<double>& row = f.xforms[i].chaos;
+        CHECK_MESSAGE((row.empty() || static_cast<int>(row.size()) == nstd), where << " chaos row length");
+        for (int j = 0; j < nstd; ++j) {
+            const double ours = row.empty() ? 1.0 : row[j];
+            CHECK_MESSAGE(same(ours, g.chaos[i][j]), where << " chaos[" << i << "][" << j << "] " << ours << " vs flam3 " << g.chaos[i][j]);
+        }
+        ++stats->xforms;
+    }
+    if (f.has_final && flam3_final) compare_xform(where + " final", f.final_xform, g.xform[g.final_xform_index], stats);
+}
+
+// Reads `xml` with both parsers and compares everything; genomes using
+// variations we lack are read again with drop_unknown_variations.
+void compare_with_flam3(const std::string& name, const std::string& xml, CompareStats* stats, int* dropped_files) {
+    Flam3Genomes ref(xml, name);
+    REQUIRE_MESSAGE(ref.count > 0, name << ": flam3 read no flames");
+    std::vector<fj::Flame> ours;
+    try {
+        ours = fj::read_flam3_string(xml, name);
+    } catch (const fj::GenomeError& e) {
+        const std::string what = e.what();
+        REQUIRE_MESSAGE(what.find("unknown variation") != std::string::npos, what);
+        ++*dropped_files;
+        fj::ReadOptions options;
+        options.drop_unknown_variations = true;
+        ours = fj::read_flam3_string(xml, name, options);
+    }
+    REQUIRE_MESSAGE(static_cast<int>(ours.size()) == ref.count, name << ": flame count");
+    for (int i = 0; i < ref.count; ++i) compare_flame(name + " flame " + std::to_string(i), ours[i], ref.cps[i], stats);
+}
+
+void report(const std::string& what, const CompareStats& s, int dropped_files) {
+    MESSAGE(what << ": " << s.flames << " flames, " << s.xforms << " xforms, " << s.params_checked
+                 << " parameters compared (" << s.params_without_flam3_field << " without a flam3 field); "
+                 << dropped_files << " files needed drop_unknown_variations, " << s.unsupported_variation_uses
+                 << " uses of unsupported variations skipped");
+}
+
+}  // namespace
+
+TEST_CASE("genome: sample_count and has_xaos follow their definitions") {
+    fj::Flame f;
+    f.width = 640;
+    f.height = 480;
+    f.quality = 50;
+    f.zoom = 1;
+    CHECK(f.sample_count() == doctest::Approx(50.0 * 4 * 640 * 480));
+    f.xforms.resize(2);
+    CHECK_FALSE(f.has_xaos());
+    f.xforms[1].chaos = {1.0, 1.0};
+    CHECK_FALSE(f.has_xaos());
+    f.xforms[1].chaos = {1.0, 0.0};
+    CHECK(f.has_xaos());
+}
+
+TEST_CASE("genome: corpus genomes read exactly as flam3_parse_xml2 reads them") {
+    std::vector<std::string> files;
+    const std::string dir = fj::test::corpus_path("electric-sheep");
+    if (fj::test::file_exists(dir)) {
+        for (const auto& entry : std::filesystem::directory_iterator(dir)) files.push_back(entry.path().string());
+    } else {
+        MESSAGE("corpus folder " << dir << " is absent: electric-sheep genomes not compared");
+    }
+    std::sort(files.begin(), files.end());
+    const std::string flam3_test = "/usr/share/flam3/test.flam3";
+    if (fj::test::file_exists(flam3_test)) files.push_back(flam3_test);
+    else MESSAGE(flam3_test << " is absent (package flam3-utils): not compared");
+    REQUIRE_MESSAGE(!files.empty(), "no genome files to compare");
+    CompareStats stats;
+    int dropped = 0;
+    for (const std::string& file : files) {
+        CAPTURE(file);
+        compare_with_flam3(file, fj::test::read_file(file), &stats, &dropped);
+    }
+    report("corpus", stats, dropped);
+    CHECK(stats.flames >= static_cast<int>(files.size()));
+}
+
+namespace {
+
+std::string var_vector(std::map<int, double> weights) {
+    std::string s;
+    for (int i = 0; i < flam3_nvariations; ++i) {
+        if (i) s += ' ';
+        s += weights.count(i) ? std::to_string(weights[i]) : "0";
+    }
+    return s;
+}
+
+// Hand-written genomes for the features the corpus may not exercise.
+std::vector<std::pair<std::string, std::string>> edge_cases() {
+    return {
+        {"defaults", R"(<flame name="defaults"><xform weight="1"/><xform weight="0.5" spherical="1"/>
+            <xform weight="2" linear="1" julian="0.5"/></flame>)"},
+        {"symmetry-3", R"(<flame size="32 24"><xform weight="1" linear="1"/><symmetry kind="3"/>
+            <xform weight="1" julia="1" color="0.2"/><color index="0" rgb="255 0 0"/></flame>)"},
+        {"symmetry-minus-2", R"(<flame size="9 9"><symmetry kind="-2"/><xform weight="0.5" spherical="1" chaos="0 2"/></flame>)"},
+        {"symmetry-7-twice", R"(<flame size="9 9"><xform weight="1" linear="1"/><symmetry kind="7"/><symmetry kind="-4"/></flame>)"},
+        {"symmetry-after-final", R"(<flame size="9 9"><finalxform spherical="1"/><xform weight="1" linear="1"/>
+            <symmetry kind="6"/></flame>)"},
+        {"chaos", R"(<flame size="9 9"><xform weight="1" linear="1" chaos="0 1 2.5"/><xform weight="1" spherical="1" chaos="0.5"/>
+            <xform weight="1" julia="1" chaos="1 1 0"/></flame>)"},
+        {"palette-hex-rgb", R"(<flame size="9 9"><xform weight="1" linear="1"/><palette count="4" format="RGB">
+            ff0000 00ff00
+            0000FF ffffff</palette></flame>)"},
+        {"palette-hex-rgba", R"(<flame size="9 9"><xform weight="1" linear="1"/><palette count="3" format="RGBA">ff000080
+            00ff00ff 0000ff00</palette></flame>)"},
+        {"colors-element", R"(<flame size="9 9"><xform weight="1" linear="1"/><colors count="3" data="00ff0000 0000ff00 000000ff"/></flame>)"},
+        {"library-palette-hue", R"(<flame palette="12" hue="1.3"><xform weight="1" linear="1"/>
+            <color index="0" rgb="1 2 3"/></flame>)"},
+        {"library-palette-negative-hue", R"(<flame palette="250" hue="-0.25"><xform weight="1" linear="1"/></flame>)"},
+        {"old-palette-blend", R"(<flame size="9 9"><xform weight="1" linear="1"/>
+            <palette index0="3" index1="7" hue0="0.1" hue1="0.7" blend="0.3"/></flame>)"},
+        {"missing-palette-entries", R"(<flame size="9 9"><xform weight="1" linear="1"/><color index="10" rgb="255 0 0"/>
+            <color index="200" rgba="0 0 255 128"/><color index="100" rgb="0 255 0" a="64"/></flame>)"},
+        {"post-affine", R"(<flame size="9 9"><xform weight="1" linear="1" coefs="0.5 -0.25 0.125 0.75 1.5 -2"
+            post="1 0.5 -0.5 1 0.25 0.125"/></flame>)"},
+        {"finalxform-first", R"(<flame size="9 9"><finalxform linear="1" color="0.3" coefs="1 0 0 1 0.5 0"/>
+            <xform weight="1" spherical="1"/><xform weight="1" linear="1"/><xform weight="2" julia="1"/></flame>)"},
+        {"legacy-var", "<flame size=\"9 9\"><xform weight=\"1\" var=\"" + var_vector({{0, 0.5}, {2, 0.25}, {13, 1}, {32, -0.5}}) +
+                           "\"/><xform weight=\"1\" var1=\"2\"/><xform weight=\"1\" var1=\"13\" linear=\"0.5\"/></flame>"},
+        {"plotmode-solo", R"(<flame soloxform="1"><xform weight="1" linear="1" plotmode="off"/>
+            <xform weight="1" linear="1" opacity="0.5"/><xform weight="1" spherical="1" opacity="0.7"/></flame>)"},
+        {"aliases", R"(<flame oversample="3" interpolation_space="linear" filter_shape="mitchell" palette_mode="linear"
+            interpolation="smooth" temporal_filter_type="exp" temporal_filter_width="2" temporal_filter_exp="-1"
+            palette_interpolation="rgb" hsv_rgb_palette_blend="0.25"><xform weight="1" linear="1" symmetry="0.6"/>
+            <xform weight="1" linear="1" symmetry="-1" color="0.3 0.7"/></flame>)"},
+        {"params", R"(<flame name="has spaces in it"><xform weight="1" julian="1" julian_power="5"/>
+            <xform weight="1" julian="0.5" julian_dist="-2" julian_power="-3"/><xform weight="1" linear="1" julian_power="9"/></flame>)"},
+        // All at one depth: flam3_parse_xml2 loses flames found at different depths
+        // (its recursion reallocates the array behind the caller's back).
+        {"wrapped-sequence", R"(<anim><flame rotate="170" time="0"><xform weight="1" linear="1"/></flame>
+            <flame rotate="-170" time="1" size="50 60" center="1 -2" scale="33" zoom="0.5" quality="7" passes="2"
+            temporal_samples="3" background="0.1 0.2 0.3" brightness="3" gamma="2.2" gamma_threshold="0.02"
+            vibrancy="0.5" highlight_power="1" estimator_radius="5" estimator_minimum="1" estimator_curve="0.6"
+            filter="1.5" unknown_attribute="whatever"><xform weight="1" linear="1"/></flame>
+            <flame rotate="400" interpolation_type="old"><xform weight="1" linear="1"/></flame>
+            <flame rotate="-400"><xform weight="1" linear="1"/></flame></anim>)"},
+    };
+}
+
+}  // namespace
+
+TEST_CASE("genome: hand-written edge cases read exactly as flam3_parse_xml2 reads them") {
+    CompareStats stats;
+    int dropped = 0;
+    for (const auto& [name, xml] : edge_cases()) {
+        CAPTURE(name);
+        compare_with_flam3(name + ".flam3", xml, &stats, &dropped);
+    }
+    report("edge cases", stats, dropped);
+}
+
+TEST_CASE("genome: every registry variation and parameter reads as flam3 reads it") {
+    // One xform per variation, each parameter moved off its default; aliases
+    // spelled the alias way, so both spellings meet flam3's parser.
+    const fj::VariationRegistry& registry = fj::VariationRegistry::standard();
+    std::string xml = R"(<flame size="9 9">)";
+    int n = 0;
+    for (const fj::VariationInfo& v : registry.all()) {
+        if (v.id >= flam3_nvariations) continue;
+        xml += "<xform weight=\"1\" " + v.name + "=\"0." + std::to_string(3 + n % 6) + "\"";
+        for (size_t p = 0; p < v.params.size(); ++p) {
+            std::string name = v.params[p].name;
+            for (const auto& [alias, target] : v.aliases)
+                if (target == name && n % 2) name = alias;
+            xml += " " + name + "=\"" + std::to_string(v.params[p].default_value + 0.125 * (p + 1)) + "\"";
+        }
+        xml += "/>";
+        ++n;
+    }
+    xml += "</flame>";
+    CompareStats stats;
+    int dropped = 0;
+    compare_with_flam3("all-variations.flam3", xml, &stats, &dropped);
+    report("registry (" + std::to_string(n) + " variations)", stats, dropped);
+    CHECK(dropped == 0);
+}
+
+TEST_CASE("genome: unknown variations are named, or dropped when asked") {
+    const std::string xml = R"(<flame size="9 9"><xform weight="1" linear="1" no_such_variation="1" no_such_param="2"/></flame>)";
+    try {
+        fj::read_flam3_string(xml, "unknown.flam3");
+        FAIL_CHECK("no error for an unknown variation");
+    } catch (const fj::GenomeError& e) {
+        CHECK(std::string(e.what()).find("unknown variation \"no_such_variation\"") != std::string::npos);
+    }
+    fj::ReadOptions options;
+    options.drop_unknown_variations = true;
+    const auto flames = fj::read_flam3_string(xml, "unknown.flam3", options);
+    REQUIRE(flames.size() == 1);
+    REQUIRE(flames[0].xforms.size() == 1);
+    CHECK(flames[0].xforms[0].variations.size() == 1);
+
+    const std::string tatasz = fj::test::corpus_path("fractorium-examples/tatasz_examples.flame");
+    if (!fj::test::file_exists(tatasz)) {
+        MESSAGE(tatasz << " is absent: not checked");
+        return;
+    }
+    try {
+        fj::read_flam3_file(tatasz);
+        FAIL_CHECK("tatasz_examples.flame read without error");
+    } catch (const fj::GenomeError& e) {
+        const std::string what = e.what();
+        MESSAGE(what);
+        CHECK(what.find("tatasz_examples.flame") != std::string::npos);
+        CHECK(what.find("unknown variation \"") != std::string::npos);
+    }
+}
+
+TEST_CASE("genome: every <flame> is found in document order and its source kept") {
+    const std::string xml = R"(<a><b><flame name="one"><xform weight="1" linear="1"/></flame></b>
+        <flame name="two"><xform weight="1" linear="1"/></flame></a>)";
+    std::vector<fj::FlameSource> sources;
+    const auto flames = fj::read_flam3_string(xml, "order.flam3", {}, &sources);
+    REQUIRE(flames.size() == 2);
+    CHECK(flames[0].name == "one");
+    CHECK(flames[1].name == "two");
+    REQUIRE(sources.size() == 2);
+    CHECK(sources[1].index == 1);
+    CHECK(sources[1].file == "order.flam3");
+    CHECK(sources[1].xml.rfind("<flame name=\"two\"", 0) == 0);
+    // The kept source is itself a genome that reads back to the same flame.
+    const auto again = fj::read_flam3_string(sources[0].xml, "again.flam3");
+    REQUIRE(again.size() == 1);
+    CHECK(again[0].name == "one");
+}
+
+TEST_CASE("genome: bad input gives one line naming the file, flame and attribute") {
+    struct Bad {
+        const char* what;
+        std::string xml;
+        std::vector<std::string> expect;
+    };
+    const std::string ok_xform = R"(<xform weight="1" linear="1"/>)";
+    const std::vector<Bad> cases = {
+        {"empty file", "", {"empty"}},
+        {"blank file", "  \n ", {"empty"}},
+        {"binary garbage", std::string("\x7f" "ELF\x02\x01\x01\0\0\0", 10), {"binary"}},
+        {"truncated XML", R"(<flame size="10 10"><xform weight="1" linear="1"/>)", {"XML"}},
+        {"not XML", "hello world", {"XML"}},
+        {"no flame", "<flames><sheep/></flames>", {"no <flame>"}},
+        {"flame without attributes", "<flame>" + ok_xform + "</flame>", {"flame 0", "no attributes"}},
+        {"trailing garbage", R"(<flame quality="1.0f">)" + ok_xform + "</flame>", {"flame 0", "attribute \"quality\"", "1.0f"}},
+        {"nan weight", R"(<flame size="9 9"><xform weight="nan" linear="1"/></flame>)", {"<xform 0>", "\"weight\""}},
+        {"inf coefs", R"(<flame size="9 9"><xform weight="1" linear="1" coefs="1 0 0 1 inf 0"/></flame>)", {"<xform 0>", "\"coefs\""}},
+        {"short coefs", R"(<flame size="9 9"><xform weight="1" linear="1"/><xform weight="1" coefs="1 0 0 1 0"/></flame>)",
+         {"<xform 1> attribute \"coefs\": expected 6 numbers, got 5"}},
+        {"zero size", R"(<flame size="0 100">)" + ok_xform + "</flame>", {"attribute \"size\""}},
+        {"negative size", R"(<flame size="-5 100">)" + ok_xform + "</flame>", {"attribute \"size\""}},
+        {"huge size", R"(<flame size="70000 100">)" + ok_xform + "</flame>", {"attribute \"size\""}},
+        {"one-number size", R"(<flame size="100">)" + ok_xform + "</flame>", {"attribute \"size\""}},
+        {"fractional size", R"(<flame size="100.5 20">)" + ok_xform + "</flame>", {"attribute \"size\""}},
+        {"negative quality", R"(<flame quality="-1">)" + ok_xform + "</flame>", {"attribute \"quality\""}},
+        {"zero supersample", R"(<flame supersample="0">)" + ok_xform + "</flame>", {"\"supersample\""}},
+        {"zero total weight", R"(<flame size="9 9"><xform weight="0" linear="1"/></flame>)", {"weights"}},
+        {"no xforms", R"(<flame size="9 9"></flame>)", {"no <xform>"}},
+        {"malformed chaos", R"(<flame size="9 9"><xform weight="1" linear="1" chaos="1 x"/></flame>)", {"<xform 0> attribute \"chaos\""}},
+        {"long chaos", R"(<flame size="9 9"><xform weight="1" linear="1" chaos="1 0 2"/></flame>)", {"<xform 0> attribute \"chaos\""}},
+        {"negative chaos", R"(<flame size="9 9"><xform weight="1" linear="1" chaos="-1"/></flame>)", {"\"chaos\""}},
+        {"bad hex palette", R"(<flame size="9 9">)" + ok_xform + R"(<palette count="2" format="RGB">ff0000 zz0000</palette></flame>)", {"<palette>"}},
+        {"short hex palette", R"(<flame size="9 9">)" + ok_xform + R"(<palette count="3" format="RGB">ff0000 00ff00</palette></flame>)", {"<palette>"}},
+        {"long hex palette", R"(<flame size="9 9">)" + ok_xform + R"(<palette count="1" format="RGB">ff0000 00ff00</palette></flame>)", {"<palette>"}},
+        {"bad palette format", R"(<flame size="9 9">)" + ok_xform + R"(<palette count="1" format="BGR">ff0000</palette></flame>)", {"<palette> attribute \"format\""}},
+        {"bad colors", R"(<flame size="9 9">)" + ok_xform + R"(<colors count="2" data="00ff0000 11ff0000"/></flame>)", {"<colors>"}},
+        {"bad color index", R"(<flame size="9 9">)" + ok_xform + R"(<color index="300" rgb="1 2 3"/></flame>)", {"<color>", "index"}},
+        {"bad color rgb", R"(<flame size="9 9">)" + ok_xform + R"(<color index="3" rgb="1 2"/></flame>)", {"<color> attribute \"rgb\""}},
+        {"unknown palette number", R"(<flame size="9 9" palette="987654">)" + ok_xform + "</flame>", {"attribute \"palette\"", "987654"}},
+        {"unknown variation", R"(<flame size="9 9"><xform weight="1" not_a_variation="1"/></flame>)", {"<xform 0>", "unknown variation \"not_a_variation\""}},
+        {"weighted final", R"(<flame size="9 9">)" + ok_xform + R"(<finalxform weight="1" linear="1"/></flame>)", {"<finalxform> attribute \"weight\""}},
+        {"two finals", R"(<flame size="9 9">)" + ok_xform + R"(<finalxform linear="1"/><finalxform linear="1"/></flame>)", {"<finalxform>"}},
+        {"bad var vector", R"(<flame size="9 9"><xform weight="1" var="1 0 0"/></flame>)", {"<xform 0> attribute \"var\"", "expected 99"}},
+        {"bad var1", R"(<flame size="9 9"><xform weight="1" var1="120"/></flame>)", {"<xform 0> attribute \"var1\""}},
+        {"random symmetry", R"(<flame size="9 9">)" + ok_xform + R"(<symmetry kind="0"/></flame>)", {"<symmetry>"}},
+        {"second flame named", R"(<s><flame size="9 9">)" + ok_xform + R"(</flame><flame name="foo" size="9 9">
+            <xform weight="1" linear="1" color="x"/></flame></s>)", {"flame 1 \"foo\"", "<xform 0> attribute \"color\""}},
+    };
+    for (const Bad& bad : cases) {
+        const std::string label = bad.what;
+        CAPTURE(label);
+        const std::string file = std::string("bad-") + bad.what + ".flam3";
+        try {
+            fj::read_flam3_string(bad.xml, file);
+            FAIL_CHECK(bad.what << ": no error");
+        } catch (const fj::GenomeError& e) {
+            const std::string what = e.what();
+            CHECK_MESSAGE(what.rfind(file + ": ", 0) == 0, what);
+            CHECK_MESSAGE(what.find('\n') == std::string::npos, what);
+            for (const std::string& part : bad.expect) CHECK_MESSAGE(what.find(part) != std::string::npos, what << "  (wanted: " << part << ")");
+        }
+    }
+
+    const std::string missing = fj::test::scratch_dir("genome") + "/does-not-exist.flam3";
+    try {
+        fj::read_flam3_file(missing);
+        FAIL_CHECK("no error for a missing file");
+    } catch (const fj::GenomeError& e) {
+        const std::string what = e.what();
+        CHECK_MESSAGE(what.find("does-not-exist.flam3") != std::string::npos, what);
+        CHECK_MESSAGE(what.find("cannot open") != std::string::npos, what);
+    }
+}

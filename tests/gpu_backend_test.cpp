@@ -1,0 +1,154 @@
+// flamejit — the CUDA backend end to end on a real device (label "gpu").
+// SPDX-License-Identifier: GPL-3.0-or-later
+//
+// Without a usable driver, device and NVRTC every case prints why and passes:
+// these suites are run with `ctest -L gpu` on machines that have one.
+#include <doctest/doctest.h>
+
+#include <cmath>
+#include <string>
+#include <vector>
+
+#include "codegen/kernel_key.h"
+#include "codegen/param_layout.h"
+#include "codegen/variation_registry.h"
+#include "cuda/cuda_backend.h"
+#include "cuda/driver_api.h"
+#include "cuda/nvrtc_api.h"
+#include "test_support.h"
+
+namespace {
+
+bool have_cuda() {
+    std::string why;
+    if (fj::cuda_available(&why)) return true;
+    MESSAGE("CUDA unavailable, GPU backend test skipped: " << why);
+    return false;
+}
+
+// One xform: a rotation by one radian (linear), so every point keeps its
+// radius (< sqrt 2 from the seed square) and every plotted sample lands in
+// the histogram; optionally a touch of spherical, which can throw points out.
+fj::Flame rotation_flame(double spherical_weight) {
+    fj::Flame flame;
+    flame.name = "gpu-backend-test";
+    fj::Xform xf;
+    xf.weight = 1;
+    xf.color = 0.5;
+    xf.affine = {std::cos(1.0), -std::sin(1.0), 0, std::sin(1.0), std::cos(1.0), 0};
+    xf.variations.push_back({0, 1.0 - spherical_weight, {}});
+    if (spherical_weight > 0) xf.variations.push_back({2, spherical_weight, {}});
+    flame.xforms.push_back(xf);
+    for (fj::RGBA& entry : flame.palette) entry = {1, 1, 1, 1};
+    return flame;
+}
+
+// World [-2, 2]² onto a 64×64 histogram.
+fj::FramePlan small_plan() {
+    fj::FramePlan plan;
+    plan.width = plan.height = 64;
+    plan.hist_width = plan.hist_height = 64;
+    const double world_to_cell[6] = {16, 0, 32, 0, 16, 32};
+    for (int i = 0; i < 6; ++i) plan.world_to_cell[i] = world_to_cell[i];
+    plan.samples = 2'000'000;
+    return plan;
+}
+
+struct Run {
+    fj::IterationStats stats;
+    double alpha_total = 0;
+    int progress_calls = 0;
+};
+
+Run render(fj::Backend& backend, const fj::Flame& flame, const fj::FramePlan& plan) {
+    const fj::VariationRegistry& registry = fj::VariationRegistry::standard();
+    const fj::KernelKey key = fj::make_kernel_key(flame, fj::KernelOptions{});
+    const fj::ParamLayout layout = fj::make_param_layout(key, registry);
+    const std::vector<float> params = fj::pack_params(flame, key, layout, plan.world_to_cell);
+    Run run;
+    fj::IterationRequest request;
+    request.flame = &flame;
+    request.key = &key;
+    request.layout = &layout;
+    request.params = &params;
+    request.plan = &plan;
+    request.samples = plan.samples;
+    request.seed = 7;
+    request.progress = [&](double) { ++run.progress_calls; };
+    backend.begin_frame(plan);
+    run.stats = backend.iterate(request);
+    const std::vector<float> accum = fj::cuda_download_accumulator(backend);
+    for (size_t i = 3; i < accum.size(); i += 4) run.alpha_total += accum[i];
+    return run;
+}
+
+}  // namespace
+
+TEST_CASE("gpu backend: availability gives a reason or a device") {
+    std::string why;
+    const bool available = fj::cuda_available(&why);
+    if (!available) {
+        MESSAGE("CUDA unavailable: " << why);
+        CHECK(!why.empty());
+        CHECK_THROWS_AS(fj::make_cuda_backend({}), std::runtime_error);
+        return;
+    }
+    const fj::CudaSystemInfo info = fj::describe_devices();
+    CHECK(info.driver_version > 0);
+    REQUIRE(!info.devices.empty());
+    for (const fj::CudaDeviceInfo& d : info.devices) {
+        MESSAGE("device " << d.index << ": " << d.name << " sm_" << d.cc_major << d.cc_minor << ", "
+                          << d.memory_bytes / (1 << 20) << " MiB, driver " << info.driver_version
+                          << ", NVRTC " << fj::nvrtc_version());
+        CHECK(d.cc_major >= 7);
+        CHECK(d.memory_bytes > 0);
+        CHECK(d.multiprocessors > 0);
+    }
+}
+
+TEST_CASE("gpu backend: every plotted sample of a bounded genome lands in the accumulator") {
+    if (!have_cuda()) return;
+    fj::CudaBackendOptions options;
+    options.cache_dir = fj::test::scratch_dir("gpu-backend-cache");
+    auto backend = fj::make_cuda_backend(options);
+    CHECK(backend->name() == "cuda");
+    const fj::FramePlan plan = small_plan();
+    const Run run = render(*backend, rotation_flame(0), plan);
+    CHECK(run.stats.samples >= plan.samples);
+    CHECK(run.stats.bad_values == 0);
+    CHECK(run.progress_calls > 0);
+    // Each hit adds visibility (1) × palette alpha (255): the sum is an exact
+    // count as long as per-cell floats stay below 2^24.
+    CHECK(run.alpha_total == doctest::Approx(255.0 * run.stats.samples).epsilon(1e-6));
+
+    // A second frame starts from a cleared accumulator.
+    const Run again = render(*backend, rotation_flame(0), plan);
+    CHECK(again.alpha_total == doctest::Approx(255.0 * again.stats.samples).epsilon(1e-6));
+}
+
+TEST_CASE("gpu backend: an unbounded variation plots at most the counted samples") {
+    if (!have_cuda()) return;
+    fj::CudaBackendOptions options;
+    options.cache_dir = fj::test::scratch_dir("gpu-backend-cache");
+    auto backend = fj::make_cuda_backend(options);
+    const fj::FramePlan plan = small_plan();
+    const Run run = render(*backend, rotation_flame(0.3), plan);
+    CHECK(run.stats.samples >= plan.samples);
+    CHECK(run.alpha_total > 0);
+    CHECK(run.alpha_total <= 255.0 * run.stats.samples * (1 + 1e-6));
+}
+
+TEST_CASE("gpu backend: driver errors name the call and the result") {
+    if (!have_cuda()) return;
+    bool thrown = false;
+    try {
+        CU_CHECK(cuDeviceGet(nullptr, 1 << 20));
+    } catch (const fj::CudaError& e) {
+        thrown = true;
+        const std::string message = e.what();
+        CHECK(message.find("cuDeviceGet(nullptr, 1 << 20)") != std::string::npos);
+        CHECK(message.find("gpu_backend_test.cpp:") != std::string::npos);
+        CHECK(message.find("CUDA_ERROR_") != std::string::npos);
+    }
+    CHECK(thrown);
+}
