@@ -110,7 +110,7 @@ TEST_CASE("stitcher: one function per xform holding exactly its variations, no s
     const fj::KernelKey key = fj::make_kernel_key(f, {});
     const std::string src =
         fj::stitch_kernel(key, fj::make_param_layout(key, reg), reg, fj::SnippetSource::standard());
-    CHECK(src.find("switch") == std::string::npos);
+    CHECK(src.find("switch") == std::string::npos);  // no run-time dispatch over variations
     CHECK(src.find("void fj_xform_0(") != std::string::npos);
     CHECK(src.find("void fj_xform_1(") != std::string::npos);
     CHECK(src.find("void fj_xform_2(") == std::string::npos);

@@ -90,7 +90,7 @@ std::string stitch_kernel(const KernelKey& key, const ParamLayout& layout, const
     }
 
     const int n = static_cast<int>(key.xforms.size());
-    out << "// ---- generated: layout constants and switches\n"
+    out << "// ---- generated: layout constants and code options\n"
         << "#define FJ_BLOCK " << key.block_size << "\n"
         << "#define FJ_SHUFFLE_" << (key.shuffle == Shuffle::Ring ? "RING" : key.shuffle == Shuffle::None ? "NONE" : "DIVERGENT") << " 1\n"
         << "#define FJ_XAOS " << (key.xaos ? 1 : 0) << "\n"

@@ -1,0 +1,116 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+// Every corpus flame made only of supported variations: its generated kernel
+// compiles with NVRTC to CUBIN (no GPU needed), holds no switch over
+// variations, and goes through the kernel cache (hit on the second request,
+// a corrupted file rebuilt).
+#include <doctest/doctest.h>
+
+#include <pugixml.hpp>
+
+#include <algorithm>
+#include <filesystem>
+#include <fstream>
+#include <set>
+#include <sstream>
+
+#include "codegen/param_layout.h"
+#include "codegen/stitcher.h"
+#include "cuda/kernel_cache.h"
+#include "cuda/nvrtc_api.h"
+#include "genome/flam3_reader.h"
+#include "test_support.h"
+
+namespace {
+
+// Each <flame> element of a file as its own document, so a flame that uses an
+// unsupported variation does not hide the others of its file.
+std::vector<std::string> flame_elements(const std::string& path) {
+    pugi::xml_document doc;
+    std::vector<std::string> out;
+    if (!doc.load_file(path.c_str())) return out;
+    for (const pugi::xpath_node& n : doc.select_nodes("//flame")) {
+        std::ostringstream s;
+        n.node().print(s);
+        out.push_back(s.str());
+    }
+    return out;
+}
+
+}  // namespace
+
+TEST_CASE("corpus: every supported flame's kernel compiles, without a switch, through the cache") {
+    std::string why;
+    if (!fj::nvrtc_available(&why)) {
+        FAIL("NVRTC is not available: " << why);
+        return;
+    }
+    const std::string corpus = fj::test::corpus_path("");
+    if (!std::filesystem::is_directory(corpus)) {
+        MESSAGE("skipped: no genome corpus at " << corpus);
+        return;
+    }
+    std::vector<std::string> files;
+    for (const char* dir : {"electric-sheep", "fractorium-examples"})
+        for (const auto& e : std::filesystem::directory_iterator(corpus + "/" + dir)) files.push_back(e.path().string());
+    std::sort(files.begin(), files.end());
+
+    const auto& registry = fj::VariationRegistry::standard();
+    const std::string cache_dir = fj::test::scratch_dir("corpus-cache");
+    fj::KernelCache cache(cache_dir);
+    std::set<std::string> structures;
+    int flames = 0, unsupported = 0, compiled = 0;
+    fj::CompileRequest last;
+    std::string some_key;
+    for (const std::string& file : files) {
+        for (const std::string& xml : flame_elements(file)) {
+            std::vector<fj::Flame> parsed;
+            try {
+                parsed = fj::read_flam3_string(xml, file);
+            } catch (const fj::GenomeError& e) {
+                CHECK_MESSAGE(std::string(e.what()).find("unknown variation") != std::string::npos, e.what());
+                ++unsupported;
+                continue;
+            }
+            for (const fj::Flame& flame : parsed) {
+                ++flames;
+                const fj::KernelKey key = fj::make_kernel_key(flame, {});
+                if (!structures.insert(key.canonical()).second) continue;  // same kernel as an earlier flame
+                fj::CompileRequest req;
+                req.source = fj::stitch_kernel(key, fj::make_param_layout(key, registry), registry,
+                                               fj::SnippetSource::standard());
+                req.arch = "sm_90";
+                CHECK(req.source.find("switch") == std::string::npos);
+                const fj::CompiledKernel k = cache.get(req);
+                CHECK_FALSE(k.cache_hit);
+                CHECK(k.cubin.size() > 0);
+                CHECK(k.registers > 0);
+                CHECK(cache.get(req).cache_hit);
+                ++compiled;
+                some_key = k.key;
+                last = req;
+            }
+        }
+    }
+    MESSAGE(flames << " corpus flames, " << structures.size() << " distinct structures compiled, " << unsupported
+                   << " flames skipped for variations flam3 does not have");
+    CHECK(flames >= 8);
+    CHECK(compiled == static_cast<int>(structures.size()));
+
+    // A corrupted file is detected, removed and rebuilt by a fresh cache.
+    REQUIRE(!some_key.empty());
+    const std::string file = cache.file_path(some_key);
+    REQUIRE(std::filesystem::exists(file));
+    {
+        std::fstream f(file, std::ios::in | std::ios::out | std::ios::binary);
+        f.seekp(static_cast<std::streamoff>(std::filesystem::file_size(file) / 2));
+        f.put('\x5a');
+        f.put('\xa5');
+    }
+    fj::KernelCache fresh(cache_dir);
+    const fj::CompiledKernel rebuilt = fresh.get(last);
+    CHECK_FALSE(rebuilt.cache_hit);
+    CHECK(rebuilt.key == some_key);
+    fj::KernelCache third(cache_dir);
+    CHECK(third.get(last).cache_hit);
+    CHECK(third.disk_usage().files == structures.size());
+}
