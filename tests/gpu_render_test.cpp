@@ -1,0 +1,69 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+// GPU end to end (label "gpu"): random flam3 genomes rendered by the CUDA
+// backend against flam3-render, and against the CPU backend. Skips, with the
+// reason, where no CUDA device works.
+#include <doctest/doctest.h>
+
+#include <sstream>
+
+#include "codegen/variation_registry.h"
+#include "cuda/cuda_backend.h"
+#include "image/fidelity.h"
+#include "image/png_io.h"
+#include "test_support.h"
+
+using fj::test::run_command;
+
+namespace {
+std::string quoted(const std::string& s) { return "'" + s + "'"; }
+}  // namespace
+
+TEST_CASE("gpu: CUDA renders of random flam3 genomes match flam3-render and the CPU backend (ratio <= 1.5)") {
+    std::string why;
+    if (!fj::cuda_available(&why)) {
+        MESSAGE("skipped: no working CUDA device (" << why << ")");
+        return;
+    }
+    const std::string dir = fj::test::scratch_dir("gpu-fidelity");
+    std::ostringstream ids;
+    bool first = true;
+    for (const auto& v : fj::VariationRegistry::standard().all())
+        if (!v.pre) {
+            ids << (first ? "" : ",") << v.id;
+            first = false;
+        }
+    fj::test::write_file(dir + "/template.flam3",
+                         "<flame size=\"320 240\" quality=\"100\" supersample=\"1\" filter=\"0.5\" "
+                         "estimator_radius=\"9\" estimator_minimum=\"0\" estimator_curve=\"0.4\"/>\n");
+    for (int seed : {11, 12, 13}) {
+        CAPTURE(seed);
+        const std::string s = std::to_string(seed);
+        const std::string g = dir + "/rand" + s + ".flam3";
+        REQUIRE(run_command("env seed=" + s + " isaac_seed=gen" + s + " noedits=1 template=" +
+                            quoted(dir + "/template.flam3") + " use_vars=" + ids.str() + " flam3-genome > " + quoted(g))
+                    .status == 0);
+        for (const char* ref : {"A", "B"})
+            REQUIRE(run_command("env in=" + quoted(g) + " out=" + quoted(dir + "/" + ref + s + ".png") +
+                                " isaac_seed=ref" + ref + " verbose=0 flam3-render")
+                        .status == 0);
+        for (const char* backend : {"cuda", "cpu"}) {
+            const auto r = run_command(quoted(fj::test::flamejit_binary()) + " render " + quoted(g) + " -o " +
+                                       quoted(dir + "/" + backend + s + ".png") + " --backend " + backend +
+                                       " --seed " + s);
+            REQUIRE_MESSAGE(r.status == 0, r.output);
+            MESSAGE(r.output);
+        }
+        const auto A = fj::read_png(dir + "/A" + s + ".png");
+        const auto B = fj::read_png(dir + "/B" + s + ".png");
+        const auto gpu = fj::read_png(dir + "/cuda" + s + ".png");
+        const auto cpu = fj::read_png(dir + "/cpu" + s + ".png");
+        const double vs_flam3 = fj::fidelity_ratio(A, B, gpu).ratio;
+        // Against the CPU backend: the GPU image should be as close to the CPU
+        // one as flam3's two seeds are to each other.
+        const double vs_cpu = fj::fidelity_ratio(A, B, cpu).ratio;
+        MESSAGE("seed " << seed << ": GPU vs flam3 " << vs_flam3 << ", CPU vs flam3 " << vs_cpu
+                        << ", GPU-CPU mean difference " << fj::downsampled_mean_abs_difference(gpu, cpu));
+        CHECK(vs_flam3 <= 1.5);
+        CHECK(fj::downsampled_mean_abs_difference(gpu, cpu) <= 1.5 * fj::downsampled_mean_abs_difference(A, B));
+    }
+}
