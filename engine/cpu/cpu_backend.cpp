@@ -316,8 +316,6 @@ public:
 
     ImageF post_process(const PostPlan& post) override { return post_process_cpu(post, accum_.data(), threads_); }
 
-    const std::vector<float>& accumulator() const { return accum_; }
-
 private:
     int threads_ = 1;
     int hist_w_ = 0, hist_h_ = 0;
