@@ -97,6 +97,7 @@ int run(const Args& args) {
     options.seed = a.has("seed") ? static_cast<uint64_t>(a.integer("seed", 0)) : std::random_device{}();
     options.kernel = kernel_options_from(a);
     options.emit_cu = a.value("emit-cu");
+    options.transparent = a.has("transparent");
     const int bits = static_cast<int>(a.integer("bits", 8));
     if (bits != 8 && bits != 16) throw UsageError("--bits must be 8 or 16");
 
@@ -120,7 +121,7 @@ int run(const Args& args) {
 
         PngOptions png;
         png.bits = bits;
-        png.transparent = a.has("transparent");
+        png.transparent = options.transparent;
         png.genome_xml = input.sources[index].xml;
         png.text = {{"flamejit_version", FLAMEJIT_VERSION},
                     {"flamejit_backend", result.backend},

@@ -75,7 +75,9 @@ RenderResult Renderer::render(const Flame& flame) {
     req.progress = options_.progress;
     RenderResult result;
     result.stats = backend_->iterate(req);
-    result.image = backend_->post_process(make_post_plan(flame, plan));
+    PostPlan post = make_post_plan(flame, plan);
+    post.transparent = options_.transparent;
+    result.image = backend_->post_process(post);
     result.backend = backend_name_;
     result.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
     return result;

@@ -25,6 +25,7 @@ struct RenderOptions {
     int device = 0;              // CUDA device index
     KernelOptions kernel;        // shuffle, block size, arch (arch empty = the device's)
     std::string emit_cu;         // write the generated kernel source here
+    bool transparent = false;    // alpha from density, no background (flam3's transparency=1)
     ProgressFn progress;
 };
 
