@@ -129,6 +129,20 @@ FJ_HD FJ_INLINE VarIn make_var_in(float x, float y, const Affine* aff) {
     return in;
 }
 
+// For elliptic and edisc: xmax = (r1 + r2)/2, the half sum of the distances to
+// the foci (±1, 0), and xmax − 1 formed without cancellation — float cannot
+// afford flam3's direct difference near the origin and between the foci.
+// xmax − 1 = D / (2·xmax + 2), D = r1·r2 − (1 − r²) = 4y² / (r1·r2 + 1 − r²).
+FJ_HD FJ_INLINE float elliptic_xmax_minus_one(const VarIn& in, float& xmax) {
+    const float y2 = in.y * in.y;
+    const float xp = in.x + 1.0f, xm = in.x - 1.0f;
+    const float r1 = sqrtf(xp * xp + y2), r2 = sqrtf(xm * xm + y2);
+    xmax = 0.5f * (r1 + r2);
+    const float q = 1.0f - in.r2;
+    const float d = q > 0.0f ? 4.0f * y2 / (r1 * r2 + q) : r1 * r2 - q;
+    return d / (2.0f * xmax + 2.0f);
+}
+
 }  // namespace fj
 
 // Every variation snippet defines exactly one function with this signature:
