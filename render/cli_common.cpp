@@ -38,7 +38,7 @@ GenomeInput load_genomes(const ParsedArgs& args) {
 KernelOptions kernel_options_from(const ParsedArgs& args) {
     KernelOptions k;
     if (!parse_shuffle(args.value("shuffle", "ring"), &k.shuffle))
-        throw UsageError("--shuffle must be ring, none or divergent");
+        throw UsageError("--shuffle must be ring, none, full or divergent");
     const long long block = args.integer("block", 256);
     if (block < 128 || block > 1024 || block % 32 != 0)
         throw UsageError("--block must be a multiple of 32 in 128..1024");

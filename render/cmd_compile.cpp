@@ -24,7 +24,7 @@ const char* kHelp =
     "  --emit-cu FILE        write the generated source to FILE (with several flames:\n"
     "                        FILE gets each flame's index)\n"
     "  --flame I             only flame I (0-based)\n"
-    "  --shuffle S           ring (default), none, divergent\n"
+    "  --shuffle S           ring (default), none, full, divergent\n"
     "  --block N             threads per block (default 256)\n"
     "  --palettes FILE, --drop-unknown   as for render\n";
 

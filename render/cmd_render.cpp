@@ -32,7 +32,7 @@ const char* kHelp =
     "  --flame I             render only flame I (0-based) of the file\n"
     "  --arch sm_XX          NVRTC target (default: the device's)\n"
     "  --emit-cu FILE        also write the generated kernel source to FILE\n"
-    "  --shuffle S           ring (default), none, divergent\n"
+    "  --shuffle S           ring (default), none, full, divergent\n"
     "  --block N             threads per block, a multiple of 32 in 128..1024 (default 256)\n"
     "  --bits 8|16           PNG sample depth (default 8)\n"
     "  --transparent         alpha from density, background not blended (as flam3's transparency=1)\n"

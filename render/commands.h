@@ -16,5 +16,6 @@ int cmd_render(const Args& args);
 int cmd_compile(const Args& args);
 int cmd_info(const Args& args);
 int cmd_compare(const Args& args);
+int cmd_bench(const Args& args);
 
 }  // namespace fj::cli

@@ -18,6 +18,7 @@ const char* kUsage =
     "  compile  generate and compile a genome's kernel (no GPU needed); print its report\n"
     "  info     which backends work, devices, driver and NVRTC versions, kernel cache\n"
     "  compare  fidelity ratio of an image against two reference renders\n"
+    "  bench    benchmarks: shuffle strategies\n"
     "\n"
     "'flamejit COMMAND --help' describes each command.\n";
 
@@ -38,6 +39,7 @@ int main(int argc, char** argv) {
     if (command == "compile") return fj::cli::cmd_compile(args);
     if (command == "info") return fj::cli::cmd_info(args);
     if (command == "compare") return fj::cli::cmd_compare(args);
+    if (command == "bench") return fj::cli::cmd_bench(args);
     std::fprintf(stderr, "flamejit: unknown command '%s' (try flamejit --help)\n", command.c_str());
     return 2;
 }

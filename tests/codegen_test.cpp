@@ -2,7 +2,12 @@
 // Kernel key, parameter layout and stitcher: structure in, readable source out.
 #include <doctest/doctest.h>
 
+#include <cstdlib>
 #include <fstream>
+
+extern "C" {
+#include <flam3.h>
+}
 
 #include "codegen/param_layout.h"
 #include "codegen/stitcher.h"
@@ -75,8 +80,8 @@ TEST_CASE("param layout: records do not overlap and the block holds every value"
     const std::vector<float> block = fj::pack_params(f, key, layout, camera);
     REQUIRE(static_cast<int>(block.size()) == layout.total);
     CHECK(block[2] == 10.0f);
-    // Cumulative weights 1/3, 1.
-    CHECK(block[layout.select] == doctest::Approx(1.0 / 3.0));
+    // Cumulative weights 1/3, 1, on flam3's 16384-entry grain.
+    CHECK(block[layout.select] == doctest::Approx(5462.0 / 16384.0));
     CHECK(block[layout.select + 1] == 1.0f);
     const auto& x1 = layout.xforms[1];
     CHECK(block[x1.base + fj::XformLayout::kPost + 2] == 0.25f);
@@ -88,7 +93,7 @@ TEST_CASE("param layout: records do not overlap and the block holds every value"
     CHECK(block2[layout.xforms[0].base + fj::XformLayout::kVisibility] == doctest::Approx(0.1));
 }
 
-TEST_CASE("param layout: xaos adds one selection row per xform") {
+TEST_CASE("param layout: xaos rows, and a lazy proposal that keeps every row's distribution") {
     const auto& reg = fj::VariationRegistry::standard();
     fj::Flame f = sample_flame();
     f.xforms[0].chaos = {0.0, 1.0};  // after xform 0, only xform 1
@@ -100,8 +105,45 @@ TEST_CASE("param layout: xaos adds one selection row per xform") {
     const auto block = fj::pack_params(f, key, layout, camera);
     CHECK(block[layout.select + 2 + 0] == 0.0f);  // row 1: never xform 0
     CHECK(block[layout.select + 2 + 1] == 1.0f);
+    // Proposal ∝ max over rows: m = (5462/16384, 1), M = 1 + 5462/16384.
+    const double m0 = 5462.0 / 16384.0, mass = 1.0 + m0;
+    CHECK(fj::xaos_proposal_mass(f) == doctest::Approx(mass));
+    CHECK(block[layout.proposal] == doctest::Approx(m0 / mass));
+    // For every row r and xform k: q(k) · accept(r, k) · M = p_r(k).
+    for (int r = 0; r < 3; ++r) {
+        const float* S = &block[layout.select + r * 2];
+        const double p[2] = {S[0], 1.0 - S[0]};
+        const double q[2] = {block[layout.proposal], 1.0 - block[layout.proposal]};
+        for (int k = 0; k < 2; ++k)
+            CHECK(q[k] * block[layout.accept + r * 2 + k] * mass == doctest::Approx(p[k]).epsilon(1e-6));
+    }
     f.xforms[1].chaos = {0.0, 0.0};
     CHECK_THROWS(fj::pack_params(f, key, layout, camera));
+}
+
+TEST_CASE("selection probabilities equal libflam3's xform table, plain and with xaos") {
+    // Weights chosen to land between table entries; row 1 uses chaos.
+    const std::string xml =
+        "<flame size=\"10 10\"><xform weight=\"0.3\" linear=\"1\" chaos=\"1 0.25 3\"/>"
+        "<xform weight=\"0.0001\" linear=\"1\"/><xform weight=\"1.7\" linear=\"1\"/></flame>";
+    std::string text = xml, name = "distrib.flam3";
+    int count = 0;
+    flam3_genome* cp = flam3_parse_xml2(text.data(), name.data(), flam3_defaults_on, &count);
+    REQUIRE(count == 1);
+    unsigned short* table = flam3_create_xform_distrib(cp);
+    REQUIRE(table);
+    const std::vector<double> weights{0.3, 0.0001, 1.7};
+    const std::vector<double> chaos_row{0.3 * 1, 0.0001 * 0.25, 1.7 * 3};
+    const std::vector<std::vector<double>> rows{weights, chaos_row};
+    for (int r = 0; r < 2; ++r) {
+        const auto p = fj::selection_probabilities(rows[r], r);
+        int entries[3] = {0, 0, 0};
+        for (int i = 0; i < 16384; ++i) ++entries[table[r * 16384 + i]];
+        for (int k = 0; k < 3; ++k) CHECK_MESSAGE(std::abs(p[k] * 16384 - entries[k]) <= 1, "row " << r << " xform " << k);
+    }
+    free(table);
+    clear_cp(cp, flam3_defaults_on);
+    free(cp);
 }
 
 TEST_CASE("stitcher: one function per xform holding exactly its variations, no switch") {
@@ -110,7 +152,10 @@ TEST_CASE("stitcher: one function per xform holding exactly its variations, no s
     const fj::KernelKey key = fj::make_kernel_key(f, {});
     const std::string src =
         fj::stitch_kernel(key, fj::make_param_layout(key, reg), reg, fj::SnippetSource::standard());
-    CHECK(src.find("switch") == std::string::npos);  // no run-time dispatch over variations
+    // No run-time dispatch over variations: the only switch picks the xform.
+    const size_t first_switch = src.find("switch");
+    CHECK(first_switch > src.find("void fj_apply_xform("));
+    CHECK(src.find("switch", first_switch + 1) == std::string::npos);
     CHECK(src.find("void fj_xform_0(") != std::string::npos);
     CHECK(src.find("void fj_xform_1(") != std::string::npos);
     CHECK(src.find("void fj_xform_2(") == std::string::npos);

@@ -25,13 +25,14 @@ const char* to_string(Shuffle s) {
     switch (s) {
         case Shuffle::None: return "none";
         case Shuffle::Ring: return "ring";
+        case Shuffle::Full: return "full";
         case Shuffle::Divergent: return "divergent";
     }
     return "?";
 }
 
 bool parse_shuffle(const std::string& text, Shuffle* out) {
-    for (Shuffle s : {Shuffle::None, Shuffle::Ring, Shuffle::Divergent})
+    for (Shuffle s : {Shuffle::None, Shuffle::Ring, Shuffle::Full, Shuffle::Divergent})
         if (text == to_string(s)) {
             *out = s;
             return true;

@@ -19,8 +19,10 @@ namespace fj {
 //   none       warp-uniform selection, no exchange
 //   ring       warp-uniform selection, lanes rotate between warps by offsets
 //              that change every round (bank-conflict-free)
+//   full       warp-uniform selection, a fresh pseudo-random permutation of
+//              the whole block every round
 //   divergent  every thread selects its own xform, no exchange
-enum class Shuffle { None, Ring, Divergent };
+enum class Shuffle { None, Ring, Full, Divergent };
 
 const char* to_string(Shuffle s);
 bool parse_shuffle(const std::string& text, Shuffle* out);

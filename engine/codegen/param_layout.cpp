@@ -1,7 +1,9 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #include "codegen/param_layout.h"
 
+#include <algorithm>
 #include <cmath>
+#include <numeric>
 #include <stdexcept>
 
 namespace fj {
@@ -50,21 +52,39 @@ void pack_xform(const Xform& xf, const XformLayout& x, float* block, bool final_
     }
 }
 
-// One row of cumulative, normalised selection weights; the last entry is 1
-// exactly so a uniform draw in [0,1) always selects some xform.
-void pack_select_row(const std::vector<double>& weights, float* out, int row) {
-    double total = 0;
-    for (double w : weights) {
-        if (w < 0) throw std::runtime_error("negative xform weight (or weight × chaos) in row " + std::to_string(row));
-        total += w;
-    }
-    if (!(total > 0)) throw std::runtime_error("cannot iterate: all xform weights are zero in selection row " + std::to_string(row));
+// One row of cumulative selection probabilities; the last entry is 1 exactly
+// so a uniform draw in [0,1) always selects some xform.
+void put_cumulative(const std::vector<double>& probabilities, float* out) {
     double sum = 0;
-    for (size_t i = 0; i < weights.size(); ++i) {
-        sum += weights[i];
-        out[i] = static_cast<float>(sum / total);
+    for (size_t i = 0; i < probabilities.size(); ++i) {
+        sum += probabilities[i];
+        out[i] = static_cast<float>(sum);
     }
-    out[weights.size() - 1] = 1.0f;
+    out[probabilities.size() - 1] = 1.0f;
+}
+
+// Row 0 (a chain's first step) and, with xaos, row i+1 (after xform i).
+std::vector<std::vector<double>> selection_rows(const Flame& flame, bool xaos) {
+    const size_t n = flame.xforms.size();
+    std::vector<double> weights(n);
+    for (size_t j = 0; j < n; ++j) weights[j] = flame.xforms[j].weight;
+    std::vector<std::vector<double>> rows{selection_probabilities(weights, 0)};
+    if (!xaos) return rows;
+    for (size_t i = 0; i < n; ++i) {
+        const auto& chaos = flame.xforms[i].chaos;
+        std::vector<double> row(n);
+        for (size_t j = 0; j < n; ++j) row[j] = weights[j] * (j < chaos.size() ? chaos[j] : 1.0);
+        rows.push_back(selection_probabilities(row, static_cast<int>(i) + 1));
+    }
+    return rows;
+}
+
+// m(k) = max over rows of p_row(k): the unnormalised proposal.
+std::vector<double> proposal_weights(const std::vector<std::vector<double>>& rows) {
+    std::vector<double> m(rows[0].size(), 0.0);
+    for (const auto& row : rows)
+        for (size_t k = 0; k < m.size(); ++k) m[k] = std::max(m[k], row[k]);
+    return m;
 }
 
 }  // namespace
@@ -75,8 +95,14 @@ ParamLayout make_param_layout(const KernelKey& key, const VariationRegistry& reg
     layout.xform_count = n;
     layout.select = 6;
     layout.select_rows = key.xaos ? n + 1 : 1;
-    layout.palette = layout.select + n * layout.select_rows;
-    int offset = layout.palette + 256 * 4;
+    int offset = layout.select + n * layout.select_rows;
+    if (key.xaos) {
+        layout.proposal = offset;
+        layout.accept = layout.proposal + n;
+        offset = layout.accept + n * (n + 1);
+    }
+    layout.palette = offset;
+    offset = layout.palette + 256 * 4;
     for (const auto& shape : key.xforms) {
         layout.xforms.push_back(layout_xform(shape, registry, offset));
         offset += layout.xforms.back().size;
@@ -97,17 +123,17 @@ std::vector<float> pack_params(const Flame& flame, const KernelKey& key, const P
     for (int i = 0; i < 6; ++i) block[ParamLayout::kCamera + i] = static_cast<float>(world_to_cell[i]);
 
     const int n = layout.xform_count;
-    std::vector<double> weights(n);
-    for (int j = 0; j < n; ++j) weights[j] = flame.xforms[j].weight;
-    pack_select_row(weights, block.data() + layout.select, 0);
+    const auto rows = selection_rows(flame, key.xaos);
+    for (size_t r = 0; r < rows.size(); ++r) put_cumulative(rows[r], block.data() + layout.select + r * n);
     if (key.xaos) {
-        for (int i = 0; i < n; ++i) {
-            const auto& chaos = flame.xforms[i].chaos;
-            std::vector<double> row(n);
-            for (int j = 0; j < n; ++j)
-                row[j] = weights[j] * (j < static_cast<int>(chaos.size()) ? chaos[j] : 1.0);
-            pack_select_row(row, block.data() + layout.select + (i + 1) * n, i + 1);
-        }
+        const std::vector<double> m = proposal_weights(rows);
+        const double mass = std::accumulate(m.begin(), m.end(), 0.0);
+        std::vector<double> q(n);
+        for (int k = 0; k < n; ++k) q[k] = m[k] / mass;
+        put_cumulative(q, block.data() + layout.proposal);
+        for (size_t r = 0; r < rows.size(); ++r)
+            for (int k = 0; k < n; ++k)
+                block[layout.accept + r * n + k] = m[k] > 0 ? static_cast<float>(rows[r][k] / m[k]) : 0.0f;
     }
     for (int c = 0; c < 256; ++c) {
         const RGBA& e = flame.palette[c];
@@ -121,6 +147,32 @@ std::vector<float> pack_params(const Flame& flame, const KernelKey& key, const P
     for (int i = 0; i < n; ++i) pack_xform(flame.xforms[i], layout.xforms[i], block.data(), false);
     if (key.has_final) pack_xform(flame.final_xform, layout.final_xform, block.data(), true);
     return block;
+}
+
+std::vector<double> selection_probabilities(const std::vector<double>& weights, int row) {
+    constexpr double kGrain = 16384;
+    double total = 0;
+    for (double w : weights) {
+        if (w < 0) throw std::runtime_error("negative xform weight (or weight × chaos) in selection row " + std::to_string(row));
+        total += w;
+    }
+    if (!(total > 0)) throw std::runtime_error("cannot iterate: all xform weights are zero in selection row " + std::to_string(row));
+    // Entries below ceil(cum·G/Σ) belong to xforms up to this one.
+    std::vector<double> p(weights.size());
+    double cumulative = 0, entries_before = 0;
+    for (size_t k = 0; k < weights.size(); ++k) {
+        cumulative += weights[k];
+        const double entries = k + 1 == weights.size() ? kGrain : std::min(kGrain, std::ceil(cumulative / total * kGrain));
+        p[k] = (entries - entries_before) / kGrain;
+        entries_before = entries;
+    }
+    return p;
+}
+
+double xaos_proposal_mass(const Flame& flame) {
+    if (!flame.has_xaos()) return 1.0;
+    const auto m = proposal_weights(selection_rows(flame, true));
+    return std::accumulate(m.begin(), m.end(), 0.0);
 }
 
 }  // namespace fj

@@ -10,7 +10,16 @@
 //   camera     6    world → histogram-cell affine (a b c d e f), rotation included
 //   select     N·R  cumulative normalised xform weights; R = 1 row, or with xaos
 //                   N+1 rows (row 0 = first step, row i+1 = after xform i)
+//   proposal   N    (xaos only) cumulative proposal for warp-uniform selection
+//   accept     N·(N+1) (xaos only) acceptance probability of xform k per row
 //   palette    256·4 RGBA
+//
+// Xaos under warp-uniform selection: the warp draws xform k from a proposal
+// q(k) ∝ m(k) = max over rows of p_row(k), and each lane applies it with
+// probability p_row(k) / m(k) for its own row, else stays put for the round.
+// A lane then moves with probability 1/M (M = Σ m(k)) whatever its row, and
+// when it moves it takes k with probability p_row(k): the chain is flam3's,
+// made lazy, so its distribution is unchanged (DESIGN.md, decision 7).
 //   xform i    XformLayout::size floats each, then the final xform
 #pragma once
 
@@ -43,6 +52,8 @@ struct ParamLayout {
     int xform_count = 0;
     int select = 6;
     int select_rows = 1;
+    int proposal = -1;  // xaos only
+    int accept = -1;    // xaos only
     int palette = 0;
     std::vector<XformLayout> xforms;
     XformLayout final_xform;  // size 0 when there is none
@@ -50,6 +61,15 @@ struct ParamLayout {
 };
 
 ParamLayout make_param_layout(const KernelKey& key, const VariationRegistry& registry);
+
+// Selection probabilities of one row as flam3 draws them: its 16384-entry
+// table maps entry i to the first xform whose cumulative weight exceeds
+// i·Σw/16384, so each probability is a multiple of 1/16384.
+std::vector<double> selection_probabilities(const std::vector<double>& weights, int row);
+
+// Expected rounds per move of a lane under warp-uniform xaos selection: M
+// above, 1 without xaos. Its inverse is the fraction of lanes doing work.
+double xaos_proposal_mass(const Flame& flame);
 
 // Fills a block for one flame. `world_to_cell` is the camera from the frame plan.
 std::vector<float> pack_params(const Flame& flame, const KernelKey& key,

@@ -65,6 +65,16 @@ void write_xform(std::ostringstream& out, const std::string& fn, const XformShap
         << XformLayout::kColorSpeed << "]) * c;\n}\n\n";
 }
 
+const char* shuffle_macro(Shuffle s) {
+    switch (s) {
+        case Shuffle::None: return "NONE";
+        case Shuffle::Ring: return "RING";
+        case Shuffle::Full: return "FULL";
+        case Shuffle::Divergent: return "DIVERGENT";
+    }
+    return "RING";
+}
+
 }  // namespace
 
 std::string stitch_kernel(const KernelKey& key, const ParamLayout& layout, const VariationRegistry& registry,
@@ -92,13 +102,16 @@ std::string stitch_kernel(const KernelKey& key, const ParamLayout& layout, const
     const int n = static_cast<int>(key.xforms.size());
     out << "// ---- generated: layout constants and code options\n"
         << "#define FJ_BLOCK " << key.block_size << "\n"
-        << "#define FJ_SHUFFLE_" << (key.shuffle == Shuffle::Ring ? "RING" : key.shuffle == Shuffle::None ? "NONE" : "DIVERGENT") << " 1\n"
+        << "#define FJ_SHUFFLE_" << shuffle_macro(key.shuffle) << " 1\n"
         << "#define FJ_XAOS " << (key.xaos ? 1 : 0) << "\n"
         << "#define FJ_PALETTE_LINEAR " << (key.palette_mode == PaletteMode::Linear ? 1 : 0) << "\n"
         << "#define FJ_HAS_FINAL " << (key.has_final ? 1 : 0) << "\n"
         << "#define FJ_NXFORMS " << n << "\n"
         << "#define FJ_SELECT " << layout.select << "\n"
         << "#define FJ_PALETTE " << layout.palette << "\n";
+    if (key.xaos)
+        out << "#define FJ_PROPOSAL " << layout.proposal << "\n"
+            << "#define FJ_ACCEPT " << layout.accept << "\n";
     if (key.has_final)
         out << "#define FJ_FINAL_OPACITY " << layout.final_xform.base + XformLayout::kVisibility << "\n";
     out << "\n";
@@ -108,21 +121,15 @@ std::string stitch_kernel(const KernelKey& key, const ParamLayout& layout, const
                     "xform " + std::to_string(i));
     if (key.has_final) write_xform(out, "fj_apply_final", key.final_xform, layout.final_xform, registry, "final xform");
 
-    // Selection: `u` is compared with the cumulative weights of the row; with
-    // warp-uniform `u` every lane takes the same branch.
-    out << "__device__ FJ_INLINE int fj_apply_selected(const float* __restrict__ P, int row, float u, float& x, "
-           "float& y, float& c, float& vis, fj::Rng& rng) {\n"
-        << "    const float* S = P + FJ_SELECT + row * FJ_NXFORMS;\n";
-    for (int i = 0; i < n; ++i) {
-        const std::string call = "fj_xform_" + std::to_string(i) + "(P, x, y, c, rng); vis = P[" +
-                                 std::to_string(layout.xforms[i].base + XformLayout::kVisibility) +
-                                 "]; return " + std::to_string(i) + ";";
-        if (i + 1 < n)
-            out << "    if (u < S[" << i << "]) { " << call << " }\n";
-        else
-            out << "    " << call << "\n";
-    }
-    out << "}\n\n";
+    // Dispatch on the selected xform. The kernel selects warp-uniformly
+    // (except under --shuffle divergent), so every lane takes the same case.
+    out << "__device__ FJ_INLINE void fj_apply_xform(const float* __restrict__ P, int k, float& x, float& y, "
+           "float& c, float& vis, fj::Rng& rng) {\n"
+        << "    switch (k) {\n";
+    for (int i = 0; i < n; ++i)
+        out << "    " << (i + 1 < n ? "case " + std::to_string(i) + ":" : "default:") << " fj_xform_" << i
+            << "(P, x, y, c, rng); vis = P[" << layout.xforms[i].base + XformLayout::kVisibility << "]; break;\n";
+    out << "    }\n}\n\n";
     out << "// ---- iterate/iterate_kernel.cuh\n" << strip_includes(need(source, "iterate/iterate_kernel.cuh"));
     return out.str();
 }

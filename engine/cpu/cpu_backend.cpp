@@ -4,6 +4,7 @@
 #include <algorithm>
 #include <atomic>
 #include <chrono>
+#include <cmath>
 #include <stdexcept>
 #include <thread>
 
@@ -91,7 +92,7 @@ struct FrameJob {
     const KernelKey* key;
     std::vector<XformProgram> xforms;
     XformProgram final_xform;
-    int select, palette;  // offsets in the parameter block
+    int select, proposal, accept, palette;  // offsets in the parameter block
     int hist_w, hist_h;
     bool shared_hist;     // all threads add into one histogram atomically
     int block;
@@ -120,13 +121,13 @@ public:
             b.x[i] = rand11(b.rng[i]);
             b.y[i] = rand11(b.rng[i]);
             b.c[i] = rand01(b.rng[i]);
-            b.state[i] = FJ_FUSE << 8;
+            b.state[i] = point_state(FJ_FUSE, 0, 0);
         }
         std::vector<float> nx(T), ny(T), nc(T);
         std::vector<int> ns(T);
         for (uint64_t r = 0; r < job_.rounds; ++r) {
             for (int w = 0; w < T / kLanes; ++w) round_of_warp(b, w);
-            if (job_.key->shuffle == Shuffle::Ring) exchange(b, static_cast<uint32_t>(r), static_cast<uint32_t>(block_index), nx, ny, nc, ns);
+            if (job_.key->shuffle == Shuffle::Ring || job_.key->shuffle == Shuffle::Full) exchange(b, static_cast<uint32_t>(r), static_cast<uint32_t>(block_index), nx, ny, nc, ns);
             if ((r & 63) == 63) {
                 rounds_done += 64;
                 if (stop.load(std::memory_order_relaxed)) return;
@@ -135,26 +136,33 @@ public:
         rounds_done += job_.rounds & 63;
     }
 
-    uint64_t plotted = 0, bad = 0;
+    unsigned long long plotted = 0, bad = 0, idle = 0;
 
 private:
+    // Selection as fj_iterate does it: every lane draws, lane 0's draw
+    // decides for the warp unless selection is per thread; under xaos the
+    // warp draws from the proposal and each lane accepts for its own row.
     void round_of_warp(Block& b, int w) {
         const KernelKey& key = *job_.key;
         const int n = static_cast<int>(job_.xforms.size());
         const int first = w * kLanes;
-        const bool uniform = key.shuffle != Shuffle::Divergent && !key.xaos;
+        const bool uniform = key.shuffle != Shuffle::Divergent;
         int sel[kLanes];
-        // Lane 0's stream draws the warp's choice, as the kernel's broadcast does.
         float warp_u = 0;
         for (int l = 0; l < kLanes; ++l) {
-            const float u = rand01(b.rng[first + l]);
+            Rng& rng = b.rng[first + l];
+            const float u = rand01(rng);
             if (l == 0) warp_u = u;
-            const float uu = uniform ? warp_u : u;
-            const int row = key.xaos ? (b.state[first + l] & 0xff) : 0;
-            const float* S = job_.P + job_.select + row * n;
-            int k = 0;
-            while (k + 1 < n && !(uu < S[k])) ++k;
-            sel[l] = k;
+            const int last = state_last(b.state[first + l]);
+            if (key.xaos && uniform) {
+                const int k = select_xform(job_.P + job_.proposal, n, warp_u);
+                const bool moves = rand01(rng) < job_.P[job_.accept + last * n + k];
+                sel[l] = moves ? k : -1;
+                idle += !moves;
+            } else {
+                const float* S = job_.P + job_.select + (key.xaos ? last * n : 0);
+                sel[l] = select_xform(S, n, uniform ? warp_u : u);
+            }
         }
         for (int k = 0; k < n; ++k) {
             LaneGroup g;
@@ -177,33 +185,28 @@ private:
         }
     }
 
-    // Bad-value handling, fuse, final xform and plotting of one point; the
-    // same order of operations as fj_iterate.
+    // Bad values, fuse, final xform and plotting of one point; the same order
+    // of operations (and random draws) as fj_iterate.
     void finish_point(Block& b, int t, int applied, float vis) {
-        int fuse = b.state[t] >> 8;
         Rng& rng = b.rng[t];
-        if (is_bad_point(b.x[t], b.y[t])) {
-            b.x[t] = rand11(rng);
-            b.y[t] = rand11(rng);
-            ++bad;
-        } else if (fuse > 0) {
-            --fuse;
-        } else {
-            LaneGroup f;
-            f.count = 1;
-            f.x[0] = b.x[t]; f.y[0] = b.y[t]; f.c[0] = b.c[t];
-            if (job_.key->has_final) {
-                const float fo = job_.P[job_.final_xform.base + XformLayout::kVisibility];
-                if (fo >= 1.0f || rand01(rng) < fo) {
-                    f.rng[0] = rng;
-                    apply_xform(job_.final_xform, job_.P, f);
-                    rng = f.rng[0];
+        if (!settle_point(b.x[t], b.y[t], b.state[t], applied, rng, bad)) return;
+        LaneGroup f;
+        f.count = 1;
+        f.x[0] = b.x[t]; f.y[0] = b.y[t]; f.c[0] = b.c[t];
+        if (job_.key->has_final) {
+            const float fo = job_.P[job_.final_xform.base + XformLayout::kVisibility];
+            if (fo >= 1.0f || rand01(rng) < fo) {
+                f.rng[0] = rng;
+                apply_xform(job_.final_xform, job_.P, f);
+                rng = f.rng[0];
+                if (is_bad_point(f.x[0], f.y[0])) {
+                    f.x[0] = rand11(rng);
+                    f.y[0] = rand11(rng);
                 }
             }
-            if (!is_bad_point(f.x[0], f.y[0])) plot(f.x[0], f.y[0], f.c[0], vis);
-            ++plotted;
         }
-        b.state[t] = (fuse << 8) | (applied + 1);
+        plot(f.x[0], f.y[0], f.c[0], vis);
+        ++plotted;
     }
 
     void plot(float x, float y, float c, float vis) {
@@ -212,19 +215,22 @@ private:
         float rgba[4];
         palette_lookup(job_.P + job_.palette, c, job_.key->palette_mode == PaletteMode::Linear, rgba);
         float* h = hist_ + 4 * cell;
-        if (job_.shared_hist)
-            for (int k = 0; k < 4; ++k) std::atomic_ref<float>(h[k]).fetch_add(vis * rgba[k], std::memory_order_relaxed);
-        else
-            for (int k = 0; k < 4; ++k) h[k] += vis * rgba[k];
+        for (int k = 0; k < 4; ++k) {
+            const float amount = hit_amount(vis, rgba[k]);
+            if (job_.shared_hist)
+                std::atomic_ref<float>(h[k]).fetch_add(amount, std::memory_order_relaxed);
+            else
+                h[k] += amount;
+        }
     }
 
     void exchange(Block& b, uint32_t round, uint32_t salt, std::vector<float>& nx, std::vector<float>& ny,
                   std::vector<float>& nc, std::vector<int>& ns) {
-        const int T = job_.block;
-        const uint32_t warps = static_cast<uint32_t>(T / kLanes);
-        for (int t = 0; t < T; ++t) {
-            const uint32_t lane = t & 31, warp = t >> 5;
-            const uint32_t slot = ring_destination(warp, lane, round, warps, salt) * 32u + lane;
+        const uint32_t T = static_cast<uint32_t>(job_.block);
+        const bool ring = job_.key->shuffle == Shuffle::Ring;
+        for (uint32_t t = 0; t < T; ++t) {
+            const uint32_t slot = ring ? ring_destination(t >> 5, t & 31, round, T / kLanes, salt) * 32u + (t & 31)
+                                       : full_destination(t, round, T, salt);
             nx[slot] = b.x[t]; ny[slot] = b.y[t]; nc[slot] = b.c[t]; ns[slot] = b.state[t];
         }
         b.x.swap(nx); b.y.swap(ny); b.c.swap(nc); b.state.swap(ns);
@@ -257,6 +263,8 @@ public:
             job.xforms.push_back(compile_xform(req.key->xforms[i], req.layout->xforms[i]));
         if (req.key->has_final) job.final_xform = compile_xform(req.key->final_xform, req.layout->final_xform);
         job.select = req.layout->select;
+        job.proposal = req.layout->proposal;
+        job.accept = req.layout->accept;
         job.palette = req.layout->palette;
         job.hist_w = hist_w_;
         job.hist_h = hist_h_;
@@ -266,7 +274,9 @@ public:
         // A few blocks per thread keep chains long (≫ fuse) and work balanced.
         const uint64_t blocks = static_cast<uint64_t>(threads_) * 4;
         const uint64_t lanes = blocks * job.block;
-        job.rounds = (req.samples + lanes - 1) / lanes + FJ_FUSE;
+        // Under warp-uniform xaos a lane moves once per M rounds on average.
+        const double lazy = req.key->xaos && req.key->shuffle != Shuffle::Divergent ? xaos_proposal_mass(*req.flame) : 1.0;
+        job.rounds = static_cast<uint64_t>(std::ceil((static_cast<double>(req.samples) / lanes + FJ_FUSE) * lazy));
 
         // Private histograms avoid contention and are summed at the end; when
         // they would not fit in a sensible share of memory, all threads add
@@ -274,7 +284,7 @@ public:
         constexpr size_t kPrivateBudget = size_t(4) << 30;
         job.shared_hist = accum_.size() * sizeof(float) * (threads_ - 1) > kPrivateBudget;
         std::vector<std::vector<float>> private_hist(job.shared_hist ? 0 : threads_ - 1);
-        std::atomic<uint64_t> next_block{0}, rounds_done{0}, plotted{0}, bad{0};
+        std::atomic<uint64_t> next_block{0}, rounds_done{0}, plotted{0}, bad{0}, idle{0};
         std::atomic<bool> stop{false};
         auto work = [&](int tid) {
             float* hist = accum_.data();
@@ -286,6 +296,7 @@ public:
             for (uint64_t bi; (bi = next_block++) < blocks;) worker.run_block(bi, rounds_done, stop);
             plotted += worker.plotted;
             bad += worker.bad;
+            idle += worker.idle;
         };
         std::vector<std::thread> pool;
         for (int t = 1; t < threads_; ++t) pool.emplace_back(work, t);
@@ -310,6 +321,7 @@ public:
         IterationStats stats;
         stats.samples = plotted.load();
         stats.bad_values = bad.load();
+        stats.idle_lane_rounds = idle.load();
         stats.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
         return stats;
     }

@@ -143,11 +143,11 @@ public:
         params_.reserve(std::max<size_t>(params.size(), 1) * sizeof(float));
         CU_CHECK(cuMemcpyHtoDAsync(params_.get(), params.data(), params.size() * sizeof(float),
                                    stream_));
-        counters_.reserve(2 * sizeof(unsigned long long));
-        CU_CHECK(cuMemsetD32Async(counters_.get(), 0, 4, stream_));
+        counters_.reserve(3 * sizeof(unsigned long long));
+        CU_CHECK(cuMemsetD32Async(counters_.get(), 0, 6, stream_));
 
         IterationStats stats;
-        unsigned long long host_counters[2] = {0, 0};
+        unsigned long long host_counters[3] = {0, 0, 0};  // plotted, bad values, idle lane-rounds
         unsigned int rounds = kFirstRounds;
         while (host_counters[0] < request.samples) {
             const unsigned long long plotted_before = host_counters[0];
@@ -172,6 +172,7 @@ public:
         }
         stats.samples = host_counters[0];
         stats.bad_values = host_counters[1];
+        stats.idle_lane_rounds = host_counters[2];
         stats.seconds =
             std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
         return stats;

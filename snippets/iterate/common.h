@@ -19,6 +19,51 @@ FJ_HD FJ_INLINE bool is_bad_point(float x, float y) {
     return !(fabsf(x) <= 1e10f && fabsf(y) <= 1e10f);
 }
 
+// A point's state word: last xform + 1 in bits 0..7 (0 = the chain's first
+// step, which selects from row 0), consecutive bad values in bits 8..10,
+// fuse rounds left from bit 11.
+FJ_HD FJ_INLINE int point_state(int fuse, int bad, int last) { return (fuse << 11) | (bad << 8) | last; }
+FJ_HD FJ_INLINE int state_last(int s) { return s & 0xff; }
+FJ_HD FJ_INLINE int state_fuse(int s) { return s >> 11; }
+
+// flam3's rules after an xform moved a point (flam3_iterate): a bad value
+// becomes a random point and the step is retried (no plot, same previous
+// xform) up to 4 times in a row; the 5th is accepted. Returns true when the
+// point is past its fuse and is to be plotted; counts bad values.
+FJ_HD FJ_INLINE bool settle_point(float& x, float& y, int& state, int applied, Rng& rng,
+                                  unsigned long long& bad_values) {
+    int fuse = state_fuse(state);
+    if (is_bad_point(x, y)) {
+        x = rand11(rng);
+        y = rand11(rng);
+        ++bad_values;
+        const int consecutive = ((state >> 8) & 7) + 1;
+        if (consecutive < 5) {
+            state = point_state(fuse, consecutive, state_last(state));
+            return false;
+        }
+    }
+    const bool plot = fuse == 0;
+    if (!plot) --fuse;
+    state = point_state(fuse, 0, applied + 1);
+    return plot;
+}
+
+// Index of the xform a draw u in [0,1) selects from a cumulative row.
+FJ_HD FJ_INLINE int select_xform(const float* cumulative, int n, float u) {
+    int k = 0;
+    while (k + 1 < n && !(u < cumulative[k])) ++k;
+    return k;
+}
+
+// What one hit adds to a channel. flam3 keeps its histogram in unsigned
+// integers (bits=33, the default) and truncates after every add, so each
+// contribution counts only its integer part. The small margin keeps entries
+// meant to be integers (k/255 · 255 computed in float) from losing one.
+FJ_HD FJ_INLINE float hit_amount(float visibility, float value) {
+    return floorf(visibility * value + 1e-3f);
+}
+
 // The warp a lane's point moves to after round `round` under the ring
 // shuffle. For a fixed lane the map from warp to destination is a rotation,
 // so the whole block is permuted; every lane keeps its lane index, so shared
@@ -31,6 +76,28 @@ FJ_HD FJ_INLINE u32 ring_destination(u32 warp, u32 lane, u32 round, u32 warps, u
     h *= 0x2C1B3C6Du;
     h ^= h >> 12;
     return (warp + h % warps) % warps;
+}
+
+// The slot a thread's point moves to under the full shuffle: a keyed
+// pseudo-random permutation of the block, fresh every round. Invertible
+// steps on b bits (odd multiply, add, xor-shift) make a bijection of
+// [0, 2^b); cycle-walking restricts it to [0, threads) for any block size.
+FJ_HD FJ_INLINE u32 full_destination(u32 thread, u32 round, u32 threads, u32 salt) {
+    u32 bits = 1;
+    while ((1u << bits) < threads) ++bits;
+    const u32 mask = (1u << bits) - 1u;
+    u32 key = (round + 0x632BE5ABu) * 0x9E3779B1u ^ salt * 0x85EBCA77u;
+    u32 x = thread;
+    do {
+        u32 k = key;
+        for (int i = 0; i < 3; ++i) {
+            k = k * 0x2C1B3C6Du + 0x297A2D39u;
+            x = (x * ((k >> 8) | 1u)) & mask;
+            x = (x + (k >> 16)) & mask;
+            x ^= x >> (bits / 2 + 1);
+        }
+    } while (x >= threads);
+    return x;
 }
 
 // Palette entry for colour coordinate c (flam3 rect.c): step takes entry

@@ -3,39 +3,33 @@
 //
 // The stitcher places this after the generated part, which defines:
 //   FJ_BLOCK            threads per block (multiple of 32)
-//   FJ_SHUFFLE_NONE / FJ_SHUFFLE_RING / FJ_SHUFFLE_DIVERGENT (one of them)
+//   FJ_SHUFFLE_NONE / _RING / _FULL / _DIVERGENT (one of them)
 //   FJ_XAOS             1 when selection depends on the previous xform
 //   FJ_PALETTE_LINEAR   1 for palette_mode="linear"
 //   FJ_HAS_FINAL        1 when there is a final xform
 //   FJ_NXFORMS, FJ_SELECT, FJ_PALETTE, FJ_FINAL_OPACITY   parameter-block offsets
-//   fj_apply_selected(P, row, u, x, y, c, vis, rng) -> index of the applied xform
-//   fj_apply_final(P, x, y, c, rng)                 (when FJ_HAS_FINAL)
+//   FJ_PROPOSAL, FJ_ACCEPT   (xaos) warp-uniform proposal and acceptance rows
+//   fj_apply_xform(P, k, x, y, c, vis, rng)   applies xform k
+//   fj_apply_final(P, x, y, c, rng)           (when FJ_HAS_FINAL)
 //
 // One launch: every thread loads its point and random state from the pool,
 // runs `rounds` rounds (select, apply, plot, exchange), and stores them back.
 // Points persist across launches, so the fuse is paid once per pool.
 
-#if defined(FJ_SHUFFLE_RING)
-#define FJ_WARP_UNIFORM 1
-#define FJ_EXCHANGE 1
-#elif defined(FJ_SHUFFLE_NONE)
-#define FJ_WARP_UNIFORM 1
-#define FJ_EXCHANGE 0
+#if defined(FJ_SHUFFLE_DIVERGENT)
+#define FJ_WARP_UNIFORM 0
 #else
-#define FJ_WARP_UNIFORM 0
-#define FJ_EXCHANGE 0
+#define FJ_WARP_UNIFORM 1
 #endif
-
-// Xaos needs each point's previous xform, which differs between the lanes of
-// a warp once points move; such genomes select per thread.
-#if FJ_XAOS
-#undef FJ_WARP_UNIFORM
-#define FJ_WARP_UNIFORM 0
+#if defined(FJ_SHUFFLE_RING) || defined(FJ_SHUFFLE_FULL)
+#define FJ_EXCHANGE 1
+#else
+#define FJ_EXCHANGE 0
 #endif
 
 struct FjPoint {
     float x, y, c;
-    int state;  // fuse rounds left (bits 8..) and last xform + 1 (bits 0..7)
+    int state;  // fj::point_state
 };
 
 __device__ FJ_INLINE void fj_plot(const float* __restrict__ P, float4* __restrict__ accum, int hist_w,
@@ -44,14 +38,12 @@ __device__ FJ_INLINE void fj_plot(const float* __restrict__ P, float4* __restric
     if (cell < 0 || vis <= 0.0f) return;
     float rgba[4];
     fj::palette_lookup(P + FJ_PALETTE, c, FJ_PALETTE_LINEAR, rgba);
+    for (int k = 0; k < 4; ++k) rgba[k] = fj::hit_amount(vis, rgba[k]);
 #if __CUDA_ARCH__ >= 900
-    atomicAdd(&accum[cell], make_float4(vis * rgba[0], vis * rgba[1], vis * rgba[2], vis * rgba[3]));
+    atomicAdd(&accum[cell], make_float4(rgba[0], rgba[1], rgba[2], rgba[3]));
 #else
     float* a = reinterpret_cast<float*>(&accum[cell]);
-    atomicAdd(a + 0, vis * rgba[0]);
-    atomicAdd(a + 1, vis * rgba[1]);
-    atomicAdd(a + 2, vis * rgba[2]);
-    atomicAdd(a + 3, vis * rgba[3]);
+    for (int k = 0; k < 4; ++k) atomicAdd(a + k, rgba[k]);
 #endif
 }
 
@@ -65,7 +57,7 @@ extern "C" __global__ void fj_seed(float4* __restrict__ points, unsigned long lo
     p.x = fj::rand11(rng);
     p.y = fj::rand11(rng);
     p.c = fj::rand01(rng);
-    p.state = FJ_FUSE << 8;
+    p.state = fj::point_state(FJ_FUSE, 0, 0);
     points[i] = *reinterpret_cast<float4*>(&p);
     rng_states[i] = rng.state;
 }
@@ -75,13 +67,11 @@ fj_iterate(const float* __restrict__ P, float4* __restrict__ points, unsigned lo
            float4* __restrict__ accum, int hist_w, int hist_h, unsigned int rounds, unsigned int round_base,
            unsigned long long* __restrict__ counters) {
     const unsigned int tid = blockIdx.x * FJ_BLOCK + threadIdx.x;
-    const unsigned int lane = threadIdx.x & 31u;
-    const unsigned int warp = threadIdx.x >> 5;
     fj::Rng rng;
     rng.state = rng_states[tid];
     float4 raw = points[tid];
     FjPoint pt = *reinterpret_cast<FjPoint*>(&raw);
-    unsigned long long plotted = 0, bad = 0;
+    unsigned long long plotted = 0, bad = 0, rejected = 0;
 
 #if FJ_EXCHANGE
     __shared__ float sx[FJ_BLOCK], sy[FJ_BLOCK], sc[FJ_BLOCK];
@@ -89,39 +79,50 @@ fj_iterate(const float* __restrict__ P, float4* __restrict__ points, unsigned lo
 #endif
 
     for (unsigned int r = 0; r < rounds; ++r) {
-        const int last = pt.state & 0xff;
-        int fuse = pt.state >> 8;
-#if FJ_WARP_UNIFORM
-        // One draw per warp: every lane applies the same xform, no divergence.
+        const int last = fj::state_last(pt.state);
+        // Every lane draws, so each stream advances alike whatever the strategy.
         float u = fj::rand01(rng);
+#if FJ_WARP_UNIFORM
+        // One choice per warp: every lane applies the same xform, no divergence.
         u = __shfl_sync(0xffffffffu, u, 0);
+#endif
+#if FJ_XAOS && FJ_WARP_UNIFORM
+        const int k = fj::select_xform(P + FJ_PROPOSAL, FJ_NXFORMS, u);
+        const bool moves = fj::rand01(rng) < P[FJ_ACCEPT + last * FJ_NXFORMS + k];
+        rejected += !moves;
 #else
-        const float u = fj::rand01(rng);
+        const int k = fj::select_xform(P + FJ_SELECT + (FJ_XAOS ? last * FJ_NXFORMS : 0), FJ_NXFORMS, u);
+        const bool moves = true;
 #endif
-        const int row = FJ_XAOS ? last : 0;
-        float vis;
-        const int applied = fj_apply_selected(P, row, u, pt.x, pt.y, pt.c, vis, rng);
-        if (fj::is_bad_point(pt.x, pt.y)) {
-            // flam3 restarts a blown-up chain from a random point.
-            pt.x = fj::rand11(rng);
-            pt.y = fj::rand11(rng);
-            ++bad;
-        } else if (fuse > 0) {
-            --fuse;
-        } else {
-            float fx = pt.x, fy = pt.y, fc = pt.c;
+        if (moves) {
+            float vis;
+            fj_apply_xform(P, k, pt.x, pt.y, pt.c, vis, rng);
+            if (fj::settle_point(pt.x, pt.y, pt.state, k, rng, bad)) {
+                float fx = pt.x, fy = pt.y, fc = pt.c;
 #if FJ_HAS_FINAL
-            const float fo = P[FJ_FINAL_OPACITY];
-            if (fo >= 1.0f || fj::rand01(rng) < fo) fj_apply_final(P, fx, fy, fc, rng);
+                const float fo = P[FJ_FINAL_OPACITY];
+                if (fo >= 1.0f || fj::rand01(rng) < fo) {
+                    fj_apply_final(P, fx, fy, fc, rng);
+                    // flam3 ignores a bad final point's flag: it plots the random point.
+                    if (fj::is_bad_point(fx, fy)) {
+                        fx = fj::rand11(rng);
+                        fy = fj::rand11(rng);
+                    }
+                }
 #endif
-            if (!fj::is_bad_point(fx, fy)) fj_plot(P, accum, hist_w, hist_h, fx, fy, fc, vis);
-            ++plotted;
+                fj_plot(P, accum, hist_w, hist_h, fx, fy, fc, vis);
+                ++plotted;
+            }
         }
-        pt.state = (fuse << 8) | (applied + 1);
 
 #if FJ_EXCHANGE
-        const unsigned int dest = fj::ring_destination(warp, lane, round_base + r, FJ_BLOCK / 32, blockIdx.x);
-        const unsigned int slot = dest * 32u + lane;
+#if defined(FJ_SHUFFLE_RING)
+        const unsigned int lane = threadIdx.x & 31u;
+        const unsigned int slot =
+            fj::ring_destination(threadIdx.x >> 5, lane, round_base + r, FJ_BLOCK / 32, blockIdx.x) * 32u + lane;
+#else
+        const unsigned int slot = fj::full_destination(threadIdx.x, round_base + r, FJ_BLOCK, blockIdx.x);
+#endif
         sx[slot] = pt.x;
         sy[slot] = pt.y;
         sc[slot] = pt.c;
@@ -139,4 +140,5 @@ fj_iterate(const float* __restrict__ P, float4* __restrict__ points, unsigned lo
     rng_states[tid] = rng.state;
     atomicAdd(&counters[0], plotted);
     atomicAdd(&counters[1], bad);
+    atomicAdd(&counters[2], rejected);
 }

@@ -1,0 +1,126 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+#include "bench_common.h"
+
+#include <chrono>
+#include <cmath>
+#include <ctime>
+#include <filesystem>
+#include <fstream>
+#include <sstream>
+#include <thread>
+
+#include "cuda/cuda_backend.h"
+
+namespace fj::cli {
+namespace {
+
+std::string cpu_model() {
+    std::ifstream in("/proc/cpuinfo");
+    std::string line;
+    while (std::getline(in, line))
+        if (line.rfind("model name", 0) == 0) {
+            const size_t colon = line.find(':');
+            if (colon != std::string::npos) return line.substr(colon + 2);
+        }
+    return "unknown CPU";
+}
+
+// Options in the order given, as a copy-pasteable command line.
+std::string command_line(const ParsedArgs& a, const std::string& command) {
+    std::string out = "flamejit " + command;
+    for (const auto& f : a.flags) out += " --" + f;
+    for (const auto& [k, v] : a.values) out += " --" + k + " " + v;
+    for (const auto& p : a.positional) out += " " + p;
+    return out;
+}
+
+}  // namespace
+
+std::vector<std::string> split_list(const std::string& text) {
+    std::vector<std::string> out;
+    std::stringstream in(text);
+    std::string item;
+    while (std::getline(in, item, ',')) out.push_back(item);
+    return out;
+}
+
+std::pair<int, int> parse_size(const std::string& text) {
+    int w = 0, h = 0;
+    char x = 0, extra = 0;
+    if (std::sscanf(text.c_str(), "%d%c%d%c", &w, &x, &h, &extra) != 3 || x != 'x' || w < 8 || h < 8 || w > 16384 ||
+        h > 16384)
+        throw UsageError("--size must be WxH with both in 8..16384, got '" + text + "'");
+    return {w, h};
+}
+
+void resize_flame(Flame& flame, int width, int height) {
+    flame.scale *= static_cast<double>(width) / flame.width;
+    flame.width = width;
+    flame.height = height;
+}
+
+double image_error(const ImageF& image, const ImageF& reference) {
+    if (image.width != reference.width || image.height != reference.height)
+        throw std::runtime_error("image_error: sizes differ");
+    const int w = image.width / 2, h = image.height / 2;
+    double sum = 0;
+    for (int y = 0; y < h; ++y)
+        for (int x = 0; x < w; ++x)
+            for (int c = 0; c < 3; ++c) {
+                double d = 0;
+                for (int dy = 0; dy < 2; ++dy)
+                    for (int dx = 0; dx < 2; ++dx) {
+                        const size_t i = (static_cast<size_t>(2 * y + dy) * image.width + 2 * x + dx) * 4 + c;
+                        d += std::clamp(image.rgba[i], 0.0f, 255.0f) - std::clamp(reference.rgba[i], 0.0f, 255.0f);
+                    }
+                sum += std::abs(d) / 4;
+            }
+    return sum / (3.0 * w * h);
+}
+
+BenchRenderSetup bench_render_setup(const ParsedArgs& a) {
+    BenchRenderSetup s;
+    if (!parse_backend_choice(a.value("backend", "auto"), &s.options.backend))
+        throw UsageError("--backend must be auto, cuda or cpu");
+    s.options.threads = static_cast<int>(a.integer("threads", 0));
+    if (s.options.threads < 0 || s.options.threads > 4096) throw UsageError("--threads must be in 0..4096");
+    s.options.seed = static_cast<uint64_t>(a.integer("seed", 1));
+    s.backend_name = Renderer(s.options).backend_name();
+    return s;
+}
+
+nlohmann::json bench_header(const ParsedArgs& a, const std::string& command) {
+    nlohmann::json h;
+    std::string why_not;
+    if (a.value("backend", "auto") != "cpu" && cuda_available(&why_not)) {
+        const CudaSystemInfo sys = describe_devices();
+        h["device"] = sys.devices.empty() ? "no device" : sys.devices[0].name;
+        h["driver"] = std::to_string(sys.driver_version / 1000) + "." + std::to_string(sys.driver_version % 1000 / 10);
+    } else {
+        h["device"] = cpu_model() + " (" + std::to_string(std::thread::hardware_concurrency()) + " hardware threads)";
+        h["driver"] = nullptr;
+    }
+    h["cpu"] = cpu_model();
+    h["commit"] = FLAMEJIT_COMMIT;
+    const std::time_t now = std::time(nullptr);
+    char date[32];
+    std::strftime(date, sizeof date, "%Y-%m-%dT%H:%M:%SZ", std::gmtime(&now));
+    h["date"] = date;
+    h["command"] = command_line(a, command);
+    h["flamejit_version"] = FLAMEJIT_VERSION;
+    return h;
+}
+
+void write_text_file(const std::string& path, const std::string& text) {
+    const std::string tmp = path + ".tmp";
+    {
+        std::ofstream out(tmp, std::ios::binary);
+        out << text;
+        if (!out.flush()) throw std::runtime_error("cannot write " + path);
+    }
+    std::filesystem::rename(tmp, path);
+}
+
+void write_json_file(const std::string& path, const nlohmann::json& value) { write_text_file(path, value.dump(2) + "\n"); }
+
+}  // namespace fj::cli

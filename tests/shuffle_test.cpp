@@ -1,0 +1,137 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+// Shuffle strategies: the simulated trajectory statistics against the
+// analytic model, each strategy's render against flam3, and the exchange
+// doing what it is for on a genome whose warps converge.
+#include <doctest/doctest.h>
+
+#include <cmath>
+#include <regex>
+
+#include "analysis/shuffle_simulation.h"
+#include "genome/flam3_reader.h"
+#include "image/fidelity.h"
+#include "image/png_io.h"
+#include "pipeline/renderer.h"
+#include "test_support.h"
+
+using fj::test::run_command;
+
+namespace {
+
+std::string quoted(const std::string& s) { return "'" + s + "'"; }
+
+// The first <flame> of `xml` at `factor` of its size (framing kept) and the
+// given quality, supersample 1: the same picture, cheap enough for CI.
+std::string reduced(const std::string& xml, double factor, double quality) {
+    std::smatch m;
+    std::string out = xml;
+    REQUIRE(std::regex_search(out, m, std::regex("size=\"(\\d+) (\\d+)\"")));
+    const int w = static_cast<int>(std::stoi(m[1]) * factor), h = static_cast<int>(std::stoi(m[2]) * factor);
+    out = std::regex_replace(out, std::regex("size=\"\\d+ \\d+\""), "size=\"" + std::to_string(w) + " " + std::to_string(h) + "\"",
+                             std::regex_constants::format_first_only);
+    REQUIRE(std::regex_search(out, m, std::regex(" scale=\"([-0-9.eE+]+)\"")));
+    out = std::regex_replace(out, std::regex(" scale=\"[-0-9.eE+]+\""), " scale=\"" + std::to_string(std::stod(m[1]) * factor) + "\"",
+                             std::regex_constants::format_first_only);
+    out = std::regex_replace(out, std::regex("quality=\"[-0-9.eE+]+\""), "quality=\"" + std::to_string(quality) + "\"",
+                             std::regex_constants::format_first_only);
+    return std::regex_replace(out, std::regex("supersample=\"\\d+\""), "supersample=\"1\"", std::regex_constants::format_first_only);
+}
+
+double mean_abs_difference(const fj::ImageF& a, const fj::ImageF& b) {
+    double sum = 0;
+    for (size_t i = 0; i < a.rgba.size(); ++i)
+        if (i % 4 != 3) sum += std::abs(std::clamp(a.rgba[i], 0.0f, 255.0f) - std::clamp(b.rgba[i], 0.0f, 255.0f));
+    return sum / (a.rgba.size() / 4 * 3);
+}
+
+}  // namespace
+
+TEST_CASE("shuffle simulation: probabilities of identical subsequences follow the model") {
+    using S = fj::SimulatedStrategy;
+    for (int block : {256, 512})
+        for (S s : {S::Divergent, S::None, S::Full, S::Ring}) {
+            fj::ShuffleSimulationConfig c;
+            c.strategy = s;
+            c.block = block;
+            c.blocks = 32;
+            c.rounds = 100;
+            const fj::ShuffleSimulationResult r = fj::simulate_shuffle(c);
+            // Exact formulas (1), (2), (4) within 10%; the ring's approximate (3) within 25%.
+            const double tolerance = s == S::Ring ? 0.25 : 0.10;
+            for (int i = 0; i < 3; ++i) {  // l = 1, 2, 4
+                const int l = fj::kSubsequenceLengths[i];
+                const double model = fj::model_p_identical(s, 8, 32, block, l);
+                CAPTURE(fj::to_string(s));
+                CAPTURE(block);
+                CAPTURE(l);
+                CHECK(r.p_identical[i] == doctest::Approx(model).epsilon(tolerance));
+            }
+            if (s != S::None) CHECK(r.distinct_trajectories == 1.0);
+        }
+}
+
+TEST_CASE("shuffle simulation: a fixed ring offset locks lanes together, the varied one does not") {
+    fj::ShuffleSimulationConfig c;
+    c.blocks = 8;
+    c.rounds = 64;
+    c.strategy = fj::SimulatedStrategy::RingFixedOffset;
+    // 8 warps of 32: lanes equal modulo 8 share an offset and never part.
+    CHECK(fj::simulate_shuffle(c).distinct_trajectories == doctest::Approx(0.25));
+    c.strategy = fj::SimulatedStrategy::Ring;
+    CHECK(fj::simulate_shuffle(c).distinct_trajectories == 1.0);
+    c.strategy = fj::SimulatedStrategy::None;
+    CHECK(fj::simulate_shuffle(c).distinct_trajectories == doctest::Approx(1.0 / 32));
+}
+
+TEST_CASE("shuffle: on converging warps, no exchange is measurably worse than the ring at equal samples") {
+    // Three half-size linear maps (the Sierpinski triangle): the lanes of a
+    // warp that share every xform meet within ~24 rounds. Density estimation
+    // is off so the error measures sampling noise, not DE's kernel choice.
+    const std::string xml = fj::test::read_file(fj::test::source_path("benchmarks/genomes/linear3.flam3"));
+    fj::Flame flame = fj::read_flam3_string(reduced(xml, 1.0 / 6, 10), "linear3.flam3").at(0);
+    flame.estimator_radius = 0;
+    fj::RenderOptions options;
+    options.backend = fj::BackendChoice::Cpu;
+    options.threads = 2;
+    options.seed = 5;
+    options.kernel.shuffle = fj::Shuffle::Divergent;
+    options.quality = 400;
+    const fj::ImageF reference = fj::Renderer(options).render(flame).image;
+    options.quality = 10;
+    double error[2];
+    const fj::Shuffle strategies[2] = {fj::Shuffle::None, fj::Shuffle::Ring};
+    for (int i = 0; i < 2; ++i) {
+        options.kernel.shuffle = strategies[i];
+        options.seed = 6 + i;
+        error[i] = mean_abs_difference(fj::Renderer(options).render(flame).image, reference);
+    }
+    MESSAGE("error against the reference at quality 10: none " << error[0] << ", ring " << error[1]);
+    CHECK(error[0] > 2 * error[1]);
+}
+
+TEST_CASE("shuffle: every strategy renders a corpus genome as flam3 does (fidelity ratio <= 1.3)") {
+    if (run_command("command -v flam3-render").status != 0) {
+        FAIL("flam3-render not installed (Debian flam3-utils): tools/test.sh installs it");
+        return;
+    }
+    const std::string dir = fj::test::scratch_dir("shuffle-fidelity");
+    const std::string g = dir + "/sheep.flam3";
+    fj::test::write_file(g, reduced(fj::test::read_file(fj::test::corpus_path("electric-sheep/electricsheep.244.00216.flam3")),
+                                    0.3, 150));
+    for (const char* s : {"A", "B"}) {
+        const auto ref = run_command("env in=" + quoted(g) + " out=" + quoted(dir + "/" + s + ".png") + " isaac_seed=ref" + s +
+                                     " nthreads=2 verbose=0 flam3-render");
+        REQUIRE_MESSAGE(ref.status == 0, ref.output);
+    }
+    const fj::PngImage a = fj::read_png(dir + "/A.png"), b = fj::read_png(dir + "/B.png");
+    int seed = 20;
+    for (const char* strategy : {"none", "ring", "full", "divergent"}) {
+        const std::string c = dir + "/" + strategy + ".png";
+        const auto ours = run_command(quoted(fj::test::flamejit_binary()) + " render " + quoted(g) + " -o " + quoted(c) +
+                                      " --backend cpu --threads 2 --seed " + std::to_string(seed++) + " --shuffle " + strategy);
+        REQUIRE_MESSAGE(ours.status == 0, ours.output);
+        const auto ratio = fj::fidelity_ratio(a, b, fj::read_png(c));
+        MESSAGE(std::string(strategy) << ": fidelity ratio " << ratio.ratio);
+        CHECK_MESSAGE(ratio.ratio <= 1.3, std::string(strategy));
+    }
+}
