@@ -39,6 +39,11 @@ struct IterationStats {
     // Lane-rounds that stayed put under warp-uniform xaos selection (the
     // lazy steps of param_layout.h); their share is the cost of that design.
     uint64_t idle_lane_rounds = 0;
+    // Launch shape (CUDA; 0 on the CPU): kernel registers per thread,
+    // resident blocks per SM from the occupancy API, threads in the pool.
+    int registers = 0;
+    int blocks_per_sm = 0;
+    uint64_t threads = 0;
     double seconds = 0;
 };
 

@@ -36,5 +36,6 @@ void write_json_file(const std::string& path, const nlohmann::json& value);
 void write_text_file(const std::string& path, const std::string& text);
 
 int bench_shuffle(const Args& args);
+int bench_throughput(const Args& args);
 
 }  // namespace fj::cli

@@ -6,11 +6,12 @@
 
 #include "default_genome.h"
 #include "errors.h"
+#include "genome/cuburn_reader.h"
 #include "genome/flam3_reader.h"
 
 namespace fj::cli {
 
-GenomeInput load_genomes(const ParsedArgs& args) {
+GenomeInput load_genomes(const ParsedArgs& args, bool animation) {
     GenomeInput input;
     ReadOptions read;
     read.drop_unknown_variations = args.has("drop-unknown");
@@ -18,7 +19,15 @@ GenomeInput load_genomes(const ParsedArgs& args) {
     if (args.positional.empty()) {
         input.label = "default.flam3";
         input.flames = read_flam3_string(kDefaultGenome, input.label, read, &input.sources);
+    } else if (std::filesystem::path(args.positional[0]).extension() == ".json") {
+        input.label = args.positional[0];
+        CuburnReadOptions cuburn;
+        cuburn.profile_file = args.value("profile");
+        cuburn.loop = animation;
+        cuburn.drop_unknown_variations = read.drop_unknown_variations;
+        input.flames = read_cuburn_file(input.label, cuburn, &input.sources);
     } else {
+        if (args.has("profile")) throw UsageError("--profile applies to cuburn .json genomes only");
         input.label = args.positional[0];
         input.flames = read_flam3_file(input.label, read, &input.sources);
     }
@@ -47,6 +56,9 @@ KernelOptions kernel_options_from(const ParsedArgs& args) {
     if (!k.arch.empty() && (k.arch.rfind("sm_", 0) != 0 || k.arch.size() < 5 ||
                             k.arch.find_first_not_of("0123456789a", 3) != std::string::npos))
         throw UsageError("--arch must look like sm_90");
+    // `none` (no accumulation) exists for the throughput benchmark only.
+    if (!parse_accumulation(args.value("accumulate", "atomic"), &k.accumulation) || k.accumulation == Accumulation::None)
+        throw UsageError("--accumulate must be atomic, scalar or warp");
     return k;
 }
 

@@ -21,8 +21,9 @@ struct GenomeInput {
 };
 
 // Reads the positional genome (or the bundled one) honouring --flame,
-// --palettes and --drop-unknown.
-GenomeInput load_genomes(const ParsedArgs& args);
+// --palettes and --drop-unknown. A .json file is a cuburn node, read with
+// --profile: as one still, or for an animation as the keyframes of its loop.
+GenomeInput load_genomes(const ParsedArgs& args, bool animation = false);
 // --shuffle, --block, --arch.
 KernelOptions kernel_options_from(const ParsedArgs& args);
 // GENOME's file name with .png, in the current folder.

@@ -13,6 +13,7 @@ const char* kHelp =
     "usage: flamejit bench WHAT [options]\n"
     "\n"
     "  shuffle      the shuffle strategies: simulated statistics, error per sample and per second\n"
+    "  throughput   iterations/s per genome against the atomic and compute ceilings\n"
     "\n"
     "'flamejit bench WHAT --help' describes each.\n";
 
@@ -26,6 +27,7 @@ int cmd_bench(const Args& args) {
         }
         const Args rest(args.begin() + 1, args.end());
         if (args[0] == "shuffle") return bench_shuffle(rest);
+        if (args[0] == "throughput") return bench_throughput(rest);
         throw UsageError("unknown benchmark '" + args[0] + "'");
     });
 }

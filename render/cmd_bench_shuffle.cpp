@@ -35,6 +35,9 @@ const char* kHelp =
     "  --size WxH             render size, default 320x240 (the camera keeps its framing)\n"
     "  --qualities LIST       samples per pixel, default 5,10,20,40\n"
     "  --reference-quality Q  default 400\n"
+    "  --no-de                density estimation off, so the error measures sampling noise\n"
+    "                         (DE widens its kernel where hits are few, which favours\n"
+    "                         clumped hits at low quality)\n"
     "  --backend B            auto (default), cuda or cpu\n"
     "  --threads N            CPU backend threads (default all cores)\n"
     "  --seed N               default 1\n"
@@ -176,6 +179,7 @@ int render_strategies(const ParsedArgs& a) {
     for (int index : input.selected) {
         Flame flame = input.flames[index];
         resize_flame(flame, width, height);
+        if (a.has("no-de")) flame.estimator_radius = 0;
         std::string name = input.label;
         if (input.selected.size() > 1) name += '#' + std::to_string(index);
 
@@ -231,7 +235,7 @@ int bench_shuffle(const Args& args) {
     const ParsedArgs a = parse_args(args,
                                     {"transforms", "warp", "block", "json", "plot", "strategies", "size", "qualities",
                                      "reference-quality", "backend", "threads", "seed", "flame", "palettes"},
-                                    {"simulate", "help", "h", "drop-unknown"});
+                                    {"simulate", "no-de", "help", "h", "drop-unknown"});
     if (a.has("help") || a.has("h")) {
         std::fputs(kHelp, stdout);
         return 0;

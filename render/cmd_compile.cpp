@@ -26,10 +26,11 @@ const char* kHelp =
     "  --flame I             only flame I (0-based)\n"
     "  --shuffle S           ring (default), none, full, divergent\n"
     "  --block N             threads per block (default 256)\n"
+    "  --accumulate A        atomic (default: float4 atomics on sm_90), scalar, warp (aggregated)\n"
     "  --palettes FILE, --drop-unknown   as for render\n";
 
 int run(const Args& args) {
-    const ParsedArgs a = parse_args(args, {"arch", "emit-cu", "flame", "shuffle", "block", "palettes"},
+    const ParsedArgs a = parse_args(args, {"arch", "emit-cu", "flame", "shuffle", "block", "accumulate", "palettes"},
                                     {"help", "h", "drop-unknown"});
     if (a.has("help") || a.has("h")) {
         std::fputs(kHelp, stdout);

@@ -20,7 +20,8 @@ namespace {
 const char* kHelp =
     "usage: flamejit render [GENOME] [-o OUT.png] [options]\n"
     "\n"
-    "Renders every <flame> of GENOME (flam3 XML; default: the bundled genome) to a PNG.\n"
+    "Renders every <flame> of GENOME (flam3 XML, or a cuburn .json node; default: the bundled\n"
+    "genome) to a PNG.\n"
     "With several flames and no --flame, OUT gets each flame's index: OUT.00000.png, ...\n"
     "\n"
     "  -o OUT.png            output file (default: GENOME's name with .png)\n"
@@ -34,10 +35,13 @@ const char* kHelp =
     "  --emit-cu FILE        also write the generated kernel source to FILE\n"
     "  --shuffle S           ring (default), none, full, divergent\n"
     "  --block N             threads per block, a multiple of 32 in 128..1024 (default 256)\n"
+    "  --accumulate A        atomic (default: float4 atomics on sm_90), scalar, warp (aggregated)\n"
     "  --bits 8|16           PNG sample depth (default 8)\n"
     "  --transparent         alpha from density, background not blended (as flam3's transparency=1)\n"
+    "  --earlyclip           tone-map before the spatial filter (as flam3's earlyclip=1)\n"
     "  --palettes FILE       flam3 palette library (default: $flam3_palettes or flam3's)\n"
     "  --drop-unknown        drop variations flamejit does not know, with a warning\n"
+    "  --profile FILE        cuburn output profile for a .json genome (size, samples per pixel)\n"
     "\n"
     "Exit status: 0 success, 2 bad input or usage, 1 internal or device failure.\n";
 
@@ -78,8 +82,8 @@ private:
 
 int run(const Args& args) {
     const ParsedArgs a = parse_args(
-        args, {"o", "output", "backend", "quality", "seed", "threads", "flame", "arch", "emit-cu", "shuffle", "block", "bits", "palettes", "device"},
-        {"help", "h", "transparent", "drop-unknown"});
+        args, {"o", "output", "backend", "quality", "seed", "threads", "flame", "arch", "emit-cu", "shuffle", "block", "accumulate", "bits", "palettes", "device", "profile"},
+        {"help", "h", "transparent", "earlyclip", "drop-unknown"});
     if (a.has("help") || a.has("h")) {
         std::fputs(kHelp, stdout);
         return 0;
@@ -98,6 +102,7 @@ int run(const Args& args) {
     options.kernel = kernel_options_from(a);
     options.emit_cu = a.value("emit-cu");
     options.transparent = a.has("transparent");
+    options.earlyclip = a.has("earlyclip");
     const int bits = static_cast<int>(a.integer("bits", 8));
     if (bits != 8 && bits != 16) throw UsageError("--bits must be 8 or 16");
 

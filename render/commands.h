@@ -13,9 +13,11 @@ namespace fj::cli {
 using Args = std::vector<std::string>;
 
 int cmd_render(const Args& args);
+int cmd_animate(const Args& args);
 int cmd_compile(const Args& args);
 int cmd_info(const Args& args);
 int cmd_compare(const Args& args);
+int cmd_variations(const Args& args);
 int cmd_bench(const Args& args);
 
 }  // namespace fj::cli

@@ -15,10 +15,12 @@ const char* kUsage =
     "\n"
     "commands:\n"
     "  render   render genome files to PNG images\n"
+    "  animate  render the frames of an animation (keyframe sequence) to numbered PNGs\n"
     "  compile  generate and compile a genome's kernel (no GPU needed); print its report\n"
     "  info     which backends work, devices, driver and NVRTC versions, kernel cache\n"
     "  compare  fidelity ratio of an image against two reference renders\n"
-    "  bench    benchmarks: shuffle strategies\n"
+    "  variations  the supported variations: ids, parameters and defaults, aliases\n"
+    "  bench    benchmarks: shuffle strategies, throughput against ceilings\n"
     "\n"
     "'flamejit COMMAND --help' describes each command.\n";
 
@@ -36,9 +38,11 @@ int main(int argc, char** argv) {
     const std::string command = argv[1];
     const fj::cli::Args args(argv + 2, argv + argc);
     if (command == "render") return fj::cli::cmd_render(args);
+    if (command == "animate") return fj::cli::cmd_animate(args);
     if (command == "compile") return fj::cli::cmd_compile(args);
     if (command == "info") return fj::cli::cmd_info(args);
     if (command == "compare") return fj::cli::cmd_compare(args);
+    if (command == "variations") return fj::cli::cmd_variations(args);
     if (command == "bench") return fj::cli::cmd_bench(args);
     std::fprintf(stderr, "flamejit: unknown command '%s' (try flamejit --help)\n", command.c_str());
     return 2;

@@ -17,64 +17,16 @@ extern "C" {
 }
 
 #include "codegen/variation_registry.h"
+#include "flam3_oracle.h"
 #include "genome/flam3_reader.h"
 #include "test_support.h"
 
 namespace {
 
-// ---------------------------------------------------------------------------------
-// The oracle: flam3_parse_xml2 with defaults on, as flam3-render calls it.
-
-struct Flam3Genomes {
-    flam3_genome* cps = nullptr;
-    int count = 0;
-    explicit Flam3Genomes(const std::string& xml, const std::string& name) {
-        std::string text = xml, file = name;
-        cps = flam3_parse_xml2(text.data(), file.data(), flam3_defaults_on, &count);
-    }
-    ~Flam3Genomes() {
-        for (int i = 0; i < count; ++i) clear_cp(&cps[i], flam3_defaults_on);
-        free(cps);
-    }
-    Flam3Genomes(const Flam3Genomes&) = delete;
-    Flam3Genomes& operator=(const Flam3Genomes&) = delete;
-};
-
-// Where flam3 keeps each variation parameter, by flam3's own field name.
-#define FJ_PARAM(field) {#field, offsetof(flam3_xform, field)}
-const std::map<std::string, size_t>& flam3_param_fields() {
-    static const std::map<std::string, size_t> fields = {
-        FJ_PARAM(blob_low), FJ_PARAM(blob_high), FJ_PARAM(blob_waves), FJ_PARAM(pdj_a), FJ_PARAM(pdj_b),
-        FJ_PARAM(pdj_c), FJ_PARAM(pdj_d), FJ_PARAM(fan2_x), FJ_PARAM(fan2_y), FJ_PARAM(rings2_val),
-        FJ_PARAM(perspective_angle), FJ_PARAM(perspective_dist), FJ_PARAM(julian_power), FJ_PARAM(julian_dist),
-        FJ_PARAM(juliascope_power), FJ_PARAM(juliascope_dist), FJ_PARAM(radial_blur_angle), FJ_PARAM(pie_slices),
-        FJ_PARAM(pie_rotation), FJ_PARAM(pie_thickness), FJ_PARAM(ngon_sides), FJ_PARAM(ngon_power),
-        FJ_PARAM(ngon_circle), FJ_PARAM(ngon_corners), FJ_PARAM(curl_c1), FJ_PARAM(curl_c2),
-        FJ_PARAM(rectangles_x), FJ_PARAM(rectangles_y), FJ_PARAM(amw_amp), FJ_PARAM(disc2_rot),
-        FJ_PARAM(disc2_twist), FJ_PARAM(super_shape_rnd), FJ_PARAM(super_shape_m), FJ_PARAM(super_shape_n1),
-        FJ_PARAM(super_shape_n2), FJ_PARAM(super_shape_n3), FJ_PARAM(super_shape_holes), FJ_PARAM(flower_petals),
-        FJ_PARAM(flower_holes), FJ_PARAM(conic_eccentricity), FJ_PARAM(conic_holes), FJ_PARAM(parabola_height),
-        FJ_PARAM(parabola_width), FJ_PARAM(bent2_x), FJ_PARAM(bent2_y), FJ_PARAM(bipolar_shift),
-        FJ_PARAM(cell_size), FJ_PARAM(cpow_r), FJ_PARAM(cpow_i), FJ_PARAM(cpow_power), FJ_PARAM(curve_xamp),
-        FJ_PARAM(curve_yamp), FJ_PARAM(curve_xlength), FJ_PARAM(curve_ylength), FJ_PARAM(escher_beta),
-        FJ_PARAM(lazysusan_spin), FJ_PARAM(lazysusan_space), FJ_PARAM(lazysusan_twist), FJ_PARAM(lazysusan_x),
-        FJ_PARAM(lazysusan_y), FJ_PARAM(modulus_x), FJ_PARAM(modulus_y), FJ_PARAM(oscope_separation),
-        FJ_PARAM(oscope_frequency), FJ_PARAM(oscope_amplitude), FJ_PARAM(oscope_damping), FJ_PARAM(popcorn2_x),
-        FJ_PARAM(popcorn2_y), FJ_PARAM(popcorn2_c), FJ_PARAM(separation_x), FJ_PARAM(separation_xinside),
-        FJ_PARAM(separation_y), FJ_PARAM(separation_yinside), FJ_PARAM(split_xsize), FJ_PARAM(split_ysize),
-        FJ_PARAM(splits_x), FJ_PARAM(splits_y), FJ_PARAM(stripes_space), FJ_PARAM(stripes_warp),
-        FJ_PARAM(wedge_angle), FJ_PARAM(wedge_hole), FJ_PARAM(wedge_count), FJ_PARAM(wedge_swirl),
-        FJ_PARAM(wedge_julia_angle), FJ_PARAM(wedge_julia_count), FJ_PARAM(wedge_julia_power),
-        FJ_PARAM(wedge_julia_dist), FJ_PARAM(wedge_sph_angle), FJ_PARAM(wedge_sph_count), FJ_PARAM(wedge_sph_hole),
-        FJ_PARAM(wedge_sph_swirl), FJ_PARAM(whorl_inside), FJ_PARAM(whorl_outside), FJ_PARAM(waves2_freqx),
-        FJ_PARAM(waves2_scalex), FJ_PARAM(waves2_freqy), FJ_PARAM(waves2_scaley), FJ_PARAM(auger_sym),
-        FJ_PARAM(auger_weight), FJ_PARAM(auger_freq), FJ_PARAM(auger_scale), FJ_PARAM(flux_spread),
-        FJ_PARAM(mobius_re_a), FJ_PARAM(mobius_im_a), FJ_PARAM(mobius_re_b), FJ_PARAM(mobius_im_b),
-        FJ_PARAM(mobius_re_c), FJ_PARAM(mobius_im_c), FJ_PARAM(mobius_re_d), FJ_PARAM(mobius_im_d),
-    };
-    return fields;
-}
-#undef FJ_PARAM
+// The oracle (tests/flam3_oracle.h): flam3_parse_xml2 with defaults on, and
+// where flam3 keeps each variation parameter.
+using fj::test::Flam3Genomes;
+using fj::test::flam3_param_fields;
 
 // The flam3 field of one of our parameters: same name, one of its aliases, or
 // flam3's short "oscope_" spelling; -1 when flam3 has none.

@@ -2,6 +2,7 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #include <doctest/doctest.h>
 
+#include <algorithm>
 #include <cmath>
 #include <cstdlib>
 #include <cstring>
@@ -28,6 +29,8 @@ flam3_de_helper flam3_create_de_filters(double max_rad, double min_rad, double c
 int flam3_create_spatial_filter(flam3_frame* spec, int field, double** filter);
 double flam3_calc_alpha(double density, double gamma, double linrange);
 void flam3_calc_newrgb(double* cbuf, double ls, double highpow, double* newrgb);
+void rgb2hsv(double* rgb, double* hsv);
+void hsv2rgb(double* hsv, double* rgb);
 }
 
 #include "pipeline/frame_plan.h"
@@ -141,6 +144,47 @@ TEST_CASE("post: spatial filter matches flam3_create_spatial_filter for all 14 n
             }
 }
 
+TEST_CASE("post: every spatial tap has flam3's sign and value (edge residues included)") {
+    // The outermost taps of several kernels are ±1e-17..1e-60 residues
+    // (sin(kπ) and the like) whose sign decides which far pixels flam3 draws
+    // white; they follow from flam3's order of operations, not its formulas.
+    auto genome = std::unique_ptr<flam3_genome, decltype(&std::free)>(
+        static_cast<flam3_genome*>(std::calloc(1, sizeof(flam3_genome))), &std::free);
+    flam3_frame frame;
+    std::memset(&frame, 0, sizeof frame);
+    frame.pixel_aspect_ratio = 1.0;
+    frame.genomes = genome.get();
+    frame.ngenomes = 1;
+    int compared = 0, sign_bad = 0, value_bad = 0;
+    for (int id = 0; id < 14; ++id)
+        for (double r : {0.3, 0.5, 0.75, 1.0, 1.25, 1.5, 2.0, 2.5, 3.0})
+            for (int os : {1, 2, 3}) {
+                CAPTURE(id);
+                CAPTURE(r);
+                CAPTURE(os);
+                genome->spatial_filter_select = id;
+                genome->spatial_filter_radius = r;
+                genome->spatial_oversample = os;
+                double* ref = nullptr;
+                const int width = flam3_create_spatial_filter(&frame, flam3_field_both, &ref);
+                if (width <= 0) {  // a kernel with no weight: flam3 refuses it, and so do we
+                    free(ref);
+                    CHECK_THROWS(fj::make_spatial_filter(static_cast<fj::FilterShape>(id), r, os));
+                    continue;
+                }
+                const fj::SpatialFilter f = fj::make_spatial_filter(static_cast<fj::FilterShape>(id), r, os);
+                REQUIRE(f.width == width);
+                for (int n = 0; n < width * width; ++n, ++compared) {
+                    if ((f.coefs[n] > 0) != (ref[n] > 0) || (f.coefs[n] < 0) != (ref[n] < 0)) ++sign_bad;
+                    if (!close(f.coefs[n], ref[n], 1e-12, 0)) ++value_bad;
+                }
+                free(ref);
+            }
+    CHECK(compared > 10000);
+    CHECK(sign_bad == 0);
+    CHECK(value_bad == 0);
+}
+
 TEST_CASE("post: tone snippets match flam3_calc_alpha and flam3_calc_newrgb") {
     const double densities[] = {0, 1e-5, 0.003, 0.0099, 0.01, 0.02, 0.3, 1, 4.5};
     const double gammas[] = {1.0, 2.2, 4.0};
@@ -172,6 +216,53 @@ TEST_CASE("post: tone snippets match flam3_calc_alpha and flam3_calc_newrgb") {
             }
     CHECK(tried == 7 * 6 * 6 * 3);
     CHECK(rgb_bad == 0);
+}
+
+TEST_CASE("post: in double, colour scaling and HSV are bit-identical to libflam3's") {
+    // The CPU tone-maps in double in flam3's order of operations, so that
+    // truncation meets the same 254.999… flam3 produces where highlight
+    // power pins a channel at 255 (two thirds of such pixels read 254).
+    std::mt19937 rng(7);
+    std::uniform_real_distribution<double> unit(0, 1);
+    int rgb_bad = 0, hsv_bad = 0, pinned = 0, pinned_254 = 0;
+    for (int n = 0; n < 20000; ++n) {
+        double c[3] = {unit(rng) * 3000, unit(rng) * 3000, unit(rng) * 3000};
+        if (n % 5 == 0) c[n % 3] = 0;
+        const double ls = n % 7 == 0 ? 0.0 : unit(rng) * 50;
+        const double hp = std::vector<double>{-1, -0.6, 0, 0.5, 1, 2.5}[n % 6];
+        double cbuf[4] = {c[0], c[1], c[2], 0}, want[3], got[3];
+        flam3_calc_newrgb(cbuf, ls, hp, want);
+        fj::tone_scale_rgb(c, ls, hp, got);
+        for (int i = 0; i < 3; ++i)
+            if (std::memcmp(&got[i], &want[i], sizeof(double)) != 0) ++rgb_bad;
+        if (hp >= 0 && std::max({c[0], c[1], c[2]}) * ls / 255 > 255) {
+            ++pinned;
+            pinned_254 += std::max({want[0], want[1], want[2]}) < 255.0;
+        }
+        double rgb[3] = {unit(rng), unit(rng), unit(rng)}, h_want[3], h_got[3], back_want[3], back_got[3];
+        if (n % 4 == 0) rgb[1] = rgb[0];
+        rgb2hsv(rgb, h_want);
+        fj::tone_rgb_to_hsv(rgb, h_got);
+        hsv2rgb(h_want, back_want);
+        fj::tone_hsv_to_rgb(h_want, back_got);
+        for (int i = 0; i < 3; ++i)
+            if (std::memcmp(&h_got[i], &h_want[i], sizeof(double)) || std::memcmp(&back_got[i], &back_want[i], sizeof(double)))
+                ++hsv_bad;
+    }
+    CHECK(rgb_bad == 0);
+    CHECK(hsv_bad == 0);
+    MESSAGE("highlight-pinned colours: " << pinned << ", of which flam3 leaves " << pinned_254 << " below 255");
+    CHECK(pinned > 1000);
+    CHECK(pinned_254 > pinned / 4);  // the effect this reproduces is real
+}
+
+TEST_CASE("post: a double result truncates to the level flam3 truncates it to, through the float image") {
+    CHECK(static_cast<int>(fj::toward_zero_float(254.99999999999997)) == 254);
+    CHECK(static_cast<int>(fj::toward_zero_float(255.0)) == 255);
+    CHECK(static_cast<int>(fj::toward_zero_float(17.0000001)) == 17);
+    CHECK(static_cast<unsigned>(fj::toward_zero_float(254.99999999999997) * 256.0f) == 65279u);
+    CHECK(fj::toward_zero_float(0.0) == 0.0f);
+    CHECK(fj::toward_zero_float(-1e-300) <= 0.0f);
 }
 
 TEST_CASE("post: k1 and k2 of test.flam3's first flame match flam3's dump") {

@@ -40,6 +40,25 @@ bool parse_shuffle(const std::string& text, Shuffle* out) {
     return false;
 }
 
+const char* to_string(Accumulation a) {
+    switch (a) {
+        case Accumulation::Atomic: return "atomic";
+        case Accumulation::Scalar: return "scalar";
+        case Accumulation::Warp: return "warp";
+        case Accumulation::None: return "none";
+    }
+    return "?";
+}
+
+bool parse_accumulation(const std::string& text, Accumulation* out) {
+    for (Accumulation a : {Accumulation::Atomic, Accumulation::Scalar, Accumulation::Warp, Accumulation::None})
+        if (text == to_string(a)) {
+            *out = a;
+            return true;
+        }
+    return false;
+}
+
 std::string KernelKey::canonical() const {
     std::ostringstream out;
     out << "xforms=" << xforms.size() << ':';
@@ -50,6 +69,8 @@ std::string KernelKey::canonical() const {
     }
     out << " xaos=" << xaos << " palette=" << (palette_mode == PaletteMode::Linear ? "linear" : "step")
         << " shuffle=" << to_string(shuffle) << " block=" << block_size << " arch=" << arch;
+    // Written only when not the default, so existing keys keep their text.
+    if (accumulation != Accumulation::Atomic) out << " accumulate=" << to_string(accumulation);
     return out.str();
 }
 
@@ -63,6 +84,7 @@ KernelKey make_kernel_key(const Flame& flame, const KernelOptions& options) {
     key.shuffle = options.shuffle;
     key.block_size = options.block_size;
     key.arch = options.arch;
+    key.accumulation = options.accumulation;
     return key;
 }
 

@@ -27,6 +27,19 @@ enum class Shuffle { None, Ring, Full, Divergent };
 const char* to_string(Shuffle s);
 bool parse_shuffle(const std::string& text, Shuffle* out);
 
+// How a hit reaches the accumulator. All but `none` are exact: hits are
+// integers (flam3's truncation), so float sums are exact below 2^24 per
+// channel and the order of additions does not matter.
+//   atomic  float4 vector atomics where the arch has them (sm_90), else four scalar ones
+//   scalar  four scalar float atomics on every arch
+//   warp    lanes of a warp that hit the same cell add their hits first
+//           (__match_any_sync), one lane adds the sum
+//   none    no accumulation: the compute ceiling of a genome, for benchmarks
+enum class Accumulation { Atomic, Scalar, Warp, None };
+
+const char* to_string(Accumulation a);
+bool parse_accumulation(const std::string& text, Accumulation* out);
+
 struct XformShape {
     std::vector<int> variations;  // variation ids, ascending (flam3's order)
     bool has_post = false;
@@ -37,6 +50,7 @@ struct KernelOptions {
     Shuffle shuffle = Shuffle::Ring;
     int block_size = 256;       // threads per block, a multiple of 32
     std::string arch = "sm_90"; // NVRTC target
+    Accumulation accumulation = Accumulation::Atomic;
 };
 
 struct KernelKey {
@@ -48,6 +62,7 @@ struct KernelKey {
     Shuffle shuffle = Shuffle::Ring;
     int block_size = 256;
     std::string arch = "sm_90";
+    Accumulation accumulation = Accumulation::Atomic;
 
     // A stable one-line text form; equal keys give equal text.
     std::string canonical() const;

@@ -2,6 +2,7 @@
 #include "codegen/variation_registry.h"
 
 #include <algorithm>
+#include <cctype>
 #include <charconv>
 #include <set>
 #include <sstream>
@@ -33,7 +34,16 @@ VariationInfo parse_annotations(const std::string& path, const std::string& text
         if (line.rfind("// @", 0) != 0) continue;
         std::istringstream words(line.substr(4));
         std::string tag, a, b, extra;
-        words >> tag >> a >> b >> extra;
+        words >> tag;
+        if (tag == "origin") {
+            // Free text: a renderer name and its version.
+            std::getline(words >> std::ws, info.origin);
+            while (!info.origin.empty() && std::isspace(static_cast<unsigned char>(info.origin.back())))
+                info.origin.pop_back();
+            if (info.origin.empty()) fail(path, n, "@origin needs a text");
+            continue;
+        }
+        words >> a >> b >> extra;
         if (!extra.empty()) fail(path, n, "too many words in @" + tag);
         if (tag == "variation" && !a.empty() && b.empty()) {
             info.name = a;
@@ -55,6 +65,7 @@ VariationInfo parse_annotations(const std::string& path, const std::string& text
     if (info.name.empty()) fail(path, 1, "missing @variation");
     if (info.name + ".h" != expected) fail(path, 1, "@variation " + info.name + " must live in " + info.name + ".h");
     if (info.id < 0) fail(path, 1, "missing @id");
+    if (info.origin.empty()) fail(path, 1, "missing @origin");
     if (text.find("FJ_VARIATION(" + info.name + ")") == std::string::npos)
         fail(path, 1, "no FJ_VARIATION(" + info.name + ") definition");
     for (const auto& [alias, param] : info.aliases) {

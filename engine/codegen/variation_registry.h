@@ -4,6 +4,7 @@
 // Each file snippets/variations/NAME.h starts with comment annotations:
 //   // @variation NAME        flam3's XML name (also the file and function name)
 //   // @id N                  flam3's variation id: fixes summation order
+//   // @origin TEXT           where the formula comes from ("flam3 3.1.1")
 //   // @param PNAME DEFAULT   one per parameter, in the order the code reads p[i]
 //   // @alias ALIAS PNAME     another XML spelling of a parameter
 //   // @random N              random numbers drawn per call (documentation)
@@ -32,7 +33,8 @@ struct VariationInfo {
     std::vector<std::pair<std::string, std::string>> aliases;  // alias -> param
     int random_draws = 0;
     bool pre = false;
-    std::string path;  // relative to snippets/
+    std::string origin;  // @origin: the renderer and version that defines it
+    std::string path;    // relative to snippets/
 };
 
 class VariationRegistry {

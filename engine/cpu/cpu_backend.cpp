@@ -63,7 +63,7 @@ void apply_xform(const XformProgram& prog, const float* P, LaneGroup& g) {
         oy[i] = 0.0f;
     }
     for (const auto& s : prog.steps) {
-        if (!s.pre) continue;
+        if (!s.pre || P[s.weight_offset] == 0.0f) continue;  // weight 0: skipped, as flam3 and the kernel do
         // A pre-variation moves the point itself: it reads and writes tx, ty.
         float px[kLanes], py[kLanes];
         std::copy(tx, tx + g.count, px);
@@ -71,7 +71,8 @@ void apply_xform(const XformProgram& prog, const float* P, LaneGroup& g) {
         s.batch({px, py, tx, ty, g.rng, aff, P + s.param_offset, P[s.weight_offset], g.count});
     }
     for (const auto& s : prog.steps)
-        if (!s.pre) s.batch({tx, ty, ox, oy, g.rng, aff, P + s.param_offset, P[s.weight_offset], g.count});
+        if (!s.pre && P[s.weight_offset] != 0.0f)
+            s.batch({tx, ty, ox, oy, g.rng, aff, P + s.param_offset, P[s.weight_offset], g.count});
     const float* X = P + prog.base;
     const Affine* post = reinterpret_cast<const Affine*>(X + XformLayout::kPost);
     const float speed = X[XformLayout::kColorSpeed], color = X[XformLayout::kColor];
@@ -98,12 +99,13 @@ struct FrameJob {
     int block;
     uint64_t rounds;
     uint64_t seed;
+    float fresh_fraction;  // first chains that plot after the fuse (iterate/common.h)
 };
 
 // One block of lanes: its points and random streams, structure of arrays.
 struct Block {
     std::vector<float> x, y, c;
-    std::vector<int> state;  // fuse rounds left << 8 | last xform + 1
+    std::vector<int> state;  // fj::point_state
     std::vector<Rng> rng;
 };
 
@@ -121,7 +123,7 @@ public:
             b.x[i] = rand11(b.rng[i]);
             b.y[i] = rand11(b.rng[i]);
             b.c[i] = rand01(b.rng[i]);
-            b.state[i] = point_state(FJ_FUSE, 0, 0);
+            b.state[i] = first_chain_state(rand01(b.rng[i]), job_.fresh_fraction);
         }
         std::vector<float> nx(T), ny(T), nc(T);
         std::vector<int> ns(T);
@@ -183,13 +185,17 @@ private:
                 finish_point(b, t, k, vis);
             }
         }
+        flush_hits();
     }
 
     // Bad values, fuse, final xform and plotting of one point; the same order
     // of operations (and random draws) as fj_iterate.
     void finish_point(Block& b, int t, int applied, float vis) {
         Rng& rng = b.rng[t];
-        if (!settle_point(b.x[t], b.y[t], b.state[t], applied, rng, bad)) return;
+        if (!settle_point(b.x[t], b.y[t], b.state[t], applied, rng, bad)) {
+            end_chain_if_done(b.x[t], b.y[t], b.c[t], b.state[t], rng);
+            return;
+        }
         LaneGroup f;
         f.count = 1;
         f.x[0] = b.x[t]; f.y[0] = b.y[t]; f.c[0] = b.c[t];
@@ -207,21 +213,36 @@ private:
         }
         plot(f.x[0], f.y[0], f.c[0], vis);
         ++plotted;
+        end_chain_if_done(b.x[t], b.y[t], b.c[t], b.state[t], rng);
     }
 
+    // Every exact accumulation mode adds the same integers here; `none`
+    // (the compute ceiling) skips the add but not the work before it.
+    // Hits wait in a per-warp buffer with their cells prefetched: the
+    // histogram is far larger than the caches, and 32 misses in flight cost
+    // little more than one.
     void plot(float x, float y, float c, float vis) {
         const long long cell = camera_cell(job_.P + ParamLayout::kCamera, x, y, job_.hist_w, job_.hist_h);
-        if (cell < 0 || vis <= 0.0f) return;
+        if (cell < 0 || vis <= 0.0f || job_.key->accumulation == Accumulation::None) return;
+        Hit& hit = hits_[hit_count_++];
+        hit.cell = hist_ + 4 * cell;
+        __builtin_prefetch(hit.cell, 1);
         float rgba[4];
         palette_lookup(job_.P + job_.palette, c, job_.key->palette_mode == PaletteMode::Linear, rgba);
-        float* h = hist_ + 4 * cell;
-        for (int k = 0; k < 4; ++k) {
-            const float amount = hit_amount(vis, rgba[k]);
-            if (job_.shared_hist)
-                std::atomic_ref<float>(h[k]).fetch_add(amount, std::memory_order_relaxed);
-            else
-                h[k] += amount;
+        for (int k = 0; k < 4; ++k) hit.amount[k] = hit_amount(vis, rgba[k]);
+    }
+
+    void flush_hits() {
+        for (int i = 0; i < hit_count_; ++i) {
+            float* h = hits_[i].cell;
+            for (int k = 0; k < 4; ++k) {
+                if (job_.shared_hist)
+                    std::atomic_ref<float>(h[k]).fetch_add(hits_[i].amount[k], std::memory_order_relaxed);
+                else
+                    h[k] += hits_[i].amount[k];
+            }
         }
+        hit_count_ = 0;
     }
 
     void exchange(Block& b, uint32_t round, uint32_t salt, std::vector<float>& nx, std::vector<float>& ny,
@@ -236,8 +257,15 @@ private:
         b.x.swap(nx); b.y.swap(ny); b.c.swap(nc); b.state.swap(ns);
     }
 
+    struct Hit {
+        float* cell;
+        float amount[4];
+    };
+
     const FrameJob& job_;
     float* hist_;
+    Hit hits_[kLanes];  // one warp-round's hits: each lane plots at most once
+    int hit_count_ = 0;
 };
 
 class CpuBackend final : public Backend {
@@ -252,6 +280,7 @@ public:
         hist_w_ = plan.hist_width;
         hist_h_ = plan.hist_height;
         accum_.assign(static_cast<size_t>(hist_w_) * hist_h_ * 4, 0.0f);
+        private_hist_.clear();
     }
 
     IterationStats iterate(const IterationRequest& req) override {
@@ -271,26 +300,33 @@ public:
         job.block = req.key->block_size;
         job.seed = req.seed;
 
-        // A few blocks per thread keep chains long (≫ fuse) and work balanced.
-        const uint64_t blocks = static_cast<uint64_t>(threads_) * 4;
+        // Up to four blocks per thread balance the work, but no more than give
+        // every lane a whole flam3 chain: shorter lanes need settled first
+        // chains (iterate/common.h), which cost unplotted rounds.
+        const uint64_t whole_chains = req.samples / (static_cast<uint64_t>(job.block) * FJ_CHAIN);
+        const uint64_t blocks = std::clamp<uint64_t>(whole_chains, threads_, static_cast<uint64_t>(threads_) * 4);
         const uint64_t lanes = blocks * job.block;
+        const float per_lane = static_cast<float>(static_cast<double>(req.samples) / lanes);
+        job.fresh_fraction = fresh_chain_fraction(per_lane);
         // Under warp-uniform xaos a lane moves once per M rounds on average.
         const double lazy = req.key->xaos && req.key->shuffle != Shuffle::Divergent ? xaos_proposal_mass(*req.flame) : 1.0;
-        job.rounds = static_cast<uint64_t>(std::ceil((static_cast<double>(req.samples) / lanes + FJ_FUSE) * lazy));
+        job.rounds = static_cast<uint64_t>(std::ceil(fresh_lane_rounds(per_lane) * lazy));
 
-        // Private histograms avoid contention and are summed at the end; when
-        // they would not fit in a sensible share of memory, all threads add
-        // atomically into one.
+        // Private histograms avoid contention; they live for the frame (an
+        // animation frame iterates once per time step) and are summed once,
+        // before the post-pass. When they would not fit in a sensible share
+        // of memory, all threads add atomically into one.
         constexpr size_t kPrivateBudget = size_t(4) << 30;
         job.shared_hist = accum_.size() * sizeof(float) * (threads_ - 1) > kPrivateBudget;
-        std::vector<std::vector<float>> private_hist(job.shared_hist ? 0 : threads_ - 1);
+        if (!job.shared_hist && private_hist_.empty()) private_hist_.resize(threads_ - 1);
         std::atomic<uint64_t> next_block{0}, rounds_done{0}, plotted{0}, bad{0}, idle{0};
         std::atomic<bool> stop{false};
         auto work = [&](int tid) {
             float* hist = accum_.data();
             if (tid > 0 && !job.shared_hist) {
-                private_hist[tid - 1].assign(accum_.size(), 0.0f);
-                hist = private_hist[tid - 1].data();
+                std::vector<float>& own = private_hist_[tid - 1];
+                if (own.size() != accum_.size()) own.assign(accum_.size(), 0.0f);
+                hist = own.data();
             }
             Worker worker(job, hist);
             for (uint64_t bi; (bi = next_block++) < blocks;) worker.run_block(bi, rounds_done, stop);
@@ -315,8 +351,6 @@ public:
         finished = true;
         if (reporter.joinable()) reporter.join();
         if (req.progress) req.progress(1.0);
-        for (const auto& h : private_hist)
-            for (size_t i = 0; i < h.size(); ++i) accum_[i] += h[i];
 
         IterationStats stats;
         stats.samples = plotted.load();
@@ -326,18 +360,40 @@ public:
         return stats;
     }
 
-    ImageF post_process(const PostPlan& post) override { return post_process_cpu(post, accum_.data(), threads_); }
+    ImageF post_process(const PostPlan& post) override {
+        merge_private_histograms();
+        return post_process_cpu(post, accum_.data(), threads_);
+    }
+
+    const std::vector<float>& accumulator() const {
+        merge_private_histograms();
+        return accum_;
+    }
 
 private:
+    void merge_private_histograms() const {
+        for (const auto& h : private_hist_)
+            for (size_t i = 0; i < h.size(); ++i) accum_[i] += h[i];
+        private_hist_.clear();
+    }
+
     int threads_ = 1;
     int hist_w_ = 0, hist_h_ = 0;
-    std::vector<float> accum_;
+    // Summed into accum_ when it is read; mutable so that reading is const.
+    mutable std::vector<float> accum_;
+    mutable std::vector<std::vector<float>> private_hist_;
 };
 
 }  // namespace
 
 std::unique_ptr<Backend> make_cpu_backend(const CpuBackendOptions& options) {
     return std::make_unique<CpuBackend>(options);
+}
+
+const std::vector<float>& cpu_accumulator(const Backend& backend) {
+    const auto* cpu = dynamic_cast<const CpuBackend*>(&backend);
+    if (!cpu) throw std::runtime_error("cpu_accumulator: not a CPU backend");
+    return cpu->accumulator();
 }
 
 }  // namespace fj

@@ -9,6 +9,7 @@
 #pragma once
 
 #include <memory>
+#include <vector>
 
 #include "backend.h"
 
@@ -19,5 +20,9 @@ struct CpuBackendOptions {
 };
 
 std::unique_ptr<Backend> make_cpu_backend(const CpuBackendOptions& options);
+
+// The current frame's accumulator of a CPU backend: hist_width × hist_height
+// RGBA floats, row-major. For tests and measurements.
+const std::vector<float>& cpu_accumulator(const Backend& backend);
 
 }  // namespace fj

@@ -13,6 +13,7 @@
 #include "cuda/driver_api.h"
 #include "cuda/kernel_cache.h"
 #include "cuda/nvrtc_api.h"
+#include "iterate/common.h"
 #include "post/post_cuda.h"
 
 namespace fj {
@@ -63,8 +64,10 @@ struct LoadedKernel {
     CUmodule module = nullptr;
     CUfunction seed = nullptr;
     CUfunction iterate = nullptr;
+    CUfunction atomic_ceiling = nullptr;
     unsigned int block = 0;
     unsigned int grid = 0;  // blocks: all resident at once
+    int blocks_per_sm = 0;
     int registers = -1;
 };
 
@@ -137,7 +140,10 @@ public:
         const auto start = std::chrono::steady_clock::now();
         const LoadedKernel& kernel = kernel_for(*request.key, *request.layout);
         const unsigned int pool = kernel.grid * kernel.block;
-        prepare_pool(pool, request.seed, kernel);
+        // How many plotted steps each lane will run decides the share of
+        // fresh first chains (fj::fresh_chain_fraction, iterate/common.h).
+        prepare_pool(pool, request.seed, kernel,
+                     fj::fresh_chain_fraction(static_cast<float>(request.samples) / static_cast<float>(pool)));
 
         const std::vector<float>& params = *request.params;
         params_.reserve(std::max<size_t>(params.size(), 1) * sizeof(float));
@@ -173,6 +179,9 @@ public:
         stats.samples = host_counters[0];
         stats.bad_values = host_counters[1];
         stats.idle_lane_rounds = host_counters[2];
+        stats.registers = kernel.registers;
+        stats.blocks_per_sm = kernel.blocks_per_sm;
+        stats.threads = pool;
         stats.seconds =
             std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
         return stats;
@@ -183,6 +192,27 @@ public:
         make_current();
         CU_CHECK(cuStreamSynchronize(stream_));
         return post_process_cuda(post, reinterpret_cast<const float*>(accum_.get()), stream_);
+    }
+
+    double atomic_ceiling(const IterationRequest& request, uint64_t adds) {
+        if (hist_w_ == 0) throw std::runtime_error("atomic_ceiling: begin_frame was not called");
+        make_current();
+        const LoadedKernel& kernel = kernel_for(*request.key, *request.layout);
+        const unsigned long long threads = static_cast<unsigned long long>(kernel.grid) * kernel.block;
+        CUdeviceptr accum = accum_.get();
+        unsigned int cells = static_cast<unsigned int>(static_cast<size_t>(hist_w_) * hist_h_);
+        unsigned int rounds = static_cast<unsigned int>(std::max<uint64_t>(1, adds / threads));
+        unsigned long long seed = request.seed;
+        void* args[] = {&accum, &cells, &rounds, &seed};
+        // One warm-up launch, then the timed one.
+        for (int pass = 0; pass < 2; ++pass) {
+            const auto t0 = std::chrono::steady_clock::now();
+            CU_CHECK(cuLaunchKernel(kernel.atomic_ceiling, kernel.grid, 1, 1, kernel.block, 1, 1, 0, stream_, args, nullptr));
+            CU_CHECK(cuStreamSynchronize(stream_));
+            const double s = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+            if (pass == 1) return static_cast<double>(threads) * rounds / std::max(s, 1e-9);
+        }
+        return 0;
     }
 
     std::vector<float> download_accumulator() {
@@ -226,6 +256,7 @@ private:
         try {
             CU_CHECK(cuModuleGetFunction(&kernel.iterate, kernel.module, kIterateKernelName));
             CU_CHECK(cuModuleGetFunction(&kernel.seed, kernel.module, "fj_seed"));
+            CU_CHECK(cuModuleGetFunction(&kernel.atomic_ceiling, kernel.module, "fj_atomic_ceiling"));
             kernel.block = static_cast<unsigned int>(key.block_size);
             int per_sm = 0;
             CU_CHECK(cuOccupancyMaxActiveBlocksPerMultiprocessor(&per_sm, kernel.iterate,
@@ -235,6 +266,7 @@ private:
                                          std::to_string(kernel.block) + " threads on this device (" +
                                          std::to_string(compiled.registers) + " registers)");
             kernel.grid = static_cast<unsigned int>(per_sm * sm_count_);
+            kernel.blocks_per_sm = per_sm;
             kernel.registers = compiled.registers;
         } catch (...) {
             cuda_driver().cuModuleUnload(kernel.module);
@@ -245,14 +277,14 @@ private:
 
     // The pool lives across iterate calls of one frame; a new frame, or a
     // kernel whose grid is larger than the pool, starts fresh points.
-    void prepare_pool(unsigned int pool, uint64_t seed, const LoadedKernel& kernel) {
+    void prepare_pool(unsigned int pool, uint64_t seed, const LoadedKernel& kernel, float fresh_fraction) {
         if (pool_seeded_ && pool <= pool_size_) return;
         points_.reserve(static_cast<size_t>(pool) * sizeof(float) * 4);
         rng_.reserve(static_cast<size_t>(pool) * sizeof(unsigned long long));
         CUdeviceptr points = points_.get(), rng = rng_.get();
         unsigned long long seed_arg = seed;
         unsigned int count = pool;
-        void* args[] = {&points, &rng, &seed_arg, &count};
+        void* args[] = {&points, &rng, &seed_arg, &count, &fresh_fraction};
         CU_CHECK(cuLaunchKernel(kernel.seed, (pool + kSeedBlock - 1) / kSeedBlock, 1, 1,
                                 kSeedBlock, 1, 1, 0, stream_, args, nullptr));
         pool_size_ = pool;
@@ -294,6 +326,12 @@ std::vector<float> cuda_download_accumulator(Backend& backend) {
     auto* cuda = dynamic_cast<CudaBackend*>(&backend);
     if (!cuda) throw std::runtime_error("cuda_download_accumulator: not a CUDA backend");
     return cuda->download_accumulator();
+}
+
+double cuda_atomic_ceiling(Backend& backend, const IterationRequest& request, uint64_t adds) {
+    auto* cuda = dynamic_cast<CudaBackend*>(&backend);
+    if (!cuda) throw std::runtime_error("cuda_atomic_ceiling: not a CUDA backend");
+    return cuda->atomic_ceiling(request, adds);
 }
 
 bool cuda_available(std::string* why_not) {

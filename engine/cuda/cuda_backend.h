@@ -31,6 +31,11 @@ std::unique_ptr<Backend> make_cuda_backend(const CudaBackendOptions& options);
 // hist_height RGBA floats, row-major. For tests and diagnostics.
 std::vector<float> cuda_download_accumulator(Backend& backend);
 
+// The atomic ceiling of the request's kernel: `adds` unit hits to uniformly
+// random cells of the current frame's accumulator (which they dirty), timed
+// after a warm-up launch. Returns adds per second.
+double cuda_atomic_ceiling(Backend& backend, const IterationRequest& request, uint64_t adds);
+
 // True when the driver loads, initialises, shows a device, and NVRTC loads;
 // otherwise `why_not` gets one line saying which step failed.
 bool cuda_available(std::string* why_not);

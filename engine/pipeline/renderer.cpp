@@ -1,3 +1,4 @@
+// flamejit — one flame or frame to one image: plan, iterate each time sample, post-process.
 // SPDX-License-Identifier: GPL-3.0-or-later
 #include "pipeline/renderer.h"
 
@@ -40,45 +41,78 @@ Renderer::Renderer(const RenderOptions& options) : options_(options) {
 
 Renderer::~Renderer() = default;
 
+FrameOptions Renderer::frame_options() const {
+    FrameOptions f;
+    f.quality = options_.quality;
+    f.kernel = options_.kernel;
+    return f;
+}
+
 RenderResult Renderer::render(const Flame& flame) {
     const auto t0 = std::chrono::steady_clock::now();
+    const PreparedFrame frame = prepare_still(flame, frame_options());
+    RenderResult result = render(frame, options_.seed);
+    result.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+    return result;
+}
+
+namespace {
+
+// A stream per time sample: splitmix64 of the frame seed and the index.
+uint64_t sample_seed(uint64_t seed, size_t index) {
+    uint64_t z = seed + 0x9E3779B97F4A7C15ull * (index + 1);
+    z = (z ^ (z >> 30)) * 0xBF58476D1CE4E5B9ull;
+    z = (z ^ (z >> 27)) * 0x94D049BB133111EBull;
+    return z ^ (z >> 31);
+}
+
+}  // namespace
+
+RenderResult Renderer::render(const PreparedFrame& frame, uint64_t seed) {
+    const auto t0 = std::chrono::steady_clock::now();
     const auto& registry = VariationRegistry::standard();
-    FramePlan plan;
+    PostPlan post;
     try {
-        plan = plan_frame(flame, options_.quality);
+        post = make_post_plan(frame.post_flame, frame.plan);
     } catch (const std::runtime_error& e) {
         throw InputError(e.what());
     }
-    const KernelKey key = make_kernel_key(flame, options_.kernel);
-    const ParamLayout layout = make_param_layout(key, registry);
-    std::vector<float> params;
-    try {
-        params = pack_params(flame, key, layout, plan.world_to_cell);
-    } catch (const std::runtime_error& e) {
-        throw InputError(e.what());
-    }
+    post.transparent = options_.transparent;
+    post.earlyclip = options_.earlyclip;
     if (!options_.emit_cu.empty()) {
         std::ofstream out(options_.emit_cu);
-        out << stitch_kernel(key, layout, registry, SnippetSource::standard());
+        out << stitch_kernel(frame.key, frame.layout, registry, SnippetSource::standard());
         if (!out) throw std::runtime_error("cannot write " + options_.emit_cu);
     }
 
-    backend_->begin_frame(plan);
-    IterationRequest req;
-    req.flame = &flame;
-    req.key = &key;
-    req.layout = &layout;
-    req.params = &params;
-    req.plan = &plan;
-    req.samples = plan.samples;
-    req.seed = options_.seed;
-    req.progress = options_.progress;
+    backend_->begin_frame(frame.plan);
     RenderResult result;
-    result.stats = backend_->iterate(req);
-    PostPlan post = make_post_plan(flame, plan);
-    post.transparent = options_.transparent;
+    const size_t n = frame.samples.size();
+    double requested = 0, plotted = 0;
+    for (size_t i = 0; i < n; ++i) {
+        const TimeSample& sample = frame.samples[i];
+        IterationRequest req;
+        req.flame = &frame.post_flame;
+        req.key = &frame.key;
+        req.layout = &frame.layout;
+        req.params = &sample.params;
+        req.plan = &frame.plan;
+        req.samples = std::max<uint64_t>(sample.samples, 1);
+        req.seed = n == 1 ? seed : sample_seed(seed, i);
+        if (options_.progress)
+            req.progress = [this, i, n](double f) { options_.progress((static_cast<double>(i) + f) / n); };
+        const IterationStats stats = backend_->iterate(req);
+        result.stats.samples += stats.samples;
+        result.stats.bad_values += stats.bad_values;
+        result.stats.idle_lane_rounds += stats.idle_lane_rounds;
+        result.stats.seconds += stats.seconds;
+        requested += sample.weight * static_cast<double>(sample.samples);
+        plotted += sample.weight * static_cast<double>(stats.samples);
+    }
+    post.k2 = frame.k2 * (plotted > 0 ? requested / plotted : 1.0);
     result.image = backend_->post_process(post);
     result.backend = backend_name_;
+    result.time_samples = static_cast<int>(n);
     result.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
     return result;
 }

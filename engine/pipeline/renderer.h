@@ -3,6 +3,10 @@
 //
 // The renderer keeps its backend across flames, so a multi-flame file (or an
 // animation) pays device start-up and kernel compiles once per structure.
+// A frame (pipeline/prepared_frame.h) is iterated one time sample at a time
+// into one accumulator, then post-processed once; k2 is scaled by the
+// requested over the plotted (temporally weighted) sample count, because
+// backends plot whole rounds and so a little more than asked.
 #pragma once
 
 #include <cstdint>
@@ -11,6 +15,7 @@
 
 #include "backend.h"
 #include "codegen/kernel_key.h"
+#include "pipeline/prepared_frame.h"
 
 namespace fj {
 
@@ -26,6 +31,7 @@ struct RenderOptions {
     KernelOptions kernel;        // shuffle, block size, arch (arch empty = the device's)
     std::string emit_cu;         // write the generated kernel source here
     bool transparent = false;    // alpha from density, no background (flam3's transparency=1)
+    bool earlyclip = false;      // tone-map before the spatial filter (flam3's earlyclip=1)
     ProgressFn progress;
 };
 
@@ -34,6 +40,7 @@ struct RenderResult {
     IterationStats stats;
     std::string backend;
     double seconds = 0;          // whole render, excluding PNG writing
+    int time_samples = 1;
 };
 
 class Renderer {
@@ -42,6 +49,10 @@ public:
     ~Renderer();
     // Throws InputError for impossible flames, other exceptions for failures.
     RenderResult render(const Flame& flame);
+    // A frame prepared with this renderer's frame_options(). Time sample i
+    // of a frame with several draws its random numbers from (seed, i).
+    RenderResult render(const PreparedFrame& frame, uint64_t seed);
+    FrameOptions frame_options() const;
     void set_progress(ProgressFn progress) { options_.progress = std::move(progress); }
     // The backend in use ("cuda" or "cpu") and, for auto, why CUDA was not used.
     const std::string& backend_name() const { return backend_name_; }

@@ -142,14 +142,34 @@ ImageF post_process_cpu(const PostPlan& plan, const float* accum, int threads, P
     img.width = plan.width;
     img.height = plan.height;
     img.rgba.assign(size_t(4) * plan.width * plan.height, 0.0f);
-    const ToneParams tone = tone_params(plan);
+    // Filter and tone in double, as flam3 does: the truncation to 8 or 16
+    // bits then sees the values flam3's does (tone.h).
+    const ToneParamsT<double> tone = tone_params<double>(plan);
     const int os = plan.supersample;
+    if (plan.earlyclip) {
+        // Every cell, empty ones too: they take the background (flam3), and
+        // go back into the float buffer as into flam3's.
+        const long long w = plan.hist_width;
+        parallel_for(plan.hist_height, threads, [&](int y, int) {
+            for (long long n = y * w; n < (y + 1) * w; ++n) {
+                double cell[4], toned[4];
+                for (int i = 0; i < 4; ++i) cell[i] = scaled[4 * n + i];
+                tone_pixel(cell, tone, toned);
+                for (int i = 0; i < 4; ++i) scaled[4 * n + i] = static_cast<float>(toned[i]);
+            }
+        });
+    }
     parallel_for(plan.height, threads, [&](int py, int) {
         for (int px = 0; px < plan.width; ++px) {
-            float t[4];
-            filter_pixel(scaled.data(), plan.hist_width, plan.de_offset + px * os,
-                         plan.de_offset + py * os, plan.filter.coefs.data(), plan.filter.width, t);
-            tone_pixel(t, tone, &img.rgba[4 * (size_t(py) * plan.width + px)]);
+            double t[4], toned[4];
+            filter_pixel(scaled.data(), plan.hist_width, plan.de_offset + px * os, plan.de_offset + py * os,
+                         plan.filter.coefs.data(), plan.filter.width, t);
+            if (plan.earlyclip)
+                clip_filtered(t, toned);
+            else
+                tone_pixel(t, tone, toned);
+            float* out = &img.rgba[4 * (size_t(py) * plan.width + px)];
+            for (int i = 0; i < 4; ++i) out[i] = toward_zero_float(toned[i]);
         }
     });
 

@@ -121,17 +121,32 @@ __global__ void density_splat_kernel(const float4* accum, const int* cells, int 
     }
 }
 
+// Early clip: every cell tone-mapped in place before the filter.
+__global__ void tone_cells_kernel(float4* scaled, long long cells, ToneParamsT<double> tone) {
+    long long n = (long long)blockIdx.x * blockDim.x + threadIdx.x;
+    if (n >= cells) return;
+    float4 c = scaled[n];
+    double t[4] = {c.x, c.y, c.z, c.w}, o[4];
+    tone_pixel(t, tone, o);
+    scaled[n] = make_float4((float)o[0], (float)o[1], (float)o[2], (float)o[3]);
+}
+
+// Filter and tone in double, as the CPU does (tone.h says why): one thread
+// per output pixel, so the double arithmetic is a small share of the pass.
 __global__ void filter_tone_kernel(const float4* scaled, int hist_w, int width, int height, int os,
-                                   int offset, const float* coefs, int fw, ToneParams tone,
-                                   float4* image) {
+                                   int offset, const double* coefs, int fw, ToneParamsT<double> tone,
+                                   bool earlyclip, float4* image) {
     int px = blockIdx.x * blockDim.x + threadIdx.x;
     int py = blockIdx.y * blockDim.y + threadIdx.y;
     if (px >= width || py >= height) return;
-    float t[4], o[4];
-    filter_pixel(reinterpret_cast<const float*>(scaled), hist_w, offset + px * os, offset + py * os,
-                 coefs, fw, t);
-    tone_pixel(t, tone, o);
-    image[(size_t)py * width + px] = make_float4(o[0], o[1], o[2], o[3]);
+    double t[4], o[4];
+    filter_pixel(reinterpret_cast<const float*>(scaled), hist_w, offset + px * os, offset + py * os, coefs, fw, t);
+    if (earlyclip)
+        clip_filtered(t, o);
+    else
+        tone_pixel(t, tone, o);
+    image[(size_t)py * width + px] =
+        make_float4(toward_zero_float(o[0]), toward_zero_float(o[1]), toward_zero_float(o[2]), toward_zero_float(o[3]));
 }
 
 int blocks_for(long long n, int block) { return (int)((n + block - 1) / block); }
@@ -197,7 +212,11 @@ void run_post_cuda(const CudaPostJob& job, const float* d_accum_f, void* stream_
         FJ_CUDA_CHECK(cudaGetLastError());
     }
 
-    DeviceArray<float> d_filter =
+    if (job.earlyclip) {
+        tone_cells_kernel<<<blocks_for(cells, block), block, 0, stream>>>(d_scaled.get(), cells, job.tone);
+        FJ_CUDA_CHECK(cudaGetLastError());
+    }
+    DeviceArray<double> d_filter =
         upload(job.filter_coefs, (size_t)job.filter_width * job.filter_width, stream);
     const size_t pixels = (size_t)job.width * job.height;
     DeviceArray<float4> d_image(pixels);
@@ -205,7 +224,7 @@ void run_post_cuda(const CudaPostJob& job, const float* d_accum_f, void* stream_
     dim3 grid(blocks_for(job.width, 16), blocks_for(job.height, 16));
     filter_tone_kernel<<<grid, tile, 0, stream>>>(d_scaled.get(), job.hist_width, job.width,
                                                   job.height, os, job.de_offset, d_filter.get(),
-                                                  job.filter_width, job.tone, d_image.get());
+                                                  job.filter_width, job.tone, job.earlyclip, d_image.get());
     FJ_CUDA_CHECK(cudaGetLastError());
     FJ_CUDA_CHECK(cudaMemcpyAsync(host_rgba, d_image.get(), pixels * sizeof(float4),
                                   cudaMemcpyDeviceToHost, stream));

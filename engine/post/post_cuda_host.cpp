@@ -33,7 +33,8 @@ ImageF post_process_cuda(const PostPlan& plan, const float* d_accum, void* strea
     job.kernel_count = plan.density.kernel_count;
     job.filter_coefs = plan.filter.coefs.data();
     job.filter_width = plan.filter.width;
-    job.tone = tone_params(plan);
+    job.tone = tone_params<double>(plan);
+    job.earlyclip = plan.earlyclip;
 
     ImageF img;
     img.width = plan.width;

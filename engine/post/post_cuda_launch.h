@@ -23,9 +23,10 @@ struct CudaPostJob {
     size_t bank_coef_count = 0;
     const int* bank_radius = nullptr;      // host: splat radius per kernel
     int kernel_count = 0;
-    const float* filter_coefs = nullptr;   // host: filter_width²
+    const double* filter_coefs = nullptr;  // host: filter_width²
     int filter_width = 0;
-    ToneParams tone{};
+    ToneParamsT<double> tone{};            // filter and tone run in double, as on the CPU
+    bool earlyclip = false;                // tone-map cells before the filter (PostPlan)
 };
 
 struct CudaPostTotals {

@@ -11,14 +11,16 @@
 
 namespace fj {
 
-inline ToneParams tone_params(const PostPlan& plan) {
-    ToneParams t;
-    t.inv_gamma = static_cast<float>(1.0 / plan.gamma);
-    t.lin_threshold = static_cast<float>(plan.gamma_threshold);
-    t.vibrancy = static_cast<float>(plan.vibrancy);
-    t.highlight_power = static_cast<float>(plan.highlight_power);
+// In float for the GPU, in double (as flam3 computes them) for the CPU.
+template <typename R = float>
+inline ToneParamsT<R> tone_params(const PostPlan& plan) {
+    ToneParamsT<R> t;
+    t.inv_gamma = static_cast<R>(1.0 / plan.gamma);
+    t.lin_threshold = static_cast<R>(plan.gamma_threshold);
+    t.vibrancy = static_cast<R>(plan.vibrancy);
+    t.highlight_power = static_cast<R>(plan.highlight_power);
     // flam3 averages background over temporal samples and scales it by 256.
-    for (int i = 0; i < 3; ++i) t.background[i] = static_cast<float>(plan.background[i] * 256.0);
+    for (int i = 0; i < 3; ++i) t.background[i] = static_cast<R>(plan.background[i] * 256.0);
     t.transparent = plan.transparent ? 1 : 0;
     return t;
 }

@@ -20,78 +20,86 @@ double spatial_support(FilterShape shape) {
     return support[static_cast<int>(shape)];
 }
 
+// The kernels below evaluate in the order of operations of the libflam3
+// build the reference renders come from (Debian 3.1.1, built with
+// -ffast-math: divisions by constants became multiplications, sums were
+// regrouped). Usually that changes the last bit only, but the outermost taps
+// of several kernels are ±1e-17 residues of sin(kπ) and the like, and their
+// sign decides whether a far pixel's filtered value is slightly negative,
+// which flam3 draws white (snippets/post/tone.h). So the taps must carry
+// flam3's signs, not just its values.
 double sinc(double x) {
-    x *= M_PI;
-    return x != 0 ? std::sin(x) / x : 1.0;
+    const double y = x * M_PI;
+    return y != 0 ? std::sin(y) / y : 1.0;
 }
 
-double gaussian(double x) { return std::exp(-2 * x * x) * std::sqrt(2 / M_PI); }
+double gaussian(double x) { return std::exp((x * x) * -2.0) * std::sqrt(2.0 / M_PI); }
 
-double lanczos(double t, double lobes) {
-    t = std::fabs(t);
-    return t < lobes ? sinc(t) * sinc(t / lobes) : 0.0;
-}
-
-// Mitchell–Netravali with B = C = 1/3.
-double mitchell(double t) {
-    const double b = 1.0 / 3.0, c = 1.0 / 3.0;
-    t = std::fabs(t);
-    double tt = t * t;
-    if (t < 1)
-        return ((12 - 9 * b - 6 * c) * t * tt + (-18 + 12 * b + 6 * c) * tt + (6 - 2 * b)) / 6;
-    if (t < 2)
-        return ((-b - 6 * c) * t * tt + (6 * b + 30 * c) * tt + (-12 * b - 48 * c) * t +
-                (8 * b + 24 * c)) / 6;
+double mitchell(double x) {  // Mitchell–Netravali, B = C = 1/3
+    const double xx = x * x, t = std::fabs(x);
+    if (t < 1) return ((t * 7.0 - 12.0) * xx + 16.0 / 3.0) * (1.0 / 6.0);
+    if (t < 2) return ((t * (-7.0 / 3.0) + 12.0) * xx + (t * -20.0 + 32.0 / 3.0)) * (1.0 / 6.0);
     return 0;
 }
 
 double catmull_rom(double x) {
-    double t = std::fabs(x);
-    if (t < 1) return 0.5 * (2 + t * t * (-5 + 3 * t));
-    if (t < 2) return 0.5 * (4 + t * (-8 + t * (5 - t)));
+    if (x < -2) return 0;
+    if (x < -1) return (((x + 5.0) * x + 8.0) * x + 4.0) * 0.5;
+    if (x < 0) return ((-5.0 - x * 3.0) * (x * x) + 2.0) * 0.5;
+    if (x < 1) return ((x * 3.0 - 5.0) * (x * x) + 2.0) * 0.5;
+    if (x < 2) return (((5.0 - x) * x - 8.0) * x + 4.0) * 0.5;
     return 0;
+}
+
+double lanczos(double x, double lobes) {
+    const double t = std::fabs(x);
+    return t < lobes ? sinc(t) * sinc(t * (1.0 / lobes)) : 0.0;
 }
 
 // The function flam3 actually evaluates for a parsed filter number.
 double spatial_kernel(FilterShape shape, double x) {
-    double t = std::fabs(x);
+    const double t = std::fabs(x);
     switch (shape) {
         case FilterShape::Gaussian: return gaussian(x);
-        case FilterShape::Hermite: return t < 1 ? (2 * t - 3) * t * t + 1 : 0;
+        case FilterShape::Hermite: return t < 1 ? (x * x) * ((t + t) - 3.0) + 1.0 : 0;
         case FilterShape::Box: return (x > -0.5 && x <= 0.5) ? 1 : 0;
         case FilterShape::Triangle: return t < 1 ? 1 - t : 0;
         case FilterShape::Bell:
-            if (t < 0.5) return 0.75 - t * t;
-            if (t < 1.5) return 0.5 * (t - 1.5) * (t - 1.5);
+            if (t < 0.5) return 0.75 - x * x;
+            if (t < 1.5) return ((t - 1.5) * (t - 1.5)) * 0.5;
             return 0;
         case FilterShape::Bspline:
-            if (t < 1) return 0.5 * t * t * t - t * t + 2.0 / 3.0;
-            if (t < 2) return (2 - t) * (2 - t) * (2 - t) / 6;
+            if (t < 1) return 0.5 * ((x * x) * t) + (2.0 / 3.0 - x * x);
+            if (t < 2) return ((1.0 / 6.0) * (2 - t)) * ((2 - t) * (2 - t));
             return 0;
         case FilterShape::Lanczos3: return mitchell(x);
-        case FilterShape::Lanczos2: return sinc(x) * (0.42 + 0.5 * std::cos(M_PI * x) + 0.08 * std::cos(2 * M_PI * x));
+        case FilterShape::Lanczos2:  // sinc · Blackman window
+            return sinc(x) * ((std::cos(x * M_PI) * 0.5 + std::cos(x * (2 * M_PI)) * 0.08) + 0.42);
         case FilterShape::Mitchell: return catmull_rom(x);
-        case FilterShape::Blackman: return sinc(x) * (0.5 + 0.5 * std::cos(M_PI * x));
-        case FilterShape::Catrom: return sinc(x) * (0.54 + 0.46 * std::cos(M_PI * x));
-        case FilterShape::Hamming: return lanczos(x, 3) * sinc(x / 3);
-        case FilterShape::Hanning: return lanczos(x, 2) * sinc(x / 2);
+        case FilterShape::Blackman: return sinc(x) * ((std::cos(x * M_PI) + 1.0) * 0.5);    // sinc · Hanning
+        case FilterShape::Catrom: return sinc(x) * (std::cos(x * M_PI) * 0.46 + 0.54);     // sinc · Hamming
+        case FilterShape::Hamming: return lanczos(x, 3) * sinc(x * (1.0 / 3.0));
+        case FilterShape::Hanning: return lanczos(x, 2) * sinc(x * 0.5);
         case FilterShape::Quadratic:
-            if (t < 0.5) return 0.75 - t * t;
-            if (t < 1.5) return 0.5 * (t - 1.5) * (t - 1.5);
+            if (x < -1.5) return 0;
+            if (x < -0.5) return ((x + 1.5) * (x + 1.5)) * 0.5;
+            if (x < 0.5) return 0.75 - x * x;
+            if (x < 1.5) return ((x - 1.5) * (x - 1.5)) * 0.5;
             return 0;
     }
     return 0;
 }
 
-// Taps per axis, and the factor mapping tap centres onto the kernel support.
+// Taps per axis, and the factor mapping tap centres onto the kernel support
+// (flam3's grouping of the products, see above).
 int filter_taps(FilterShape shape, double radius, int supersample, double* adjust) {
-    double support = spatial_support(shape);
-    double fw = 2.0 * support * supersample * radius;
+    const double support = spatial_support(shape);
+    const double fw = (double(supersample) * support) * (radius + radius);
     int width = static_cast<int>(fw) + 1;
     // Same parity as the supersample, so the window is centred on the cells
     // that make up one output pixel.
     if ((width ^ supersample) & 1) ++width;
-    if (adjust) *adjust = fw > 0 ? support * width / fw : 1.0;
+    if (adjust) *adjust = fw > 0 ? (double(width) * support) / fw : 1.0;
     return width;
 }
 
@@ -117,8 +125,9 @@ SpatialFilter make_spatial_filter(FilterShape shape, double radius, int supersam
     SpatialFilter f;
     f.width = filter_taps(shape, radius, supersample, &adjust);
     std::vector<double> taps(f.width);
+    const double step = 1.0 / f.width;
     for (int i = 0; i < f.width; ++i)
-        taps[i] = spatial_kernel(shape, ((2.0 * i + 1.0) / f.width - 1.0) * adjust);
+        taps[i] = spatial_kernel(shape, ((double(i) + double(i) + 1.0) * step - 1.0) * adjust);
     std::vector<double> k(static_cast<size_t>(f.width) * f.width);
     double sum = 0;
     for (int j = 0; j < f.width; ++j)
@@ -127,7 +136,8 @@ SpatialFilter make_spatial_filter(FilterShape shape, double radius, int supersam
         throw std::runtime_error("spatial filter of radius " + std::to_string(radius) +
                                  " has no weight");
     f.coefs.resize(k.size());
-    for (size_t n = 0; n < k.size(); ++n) f.coefs[n] = static_cast<float>(k[n] / sum);
+    const double inverse = 1.0 / sum;
+    for (size_t n = 0; n < k.size(); ++n) f.coefs[n] = k[n] * inverse;
     return f;
 }
 

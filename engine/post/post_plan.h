@@ -28,7 +28,10 @@ struct DensityBank {
 
 struct SpatialFilter {
     int width = 0;                // taps per axis
-    std::vector<float> coefs;     // width × width, row-major, sums to 1
+    // width × width, row-major, sums to 1. Double, as flam3 keeps them: taps
+    // of ±1e-40 and below (residues at the edge of the support) vanish in
+    // float, and their signs decide which far pixels flam3 draws white.
+    std::vector<double> coefs;
 };
 
 struct PostPlan {
@@ -42,6 +45,10 @@ struct PostPlan {
     double gamma = 4, gamma_threshold = 0.01, vibrancy = 1, highlight_power = -1;
     double background[3] = {0, 0, 0};
     bool transparent = false;
+    // flam3's earlyclip=1: tone-map every cell before the spatial filter, so
+    // the filter averages clipped colours (better antialiasing of bright
+    // edges); the filtered result is only clamped.
+    bool earlyclip = false;
 };
 
 // What a post-pass saw, for debugging and benchmarks (both backends fill it).

@@ -11,8 +11,19 @@
 
 namespace fj {
 
-// Iterations a fresh point runs before it may plot (flam3 uses 15 per chain).
-#define FJ_FUSE 20
+// flam3's chains (rect.c iter_thread, flam3_iterate): every chain starts at
+// a random point, runs FJ_FUSE unplotted steps and then plots FJ_CHAIN
+// samples before the next one starts afresh. For genomes that mix slowly the
+// young part of each chain shows in the image, so flamejit keeps the same
+// chains instead of letting points run forever.
+#define FJ_FUSE 15
+#define FJ_CHAIN 10000
+// Steps after which a chain's point no longer remembers where it started,
+// for all but pathological genomes. A lane whose first chain is "settled"
+// runs this many extra unplotted steps, so it plots old points only; mixing
+// fresh and settled first chains (fresh_chain_fraction) gives the image
+// flam3's share of young chain points when lanes plot fewer than FJ_CHAIN.
+#define FJ_SETTLE 1000
 
 // flam3's bad value: NaN or a coordinate beyond 1e10 (written so NaN fails).
 FJ_HD FJ_INLINE bool is_bad_point(float x, float y) {
@@ -20,11 +31,48 @@ FJ_HD FJ_INLINE bool is_bad_point(float x, float y) {
 }
 
 // A point's state word: last xform + 1 in bits 0..7 (0 = the chain's first
-// step, which selects from row 0), consecutive bad values in bits 8..10,
-// fuse rounds left from bit 11.
-FJ_HD FJ_INLINE int point_state(int fuse, int bad, int last) { return (fuse << 11) | (bad << 8) | last; }
+// step, which selects from row 0), consecutive bad values in bits 8..10, and
+// from bit 11 the steps left in its chain (unplotted while above FJ_CHAIN).
+FJ_HD FJ_INLINE int point_state(int left, int bad, int last) { return (left << 11) | (bad << 8) | last; }
 FJ_HD FJ_INLINE int state_last(int s) { return s & 0xff; }
-FJ_HD FJ_INLINE int state_fuse(int s) { return s >> 11; }
+FJ_HD FJ_INLINE int state_left(int s) { return s >> 11; }
+
+// The state of a point that starts its lane's first chain: fresh (plots
+// after the fuse) when u < fresh_fraction, else settled.
+FJ_HD FJ_INLINE int first_chain_state(float u, float fresh_fraction) {
+    return point_state(FJ_FUSE + FJ_CHAIN + (u < fresh_fraction ? 0 : FJ_SETTLE), 0, 0);
+}
+
+// The share of lanes whose first chain is fresh. flam3 plots one young
+// chain start per FJ_CHAIN samples. With every lane running the same
+// rounds, a fresh lane plots p samples in ceil(p/FJ_CHAIN) chains; a settled
+// one plots FJ_SETTLE fewer and starts one young chain fewer. The share that
+// makes young starts per plotted sample 1/FJ_CHAIN reproduces flam3's mix of
+// young and old points; lanes too short to settle are all fresh (young
+// points then weigh more than in flam3).
+FJ_HD FJ_INLINE float fresh_share_for(float p) {
+    const float L = (float)FJ_CHAIN, A = (float)FJ_SETTLE;
+    if (!(p > A)) return 1.0f;
+    const float fresh_starts = ceilf(p / L);
+    const float settled_starts = fmaxf(0.0f, ceilf((p - A) / L) - 1.0f);
+    const float f = ((p - A) / L - settled_starts) / (fresh_starts - settled_starts - A / L);
+    return fminf(1.0f, fmaxf(0.0f, f));
+}
+
+// The same for lanes that plot `mean_plotted` samples on average: a fresh
+// lane plots p = mean + (1 - share)·FJ_SETTLE, solved by a few fixed-point
+// steps (the share moves little with p).
+FJ_HD FJ_INLINE float fresh_chain_fraction(float mean_plotted) {
+    float share = fresh_share_for(mean_plotted);
+    for (int i = 0; i < 4; ++i) share = fresh_share_for(mean_plotted + (1.0f - share) * (float)FJ_SETTLE);
+    return share;
+}
+
+// Rounds a fresh lane needs to plot p samples, counting each chain's fuse.
+FJ_HD FJ_INLINE float fresh_lane_rounds(float mean_plotted) {
+    const float p = mean_plotted + (1.0f - fresh_chain_fraction(mean_plotted)) * (float)FJ_SETTLE;
+    return p + (float)FJ_FUSE * ceilf(p / (float)FJ_CHAIN);
+}
 
 // flam3's rules after an xform moved a point (flam3_iterate): a bad value
 // becomes a random point and the step is retried (no plot, same previous
@@ -32,21 +80,29 @@ FJ_HD FJ_INLINE int state_fuse(int s) { return s >> 11; }
 // point is past its fuse and is to be plotted; counts bad values.
 FJ_HD FJ_INLINE bool settle_point(float& x, float& y, int& state, int applied, Rng& rng,
                                   unsigned long long& bad_values) {
-    int fuse = state_fuse(state);
+    const int left = state_left(state);
     if (is_bad_point(x, y)) {
         x = rand11(rng);
         y = rand11(rng);
         ++bad_values;
         const int consecutive = ((state >> 8) & 7) + 1;
         if (consecutive < 5) {
-            state = point_state(fuse, consecutive, state_last(state));
+            state = point_state(left, consecutive, state_last(state));
             return false;
         }
     }
-    const bool plot = fuse == 0;
-    if (!plot) --fuse;
-    state = point_state(fuse, 0, applied + 1);
-    return plot;
+    state = point_state(left - 1, 0, applied + 1);
+    return left <= FJ_CHAIN;
+}
+
+// After a step (and its plot): a chain that has plotted its FJ_CHAIN samples
+// ends, and the point starts a fresh one as flam3 seeds a sub-batch.
+FJ_HD FJ_INLINE void end_chain_if_done(float& x, float& y, float& c, int& state, Rng& rng) {
+    if (state_left(state) > 0) return;
+    x = rand11(rng);
+    y = rand11(rng);
+    c = rand01(rng);
+    state = point_state(FJ_FUSE + FJ_CHAIN, 0, 0);
 }
 
 // Index of the xform a draw u in [0,1) selects from a cumulative row.

@@ -12,25 +12,20 @@
 namespace fj {
 
 // `scaled` is the log-scaled (or DE-splatted) accumulator, hist_w cells wide,
-// RGBA per cell; `coefs` width × width, row-major (row = y).
-FJ_HD FJ_INLINE void filter_pixel(const float* scaled, int hist_w, int x0, int y0,
-                                  const float* coefs, int width, float out[4]) {
-    float r = 0.0f, g = 0.0f, b = 0.0f, a = 0.0f;
-    for (int j = 0; j < width; ++j) {
-        const float* row = scaled + 4 * ((long long)(y0 + j) * hist_w + x0);
-        const float* k = coefs + j * width;
-        for (int i = 0; i < width; ++i) {
-            float w = k[i];
-            r += w * row[4 * i + 0];
-            g += w * row[4 * i + 1];
-            b += w * row[4 * i + 2];
-            a += w * row[4 * i + 3];
+// RGBA per cell; `coefs` width × width, row-major (row = y). Summed in double
+// with double coefficients in flam3's order (tap columns outer, rows inner):
+// the outermost taps can be residues below float's range whose sign decides
+// whether flam3 draws a far pixel white (post_plan.cpp, tone.h), and the
+// double sum feeds the double tone mapping on both backends.
+FJ_HD FJ_INLINE void filter_pixel(const float* scaled, int hist_w, int x0, int y0, const double* coefs, int width,
+                                  double out[4]) {
+    out[0] = out[1] = out[2] = out[3] = 0.0;
+    for (int i = 0; i < width; ++i)
+        for (int j = 0; j < width; ++j) {
+            const float* cell = scaled + 4 * ((long long)(y0 + j) * hist_w + x0 + i);
+            const double w = coefs[j * width + i];
+            for (int c = 0; c < 4; ++c) out[c] += w * (double)cell[c];
         }
-    }
-    out[0] = r;
-    out[1] = g;
-    out[2] = b;
-    out[3] = a;
 }
 
 }  // namespace fj

@@ -1,5 +1,6 @@
 // @variation arch
 // @id 41
+// @origin flam3 3.1.1
 // @random 1
 // flam3 uses the weight inside the formula here.
 FJ_VARIATION(arch) {

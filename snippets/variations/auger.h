@@ -1,5 +1,6 @@
 // @variation auger
 // @id 96
+// @origin flam3 3.1.1
 // @param auger_sym 0
 // @param auger_weight 0.5
 // @param auger_freq 1

@@ -1,5 +1,6 @@
 // @variation bent2
 // @id 54
+// @origin flam3 3.1.1
 // @param bent2_x 1
 // @param bent2_y 1
 FJ_VARIATION(bent2) {

@@ -1,5 +1,6 @@
 // @variation bipolar
 // @id 55
+// @origin flam3 3.1.1
 // @param bipolar_shift 0
 FJ_VARIATION(bipolar) {
     // r2 + 1 ± 2x written as squares: no cancellation next to the poles (±1, 0).

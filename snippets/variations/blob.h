@@ -1,5 +1,6 @@
 // @variation blob
 // @id 23
+// @origin flam3 3.1.1
 // @param blob_low 0
 // @param blob_high 1
 // @param blob_waves 1

@@ -1,5 +1,6 @@
 // @variation blur
 // @id 34
+// @origin flam3 3.1.1
 // @random 2
 FJ_VARIATION(blur) {
     const float a = fj::rand01(rng) * FJ_2PI;

@@ -1,5 +1,6 @@
 // @variation boarders
 // @id 56
+// @origin flam3 3.1.1
 // @random 1
 FJ_VARIATION(boarders) {
     const float rx = rintf(in.x), ry = rintf(in.y);

@@ -1,5 +1,6 @@
 // @variation cell
 // @id 58
+// @origin flam3 3.1.1
 // @param cell_size 1
 // flam3 does the cell arithmetic in C ints; a zero size gives INT_MIN cells
 // whose doubling wraps, and flames rely on the result, so do the same here.

@@ -1,5 +1,6 @@
 // @variation conic
 // @id 52
+// @origin flam3 3.1.1
 // @param conic_eccentricity 1
 // @param conic_holes 0
 // @random 1

@@ -1,5 +1,6 @@
 // @variation cot
 // @id 89
+// @origin flam3 3.1.1
 // Denominators use cosh 2u ± cos 2v = 2(sinh² u + cos² v or sin² v), which
 // does not cancel next to the origin, and the hyperbolic argument is clamped to
 // ±20 where the result has reached its limit to float precision; flam3 needs

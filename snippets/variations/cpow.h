@@ -1,5 +1,6 @@
 // @variation cpow
 // @id 59
+// @origin flam3 3.1.1
 // @param cpow_r 1
 // @param cpow_i 0
 // @param cpow_power 1

@@ -1,5 +1,6 @@
 // @variation curl
 // @id 39
+// @origin flam3 3.1.1
 // @param curl_c1 1
 // @param curl_c2 0
 FJ_VARIATION(curl) {

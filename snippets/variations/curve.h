@@ -1,5 +1,6 @@
 // @variation curve
 // @id 60
+// @origin flam3 3.1.1
 // @param curve_xamp 0
 // @param curve_yamp 0
 // @param curve_xlength 1

@@ -1,5 +1,6 @@
 // @variation disc2
 // @id 49
+// @origin flam3 3.1.1
 // @param disc2_rot 0
 // @param disc2_twist 0
 FJ_VARIATION(disc2) {

@@ -1,5 +1,6 @@
 // @variation edisc
 // @id 61
+// @origin flam3 3.1.1
 // xmax − 1 comes from fj::elliptic_xmax_minus_one (no cancellation).
 FJ_VARIATION(edisc) {
     float xmax;

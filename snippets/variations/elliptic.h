@@ -1,5 +1,6 @@
 // @variation elliptic
 // @id 62
+// @origin flam3 3.1.1
 // xmax − 1 comes from fj::elliptic_xmax_minus_one (no cancellation).
 FJ_VARIATION(elliptic) {
     float xmax;

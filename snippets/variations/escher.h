@@ -1,5 +1,6 @@
 // @variation escher
 // @id 63
+// @origin flam3 3.1.1
 // @param escher_beta 0
 FJ_VARIATION(escher) {
     const float vc = 0.5f * (1.0f + cosf(p[0])), vd = 0.5f * sinf(p[0]);

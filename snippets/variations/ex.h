@@ -1,5 +1,6 @@
 // @variation ex
 // @id 12
+// @origin flam3 3.1.1
 FJ_VARIATION(ex) {
     const float n0 = sinf(in.theta + in.r);
     const float n1 = cosf(in.theta - in.r);

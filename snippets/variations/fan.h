@@ -1,5 +1,6 @@
 // @variation fan
 // @id 22
+// @origin flam3 3.1.1
 // The blade width and offset are the xform's own c and f translation.
 FJ_VARIATION(fan) {
     const float dx = FJ_PI * (in.aff->c * in.aff->c + FJ_EPS);

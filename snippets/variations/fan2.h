@@ -1,5 +1,6 @@
 // @variation fan2
 // @id 25
+// @origin flam3 3.1.1
 // @param fan2_x 0
 // @param fan2_y 0
 FJ_VARIATION(fan2) {

@@ -1,5 +1,6 @@
 // @variation flower
 // @id 51
+// @origin flam3 3.1.1
 // @param flower_petals 0
 // @param flower_holes 0
 // @random 1

@@ -1,5 +1,6 @@
 // @variation flux
 // @id 97
+// @origin flam3 3.1.1
 // @param flux_spread 0
 // flam3 uses the weight as the distance of the two poles.
 FJ_VARIATION(flux) {

@@ -1,5 +1,6 @@
 // @variation foci
 // @id 64
+// @origin flam3 3.1.1
 // flam3's w·(sinh x, sin y)/(cosh x − cos y), written with e = exp(−|x|) so
 // that float neither overflows for large |x| nor cancels next to the origin.
 FJ_VARIATION(foci) {

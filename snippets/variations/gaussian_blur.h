@@ -1,5 +1,6 @@
 // @variation gaussian_blur
 // @id 35
+// @origin flam3 3.1.1
 // @random 5
 FJ_VARIATION(gaussian_blur) {
     const float a = fj::rand01(rng) * FJ_2PI;

@@ -1,5 +1,6 @@
 // @variation handkerchief
 // @id 6
+// @origin flam3 3.1.1
 FJ_VARIATION(handkerchief) {
     const float k = w * in.r;
     ox += k * sinf(in.theta + in.r);

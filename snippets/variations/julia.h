@@ -1,5 +1,6 @@
 // @variation julia
 // @id 13
+// @origin flam3 3.1.1
 // @random 1
 FJ_VARIATION(julia) {
     float a = 0.5f * in.theta;

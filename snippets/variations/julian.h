@@ -1,5 +1,6 @@
 // @variation julian
 // @id 32
+// @origin flam3 3.1.1
 // @param julian_power 1
 // @param julian_dist 1
 // @random 1

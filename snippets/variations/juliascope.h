@@ -1,5 +1,6 @@
 // @variation juliascope
 // @id 33
+// @origin flam3 3.1.1
 // @param juliascope_power 1
 // @param juliascope_dist 1
 // @random 1

@@ -1,5 +1,6 @@
 // @variation lazysusan
 // @id 65
+// @origin flam3 3.1.1
 // @param lazysusan_spin 0
 // @param lazysusan_space 0
 // @param lazysusan_twist 0

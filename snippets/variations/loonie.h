@@ -1,5 +1,6 @@
 // @variation loonie
 // @id 66
+// @origin flam3 3.1.1
 // flam3 uses the weight inside the formula here.
 FJ_VARIATION(loonie) {
     const float w2 = w * w;

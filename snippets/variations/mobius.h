@@ -1,5 +1,6 @@
 // @variation mobius
 // @id 98
+// @origin flam3 3.1.1
 // @param mobius_re_a 0
 // @param mobius_im_a 0
 // @param mobius_re_b 0

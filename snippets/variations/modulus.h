@@ -1,5 +1,6 @@
 // @variation modulus
 // @id 68
+// @origin flam3 3.1.1
 // @param modulus_x 0
 // @param modulus_y 0
 FJ_VARIATION(modulus) {

@@ -1,5 +1,6 @@
 // @variation ngon
 // @id 38
+// @origin flam3 3.1.1
 // @param ngon_sides 5
 // @param ngon_power 3
 // @param ngon_circle 1

@@ -1,5 +1,6 @@
 // @variation oscilloscope
 // @id 69
+// @origin flam3 3.1.1
 // @param oscilloscope_separation 1
 // @param oscilloscope_frequency 3.14159265358979
 // @param oscilloscope_amplitude 1

@@ -1,5 +1,6 @@
 // @variation parabola
 // @id 53
+// @origin flam3 3.1.1
 // @param parabola_height 0
 // @param parabola_width 0
 // @random 2

@@ -1,5 +1,6 @@
 // @variation pdj
 // @id 24
+// @origin flam3 3.1.1
 // @param pdj_a 0
 // @param pdj_b 0
 // @param pdj_c 0

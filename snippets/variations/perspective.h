@@ -1,5 +1,6 @@
 // @variation perspective
 // @id 30
+// @origin flam3 3.1.1
 // @param perspective_angle 0
 // @param perspective_dist 0
 FJ_VARIATION(perspective) {

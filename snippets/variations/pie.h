@@ -1,5 +1,6 @@
 // @variation pie
 // @id 37
+// @origin flam3 3.1.1
 // @param pie_slices 6
 // @param pie_rotation 0
 // @param pie_thickness 0.5

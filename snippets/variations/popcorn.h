@@ -1,5 +1,6 @@
 // @variation popcorn
 // @id 17
+// @origin flam3 3.1.1
 // The translation of the xform's own affine is the popcorn amplitude.
 FJ_VARIATION(popcorn) {
     const fj::Affine& m = *in.aff;

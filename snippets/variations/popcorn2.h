@@ -1,5 +1,6 @@
 // @variation popcorn2
 // @id 71
+// @origin flam3 3.1.1
 // @param popcorn2_x 0
 // @param popcorn2_y 0
 // @param popcorn2_c 0

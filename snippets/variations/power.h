@@ -1,5 +1,6 @@
 // @variation power
 // @id 19
+// @origin flam3 3.1.1
 FJ_VARIATION(power) {
     const float k = w * powf(in.r, in.sina);
     ox += k * in.cosa;

@@ -1,5 +1,6 @@
 // @variation pre_blur
 // @id 67
+// @origin flam3 3.1.1
 // @random 5
 // @pre
 // Moves the point itself before the other variations see it.

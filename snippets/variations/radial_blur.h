@@ -1,5 +1,6 @@
 // @variation radial_blur
 // @id 36
+// @origin flam3 3.1.1
 // @param radial_blur_angle 0
 // @random 4
 FJ_VARIATION(radial_blur) {

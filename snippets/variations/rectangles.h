@@ -1,5 +1,6 @@
 // @variation rectangles
 // @id 40
+// @origin flam3 3.1.1
 // @param rectangles_x 1
 // @param rectangles_y 1
 FJ_VARIATION(rectangles) {

@@ -1,5 +1,6 @@
 // @variation rings
 // @id 21
+// @origin flam3 3.1.1
 // The ring spacing is the square of the xform's own c translation.
 FJ_VARIATION(rings) {
     const float dx = in.aff->c * in.aff->c + FJ_EPS;

@@ -1,5 +1,6 @@
 // @variation rings2
 // @id 26
+// @origin flam3 3.1.1
 // @param rings2_val 0
 FJ_VARIATION(rings2) {
     const float dx = p[0] * p[0] + FJ_EPS;

@@ -1,5 +1,6 @@
 // @variation secant2
 // @id 46
+// @origin flam3 3.1.1
 // flam3 uses the weight inside the formula here.
 FJ_VARIATION(secant2) {
     const float c = cosf(w * in.r);

@@ -1,5 +1,6 @@
 // @variation separation
 // @id 73
+// @origin flam3 3.1.1
 // @param separation_x 0
 // @param separation_xinside 0
 // @param separation_y 0

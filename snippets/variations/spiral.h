@@ -1,5 +1,6 @@
 // @variation spiral
 // @id 9
+// @origin flam3 3.1.1
 FJ_VARIATION(spiral) {
     const float r = in.r + FJ_EPS;
     const float k = w / r;

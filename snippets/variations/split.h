@@ -1,5 +1,6 @@
 // @variation split
 // @id 74
+// @origin flam3 3.1.1
 // @param split_xsize 0
 // @param split_ysize 0
 FJ_VARIATION(split) {

@@ -1,5 +1,6 @@
 // @variation splits
 // @id 75
+// @origin flam3 3.1.1
 // @param splits_x 0
 // @param splits_y 0
 FJ_VARIATION(splits) {

@@ -1,5 +1,6 @@
 // @variation square
 // @id 43
+// @origin flam3 3.1.1
 // @random 2
 FJ_VARIATION(square) {
     ox += w * (fj::rand01(rng) - 0.5f);

@@ -1,5 +1,6 @@
 // @variation stripes
 // @id 76
+// @origin flam3 3.1.1
 // @param stripes_space 0
 // @param stripes_warp 0
 FJ_VARIATION(stripes) {

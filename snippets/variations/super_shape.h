@@ -1,5 +1,6 @@
 // @variation super_shape
 // @id 50
+// @origin flam3 3.1.1
 // @param super_shape_rnd 0
 // @param super_shape_m 0
 // @param super_shape_n1 1

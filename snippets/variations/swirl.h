@@ -1,5 +1,6 @@
 // @variation swirl
 // @id 3
+// @origin flam3 3.1.1
 FJ_VARIATION(swirl) {
     const float s = sinf(in.r2), c = cosf(in.r2);
     ox += w * (s * in.x - c * in.y);

@@ -1,5 +1,6 @@
 // @variation tangent
 // @id 42
+// @origin flam3 3.1.1
 FJ_VARIATION(tangent) {
     ox += w * sinf(in.x) / cosf(in.y);
     oy += w * tanf(in.y);

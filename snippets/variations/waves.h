@@ -1,5 +1,6 @@
 // @variation waves
 // @id 15
+// @origin flam3 3.1.1
 // Reads the xform's own affine: b and e scale the waves, c and f set their
 // period (flam3's c[1][0], c[1][1], c[2][0], c[2][1]).
 FJ_VARIATION(waves) {

@@ -1,5 +1,6 @@
 // @variation waves2
 // @id 81
+// @origin flam3 3.1.1
 // @param waves2_freqx 0
 // @param waves2_scalex 0
 // @param waves2_freqy 0

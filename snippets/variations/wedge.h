@@ -1,5 +1,6 @@
 // @variation wedge
 // @id 77
+// @origin flam3 3.1.1
 // @param wedge_angle 0
 // @param wedge_hole 0
 // @param wedge_count 1

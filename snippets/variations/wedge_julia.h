@@ -1,5 +1,6 @@
 // @variation wedge_julia
 // @id 78
+// @origin flam3 3.1.1
 // @param wedge_julia_angle 0
 // @param wedge_julia_count 1
 // @param wedge_julia_power 1

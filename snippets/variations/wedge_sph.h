@@ -1,5 +1,6 @@
 // @variation wedge_sph
 // @id 79
+// @origin flam3 3.1.1
 // @param wedge_sph_angle 0
 // @param wedge_sph_count 1
 // @param wedge_sph_hole 0

@@ -1,5 +1,6 @@
 // @variation whorl
 // @id 80
+// @origin flam3 3.1.1
 // @param whorl_inside 0
 // @param whorl_outside 0
 // flam3 uses the weight as the radius between inside and outside.

@@ -1,0 +1,86 @@
+// flamejit — the reference the design is measured against: all variations behind a switch.
+// SPDX-License-Identifier: GPL-3.0-or-later
+//
+// A renderer that does not generate code per genome compiles one kernel in
+// which an xform is data: the xform count, each xform's variation ids,
+// weights and parameters are read from the parameter block, and one generic
+// xform function loops over the xform's variation slots and switches over
+// every variation the registry knows. This file writes that kernel from the
+// same snippets, prologue and iteration template as the specialized stitcher
+// (stitch_parts.h), so the kernel report (tools/kernel_report.cpp) compares
+// the two ways of applying an xform and nothing else. It is a reference, not
+// a backend: the renderer never launches it.
+//
+// Only the key's code switches shape the switch kernel (xaos, final xform
+// present, palette mode, shuffle, accumulation, block size, arch); two keys
+// that differ only in their xforms give the same source.
+//
+// Parameter block (floats), header first so every offset is a value:
+//   0   camera        6    as ParamLayout (world → histogram cell)
+//   6   xform count   N
+//   7   select        offset of the N·R cumulative selection rows
+//   8   proposal      offset of the xaos proposal row (0 without xaos)
+//   9   accept        offset of the xaos acceptance rows (0 without xaos)
+//   10  records       offset of N record offsets, one per xform
+//   11  final         offset of the final xform's record (0 when none)
+//   12  palette       256·4 RGBA, as ParamLayout
+// Record of one xform: the first XformLayout::kVariations floats as in the
+// specialized layout (affine, post, colour, colour speed, visibility), then
+//   15  1 when the post affine is applied
+//   16  pre-variation slot count
+//   17  variation slot count
+//   18  slots, pre-variations first: id, weight, then the variation's
+//       parameters (as many as its @param annotations)
+// Ids and counts are small integers, exact in float.
+#pragma once
+
+#include <string>
+#include <vector>
+
+#include "codegen/kernel_key.h"
+#include "codegen/snippet_source.h"
+#include "codegen/variation_registry.h"
+#include "genome/flame.h"
+
+namespace fj {
+
+struct SwitchLayout {
+    static constexpr int kCount = 6;
+    static constexpr int kSelect = 7;
+    static constexpr int kProposal = 8;
+    static constexpr int kAccept = 9;
+    static constexpr int kRecords = 10;
+    static constexpr int kFinal = 11;
+    static constexpr int kPalette = 12;
+    // Inside a record.
+    static constexpr int kHasPost = 15;
+    static constexpr int kPreSlots = 16;
+    static constexpr int kSlots = 17;
+    static constexpr int kFirstSlot = 18;
+};
+
+// Names of the two dispatch functions every switch source defines:
+//   int fj_apply_variation(int id, const fj::VarIn& in, const float* p, float w,
+//                          fj::Rng& rng, float& ox, float& oy)
+//   int fj_apply_pre_variation(...)   the same over the @pre variations
+// Each applies variation `id` as its snippet does and returns the number of
+// parameters it read (0 for an id it does not hold, which it leaves alone).
+inline constexpr const char* kVariationDispatchName = "fj_apply_variation";
+inline constexpr const char* kPreVariationDispatchName = "fj_apply_pre_variation";
+
+// fj_device.h, iterate/common.h, every variation's snippet and the two
+// dispatch functions: a prefix that any device code (the switch kernel, a
+// test's evaluation kernel) can complete.
+std::string switch_dispatch_source(const VariationRegistry& registry, const SnippetSource& source);
+
+// The whole switch kernel (entry points fj_seed and fj_iterate, as stitched
+// kernels) for the code switches of `key`.
+std::string switch_kernel_source(const KernelKey& key, const VariationRegistry& registry,
+                                 const SnippetSource& source);
+
+// The switch kernel's parameter block for one flame; `key` must be the
+// flame's key (throws std::logic_error otherwise, as pack_params).
+std::vector<float> pack_switch_params(const Flame& flame, const KernelKey& key, const VariationRegistry& registry,
+                                      const double world_to_cell[6]);
+
+}  // namespace fj

@@ -1,0 +1,38 @@
+// flamejit — a sequence of control points: the checks and fix-ups flam3 makes before animating.
+// SPDX-License-Identifier: GPL-3.0-or-later
+//
+// Readers return flames in file order; an animation needs them as flam3's
+// tools see them. apply_sequence_fixups repeats flam3_parse_xml2's
+// cross-flame fix-ups (the flam3 XML reader already applies them; other
+// readers call this). check_sequence rejects what flam3-animate rejects or
+// what no kernel can render, with one line naming the flames; it also forces
+// every size to the first flame's, as flam3-animate does, and says how many
+// it changed.
+#pragma once
+
+#include <string>
+#include <vector>
+
+#include "genome/flame.h"
+
+namespace fj {
+
+// The iteration kernels keep a point's last xform in 8 bits.
+constexpr int kMaxSequenceXforms = 254;
+
+// interpolation="smooth" on the first and the next-to-last flame becomes
+// linear; `rotate` is unwrapped to within ±180° of the previous flame's
+// unless that flame's interpolation_type is old or older.
+void apply_sequence_fixups(std::vector<Flame>& flames);
+
+struct SequenceCheck {
+    int resized = 0;  // flames whose size was forced to the first flame's
+};
+
+// Throws InputError ("LABEL: flame 3 (time 2) ...") when the sequence is
+// empty, a time is not finite, times do not strictly increase, a flame has
+// no xform to interpolate, or two neighbouring flames would need more than
+// kMaxSequenceXforms xforms once padded.
+SequenceCheck check_sequence(std::vector<Flame>& flames, const std::string& label);
+
+}  // namespace fj

@@ -1,0 +1,42 @@
+// flamejit — which frames a batch render owns, where each goes, and which are already done.
+// SPDX-License-Identifier: GPL-3.0-or-later
+//
+// Frame N of an animation is genome time N (flam3-animate's convention) and
+// is written to the output pattern formatted with N. A range A:B[:STEP]
+// holds A, A+STEP, … up to and including B. Shard I/N (I counted from 0) is
+// the I-th of N contiguous, near-equal slices of that list, so N independent
+// jobs cover every frame exactly once with no coordination, and a slice's
+// frames mostly share one kernel structure.
+#pragma once
+
+#include <string>
+#include <vector>
+
+namespace fj {
+
+struct FrameRange {
+    long long first = 0, last = 0, step = 1;
+    std::vector<long long> frames() const;
+};
+
+struct Shard {
+    long long index = 0, count = 1;
+};
+
+// "A:B" or "A:B:STEP"; throws InputError for malformed text, B < A (an empty
+// range) or STEP < 1.
+FrameRange parse_frame_range(const std::string& text);
+// "I/N" with 0 ≤ I < N; throws InputError otherwise.
+Shard parse_shard(const std::string& text);
+std::vector<long long> shard_frames(const std::vector<long long>& frames, const Shard& shard);
+
+// An output name pattern holds exactly one integer conversion (%d, %5d,
+// %05d; "%%" is a literal %). Throws InputError otherwise.
+void check_output_pattern(const std::string& pattern);
+std::string format_output(const std::string& pattern, long long frame);
+
+// Whether `path` is a PNG that reads to its last row with this size: a file
+// cut short by a killed job is not complete.
+bool png_complete(const std::string& path, int width, int height);
+
+}  // namespace fj

@@ -1,0 +1,74 @@
+// flamejit — one kernel structure for all time samples of a frame.
+// SPDX-License-Identifier: GPL-3.0-or-later
+#include "pipeline/frame_structure.h"
+
+#include <algorithm>
+#include <cmath>
+#include <stdexcept>
+
+#include "genome/xform_align.h"
+
+namespace fj {
+namespace {
+
+// The smallest double above 1: a structural marker that every float
+// conversion turns back into 1.0f.
+const double kOneMarker = std::nextafter(1.0, 2.0);
+
+void merge(SlotShape& into, const Xform& xf) {
+    for (const auto& v : xf.variations)
+        if (!std::binary_search(into.variations.begin(), into.variations.end(), v.id))
+            into.variations.insert(std::upper_bound(into.variations.begin(), into.variations.end(), v.id), v.id);
+    into.post = into.post || !xf.post.is_identity();
+}
+
+void conform_xform(Xform& xf, const SlotShape& shape) {
+    for (int id : shape.variations) ensure_variation(xf, id);
+    if (shape.post && xf.post.is_identity()) xf.post.a = kOneMarker;
+}
+
+}  // namespace
+
+FrameStructure union_structure(const std::vector<const Flame*>& flames, PaletteMode palette_mode) {
+    FrameStructure s;
+    s.palette_mode = palette_mode;
+    for (const Flame* f : flames) {
+        if (f->xforms.size() > s.xforms.size()) s.xforms.resize(f->xforms.size());
+        for (size_t i = 0; i < f->xforms.size(); ++i) merge(s.xforms[i], f->xforms[i]);
+        if (f->has_final) {
+            s.has_final = true;
+            merge(s.final_xform, f->final_xform);
+        }
+        s.xaos = s.xaos || f->has_xaos();
+    }
+    return s;
+}
+
+Flame conform(const Flame& flame, const FrameStructure& s) {
+    if (flame.xforms.size() > s.xforms.size())
+        throw std::logic_error("conform: the flame has more xforms than the frame structure");
+    Flame out = flame;
+    out.palette_mode = s.palette_mode;
+    while (out.xforms.size() < s.xforms.size()) {
+        Xform pad;
+        pad.weight = 0;
+        out.xforms.push_back(pad);
+    }
+    for (size_t i = 0; i < s.xforms.size(); ++i) conform_xform(out.xforms[i], s.xforms[i]);
+    if (s.has_final) {
+        if (!out.has_final) {
+            out.has_final = true;
+            out.final_xform = Xform{};
+            out.final_xform.opacity = 0;
+        }
+        conform_xform(out.final_xform, s.final_xform);
+    }
+    if (s.xaos && !out.has_xaos()) {
+        auto& row = out.xforms[0].chaos;
+        if (row.empty()) row.assign(out.xforms.size(), 1.0);
+        row[0] = kOneMarker;
+    }
+    return out;
+}
+
+}  // namespace fj

@@ -1,0 +1,46 @@
+// flamejit — one kernel structure for all time samples of a frame.
+// SPDX-License-Identifier: GPL-3.0-or-later
+//
+// The time samples of a motion-blurred frame may straddle a keyframe, where
+// the interpolated structure changes (another segment pads differently, a
+// post affine or xaos appears, a variation's weight reaches exactly 0). One
+// frame uses one kernel, so the samples are brought to the union of their
+// structures with changes that do not alter what is drawn:
+//   - missing variations get weight 0 (listed, never contributing);
+//   - missing standard xforms get weight 0 (never selected);
+//   - a missing final xform becomes one with opacity 0 (never applied);
+//   - a post affine or chaos row that the union needs but a sample has as
+//     exactly the identity / all ones gets a 1 + 2⁻⁵² entry, which packs to
+//     the same floats (1.0f);
+//   - the palette lookup mode is the frame centre's for all samples.
+// Only the last is an approximation, and only for frames that straddle two
+// keyframes with different palette modes.
+#pragma once
+
+#include <vector>
+
+#include "genome/flame.h"
+
+namespace fj {
+
+struct SlotShape {
+    std::vector<int> variations;  // ascending ids
+    bool post = false;
+};
+
+struct FrameStructure {
+    std::vector<SlotShape> xforms;
+    bool has_final = false;
+    SlotShape final_xform;
+    bool xaos = false;
+    PaletteMode palette_mode = PaletteMode::Step;
+};
+
+// The union of the flames' structures; `palette_mode` is the frame's.
+FrameStructure union_structure(const std::vector<const Flame*>& flames, PaletteMode palette_mode);
+
+// `flame` changed as above so that its kernel key is the structure's.
+// Throws std::logic_error when the flame has more xforms than the structure.
+Flame conform(const Flame& flame, const FrameStructure& structure);
+
+}  // namespace fj

@@ -1,0 +1,330 @@
+// flamejit — `flamejit animate`: a sequence of control points to numbered PNG frames.
+// SPDX-License-Identifier: GPL-3.0-or-later
+#include <atomic>
+#include <chrono>
+#include <condition_variable>
+#include <cstdio>
+#include <deque>
+#include <exception>
+#include <filesystem>
+#include <future>
+#include <mutex>
+#include <random>
+#include <set>
+#include <sstream>
+#include <thread>
+
+#include "cli_args.h"
+#include "cli_common.h"
+#include "errors.h"
+#include "genome/sequence.h"
+#include "image/png_io.h"
+#include "pipeline/frame_batch.h"
+#include "pipeline/renderer.h"
+
+namespace fj::cli {
+namespace {
+
+const char* kHelp =
+    "usage: flamejit animate SEQUENCE [--frames FIRST:LAST[:STEP]] [-o DIR/NAME%05d.png] [options]\n"
+    "\n"
+    "Renders frames of an animation whose keyframes are the <flame>s of SEQUENCE (flam3 XML,\n"
+    "or cuburn JSON), as flam3-animate does: frame N is genome time N, interpolated between\n"
+    "the keyframes (extrapolated outside them) and motion-blurred over temporal_samples steps.\n"
+    "\n"
+    "  --frames A:B[:STEP]   frames A, A+STEP, ... up to B inclusive (default: first keyframe's\n"
+    "                        time to the last one's minus 1, as flam3-animate)\n"
+    "  -o PATTERN            output names, one integer conversion for the frame number\n"
+    "                        (default: SEQUENCE's name with %05d.png, in the current folder)\n"
+    "  --temporal-samples N  time steps per frame, overriding the genomes' (1 = no motion blur)\n"
+    "  --shard I/N           render only slice I (0..N-1) of N equal slices of the frames\n"
+    "  --resume              skip frames whose PNG exists and reads completely\n"
+    "  --devices LIST        CUDA devices to render on in parallel, e.g. 0,1,2,3\n"
+    "  --backend B           auto (default), cuda, cpu\n"
+    "  --quality Q           samples per output pixel, overriding the genomes'\n"
+    "  --seed N              random seed (default: a fresh one, printed); frame N uses (seed, N)\n"
+    "  --threads N           CPU backend threads (default: all cores)\n"
+    "  --profile FILE        cuburn output profile for a .json node (size, spp, loop length)\n"
+    "  --arch, --shuffle, --block, --bits, --transparent, --palettes, --drop-unknown: as render\n"
+    "\n"
+    "Every frame is written to a temporary name and renamed, so an interrupted run leaves only\n"
+    "complete frames; --resume then renders exactly the missing ones.\n"
+    "Exit status: 0 success, 2 bad input or usage, 1 internal or device failure.\n";
+
+// A frame's random stream: its number mixed into the run's seed, so shards
+// and resumed runs draw what one uninterrupted run would.
+uint64_t frame_seed(uint64_t seed, long long frame) {
+    uint64_t z = seed ^ (0x9E3779B97F4A7C15ull * static_cast<uint64_t>(frame + 0x5bd1e995));
+    z = (z ^ (z >> 30)) * 0xBF58476D1CE4E5B9ull;
+    z = (z ^ (z >> 27)) * 0x94D049BB133111EBull;
+    return z ^ (z >> 31);
+}
+
+struct FrameJob {
+    long long frame = 0;
+    std::string path;
+    RenderResult result;
+};
+
+// Encodes and writes PNGs on one worker thread while frames render; at most
+// `depth` frames wait, so memory stays bounded when PNG writing is slower.
+class FrameWriter {
+public:
+    FrameWriter(PngOptions png, size_t depth) : png_(std::move(png)), depth_(depth), thread_([this] { loop(); }) {}
+    ~FrameWriter() {
+        {
+            std::lock_guard lock(mutex_);
+            closed_ = true;
+        }
+        changed_.notify_all();
+        thread_.join();
+    }
+    // Blocks while the queue is full; rethrows an earlier write failure.
+    void push(FrameJob job) {
+        std::unique_lock lock(mutex_);
+        changed_.wait(lock, [&] { return queue_.size() < depth_ || failure_; });
+        if (failure_) std::rethrow_exception(failure_);
+        queue_.push_back(std::move(job));
+        changed_.notify_all();
+    }
+    // Waits for every queued frame; rethrows a write failure.
+    void drain() {
+        std::unique_lock lock(mutex_);
+        changed_.wait(lock, [&] { return (queue_.empty() && !busy_) || failure_; });
+        if (failure_) std::rethrow_exception(failure_);
+    }
+
+private:
+    void loop() {
+        for (;;) {
+            FrameJob job;
+            {
+                std::unique_lock lock(mutex_);
+                changed_.wait(lock, [&] { return !queue_.empty() || closed_; });
+                if (queue_.empty()) return;
+                job = std::move(queue_.front());
+                queue_.pop_front();
+                busy_ = true;
+            }
+            try {
+                PngOptions png = png_;
+                png.text.push_back({"flamejit_backend", job.result.backend});
+                png.text.push_back({"flamejit_frame", std::to_string(job.frame)});
+                png.text.push_back({"flamejit_samples", std::to_string(job.result.stats.samples)});
+                png.text.push_back({"flamejit_time_samples", std::to_string(job.result.time_samples)});
+                png.text.push_back({"flamejit_seconds", std::to_string(job.result.seconds)});
+                write_png(job.path, job.result.image, png);
+            } catch (...) {
+                std::lock_guard lock(mutex_);
+                if (!failure_) failure_ = std::current_exception();
+            }
+            {
+                std::lock_guard lock(mutex_);
+                busy_ = false;
+            }
+            changed_.notify_all();
+        }
+    }
+
+    PngOptions png_;
+    size_t depth_;
+    std::mutex mutex_;
+    std::condition_variable changed_;
+    std::deque<FrameJob> queue_;
+    bool busy_ = false, closed_ = false;
+    std::exception_ptr failure_;
+    std::thread thread_;
+};
+
+std::vector<int> parse_devices(const std::string& text) {
+    std::vector<int> devices;
+    std::stringstream in(text);
+    std::string item;
+    while (std::getline(in, item, ',')) {
+        char* end = nullptr;
+        const long d = std::strtol(item.c_str(), &end, 10);
+        if (item.empty() || *end != '\0' || d < 0 || d > 1023)
+            throw UsageError("--devices \"" + text + "\": expected device numbers such as 0,1,2");
+        for (int seen : devices)
+            if (seen == d) throw UsageError("--devices \"" + text + "\": device " + item + " is listed twice");
+        devices.push_back(static_cast<int>(d));
+    }
+    if (devices.empty()) throw UsageError("--devices needs at least one device number");
+    return devices;
+}
+
+struct Run {
+    std::vector<Flame> keyframes;
+    std::string label;
+    std::string pattern;
+    std::vector<long long> todo;
+    FrameOptions frame;
+    RenderOptions render;
+    uint64_t seed = 0;
+};
+
+// One renderer (one device, or the CPU) working through the shared frame
+// list; the next frame is interpolated and packed while this one renders.
+void render_worker(const Run& run, RenderOptions options, std::atomic<size_t>& next, FrameWriter& writer,
+                   std::mutex& print, std::set<std::string>& structures, std::atomic<bool>& stop) {
+    Renderer renderer(options);
+    if (!renderer.fallback_reason().empty()) {
+        std::lock_guard lock(print);
+        std::fprintf(stderr, "flamejit: using the CPU backend (%s)\n", renderer.fallback_reason().c_str());
+    }
+    const FrameOptions frame_options = [&] {
+        FrameOptions f = run.frame;
+        f.kernel = renderer.frame_options().kernel;
+        return f;
+    }();
+    auto prepare = [&](size_t i) {
+        return std::async(std::launch::async, [&run, &frame_options, i] {
+            return prepare_animation_frame(run.keyframes, static_cast<double>(run.todo[i]), frame_options);
+        });
+    };
+    size_t current = next++;
+    if (current >= run.todo.size()) return;
+    std::future<PreparedFrame> pending = prepare(current);
+    while (!stop.load()) {
+        const PreparedFrame frame = pending.get();
+        const size_t following = next++;
+        if (following < run.todo.size()) pending = prepare(following);
+        const long long n = run.todo[current];
+        FrameJob job;
+        job.frame = n;
+        job.path = format_output(run.pattern, n);
+        job.result = renderer.render(frame, frame_seed(run.seed, n));
+        {
+            std::lock_guard lock(print);
+            structures.insert(frame.key.canonical());
+            std::printf("frame %lld: %s, %llu samples, %d time samples, %.2f s, backend %s\n", n, job.path.c_str(),
+                        static_cast<unsigned long long>(job.result.stats.samples), job.result.time_samples,
+                        job.result.seconds, job.result.backend.c_str());
+            std::fflush(stdout);
+        }
+        writer.push(std::move(job));
+        if (following >= run.todo.size()) return;
+        current = following;
+    }
+}
+
+int run(const Args& args) {
+    const ParsedArgs a = parse_args(args,
+                                    {"o", "output", "frames", "backend", "quality", "seed", "threads", "arch", "shuffle",
+                                     "block", "bits", "palettes", "temporal-samples", "shard", "devices", "profile"},
+                                    {"help", "h", "transparent", "drop-unknown", "resume"});
+    if (a.has("help") || a.has("h")) {
+        std::fputs(kHelp, stdout);
+        return 0;
+    }
+    if (a.positional.size() != 1)
+        throw UsageError("animate takes one sequence file, got " + std::to_string(a.positional.size()));
+
+    Run run;
+    RenderOptions& options = run.render;
+    if (!parse_backend_choice(a.value("backend", "auto"), &options.backend))
+        throw UsageError("--backend must be auto, cuda or cpu");
+    options.quality = a.number("quality", 0);
+    if (a.has("quality") && !(options.quality > 0)) throw UsageError("--quality must be positive");
+    options.threads = static_cast<int>(a.integer("threads", 0));
+    if (options.threads < 0 || options.threads > 4096) throw UsageError("--threads must be in 0..4096");
+    options.kernel = kernel_options_from(a);
+    options.transparent = a.has("transparent");
+    run.seed = a.has("seed") ? static_cast<uint64_t>(a.integer("seed", 0)) : std::random_device{}();
+    const long long temporal = a.integer("temporal-samples", 0);
+    if (a.has("temporal-samples") && (temporal < 1 || temporal > kMaxTimeSamples))
+        throw UsageError("--temporal-samples must be in 1.." + std::to_string(kMaxTimeSamples));
+    run.frame.quality = options.quality;
+    run.frame.temporal_samples = static_cast<int>(temporal);
+    const int bits = static_cast<int>(a.integer("bits", 8));
+    if (bits != 8 && bits != 16) throw UsageError("--bits must be 8 or 16");
+    std::vector<int> devices = {0};
+    if (a.has("devices")) {
+        if (options.backend == BackendChoice::Cpu) throw UsageError("--devices needs the CUDA backend, not --backend cpu");
+        devices = parse_devices(a.value("devices"));
+        options.backend = BackendChoice::Cuda;
+    }
+
+    GenomeInput input = load_genomes(a, true);
+    run.label = input.label;
+    run.keyframes = std::move(input.flames);
+    const SequenceCheck check = check_sequence(run.keyframes, run.label);
+    if (check.resized > 0)
+        std::fprintf(stderr, "flamejit animate: warning: %d flame(s) of %s had another size; using %dx%d as flam3-animate\n",
+                     check.resized, run.label.c_str(), run.keyframes[0].width, run.keyframes[0].height);
+
+    FrameRange range;
+    if (a.has("frames")) {
+        range = parse_frame_range(a.value("frames"));
+    } else {
+        range.first = static_cast<long long>(run.keyframes.front().time);
+        range.last = std::max(range.first, static_cast<long long>(run.keyframes.back().time) - 1);
+    }
+    std::vector<long long> frames = range.frames();
+    if (a.has("shard")) frames = shard_frames(frames, parse_shard(a.value("shard")));
+
+    run.pattern = a.value("o", a.value("output", std::filesystem::path(run.label).stem().string() + "%05d.png"));
+    check_output_pattern(run.pattern);
+    const std::filesystem::path out_dir = std::filesystem::path(format_output(run.pattern, 0)).parent_path();
+    if (!out_dir.empty() && !std::filesystem::is_directory(out_dir))
+        throw UsageError("output folder " + out_dir.string() + " does not exist");
+
+    int skipped = 0;
+    for (long long f : frames) {
+        if (a.has("resume") && png_complete(format_output(run.pattern, f), run.keyframes[0].width, run.keyframes[0].height))
+            ++skipped;
+        else
+            run.todo.push_back(f);
+    }
+    std::printf("%s: %zu keyframes, %zu frames in this job, %d already complete, seed %llu\n", run.label.c_str(),
+                run.keyframes.size(), frames.size(), skipped, static_cast<unsigned long long>(run.seed));
+    std::fflush(stdout);
+
+    PngOptions png;
+    png.bits = bits;
+    png.transparent = options.transparent;
+    png.text = {{"flamejit_version", FLAMEJIT_VERSION}, {"flamejit_sequence", run.label},
+                {"flamejit_seed", std::to_string(run.seed)}};
+    const auto t0 = std::chrono::steady_clock::now();
+    std::atomic<size_t> next{0};
+    std::atomic<bool> stop{false};
+    std::mutex print;
+    std::set<std::string> structures;
+    std::exception_ptr failure;
+    {
+        FrameWriter writer(png, 2 * devices.size());
+        std::vector<std::thread> workers;
+        for (int device : devices) {
+            RenderOptions o = options;
+            o.device = device;
+            workers.emplace_back([&, o] {
+                try {
+                    render_worker(run, o, next, writer, print, structures, stop);
+                } catch (...) {
+                    std::lock_guard lock(print);
+                    if (!failure) failure = std::current_exception();
+                    stop = true;
+                }
+            });
+        }
+        for (auto& w : workers) w.join();
+        if (!failure) {
+            try {
+                writer.drain();
+            } catch (...) {
+                failure = std::current_exception();
+            }
+        }
+    }
+    if (failure) std::rethrow_exception(failure);
+    const double seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+    std::printf("rendered %zu frame(s) in %.2f s (%.3f frames/s), %zu kernel structure(s), %d skipped as complete\n",
+                run.todo.size(), seconds, run.todo.empty() ? 0.0 : run.todo.size() / seconds, structures.size(), skipped);
+    return 0;
+}
+
+}  // namespace
+
+int cmd_animate(const Args& args) { return run_guarded("animate", [&] { return run(args); }); }
+
+}  // namespace fj::cli

@@ -1,0 +1,199 @@
+// flamejit bench throughput — iterations per second per genome, against the
+// atomic and compute ceilings measured in the same run, and flam3-render.
+// SPDX-License-Identifier: GPL-3.0-or-later
+#include <algorithm>
+#include <chrono>
+#include <cstdio>
+#include <filesystem>
+#include <random>
+#include <thread>
+#include <unistd.h>
+
+#include "bench_common.h"
+#include "cli_common.h"
+#include "codegen/param_layout.h"
+#include "cuda/cuda_backend.h"
+#include "cpu/cpu_backend.h"
+#include "image/png_io.h"
+#include "pipeline/frame_plan.h"
+
+namespace fj::cli {
+namespace {
+
+const char* kHelp =
+    "usage: flamejit bench throughput [GENOME…] [options]\n"
+    "\n"
+    "Renders each genome and reports iterations/s, the frame time split into\n"
+    "iterate / post-pass / PNG, the kernel's registers and occupancy, and two\n"
+    "ceilings measured in the same run: the atomic ceiling (unit hits to uniformly\n"
+    "random cells of the same accumulator) and the compute ceiling (the same\n"
+    "iteration without accumulation). The ratio is to the lower ceiling.\n"
+    "\n"
+    "options:\n"
+    "  --size WxH        default 1920x1080 (the camera keeps its framing)\n"
+    "  --quality Q       samples per pixel, default 100\n"
+    "  --backend B       auto (default), cuda or cpu\n"
+    "  --threads N       CPU backend threads (default all cores)\n"
+    "  --shuffle S, --block N, --accumulate A   kernel options, as for render\n"
+    "  --flam3           also time flam3-render (all cores) on the same genome, size and quality\n"
+    "  --seed N          default 1\n"
+    "  --json FILE       write the results as JSON\n";
+
+double seconds_since(std::chrono::steady_clock::time_point t0) {
+    return std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+}
+
+// The CPU backend's accumulation alone: each thread adds unit hits to
+// uniformly random cells of a private histogram, as the backend does.
+double cpu_atomic_ceiling(const FramePlan& plan, int threads, uint64_t adds) {
+    const size_t cells = static_cast<size_t>(plan.hist_width) * plan.hist_height;
+    const uint64_t per_thread = std::max<uint64_t>(1, adds / threads);
+    std::vector<std::vector<float>> hist(threads);
+    const auto t0 = std::chrono::steady_clock::now();
+    std::vector<std::thread> pool;
+    for (int t = 0; t < threads; ++t)
+        pool.emplace_back([&, t] {
+            hist[t].assign(cells * 4, 0.0f);
+            std::minstd_rand rng(t + 1);
+            float* h = hist[t].data();
+            for (uint64_t i = 0; i < per_thread; ++i) {
+                float* cell = h + 4 * (rng() % cells);
+                for (int k = 0; k < 4; ++k) cell[k] += 1.0f;
+            }
+        });
+    for (auto& t : pool) t.join();
+    return static_cast<double>(per_thread) * threads / std::max(seconds_since(t0), 1e-9);
+}
+
+double atomic_ceiling(const Flame& flame, const RenderOptions& options, const std::string& backend) {
+    const FramePlan plan = plan_frame(flame);
+    if (backend != "cuda") {
+        const int threads = options.threads > 0 ? options.threads : static_cast<int>(std::max(1u, std::thread::hardware_concurrency()));
+        return cpu_atomic_ceiling(plan, threads, plan.samples);
+    }
+    KernelOptions kopt = options.kernel;
+    const KernelKey key = make_kernel_key(flame, kopt);
+    const ParamLayout layout = make_param_layout(key, VariationRegistry::standard());
+    const std::vector<float> params = pack_params(flame, key, layout, plan.world_to_cell);
+    CudaBackendOptions cuda;
+    cuda.device = options.device;
+    auto b = make_cuda_backend(cuda);
+    b->begin_frame(plan);
+    IterationRequest req;
+    req.flame = &flame;
+    req.key = &key;
+    req.layout = &layout;
+    req.params = &params;
+    req.plan = &plan;
+    req.seed = options.seed;
+    return cuda_atomic_ceiling(*b, req, plan.samples);
+}
+
+// flam3-render on the same genome, size and quality: whole-process seconds.
+double time_flam3(const std::string& genome_path, int flame_index, const Flame& original, int width, double quality,
+                  const std::string& out_dir) {
+    const std::string out = out_dir + "/flam3.png";
+    char env[512];
+    std::snprintf(env, sizeof env, "env in='%s' out='%s' ss=%.9g qs=%.9g nthreads=%u verbose=0 flam3-render >/dev/null 2>&1",
+                  genome_path.c_str(), out.c_str(), static_cast<double>(width) / original.width, quality / original.quality,
+                  std::max(1u, std::thread::hardware_concurrency()));
+    (void)flame_index;  // flam3-render renders every flame of a file; the bench passes one-flame files
+    const auto t0 = std::chrono::steady_clock::now();
+    if (std::system(env) != 0) return -1;
+    return seconds_since(t0);
+}
+
+}  // namespace
+
+int bench_throughput(const Args& args) {
+    const ParsedArgs a = parse_args(args,
+                                    {"size", "quality", "backend", "threads", "shuffle", "block", "accumulate", "arch",
+                                     "seed", "json", "flame", "palettes"},
+                                    {"flam3", "help", "h", "drop-unknown"});
+    if (a.has("help") || a.has("h")) {
+        std::fputs(kHelp, stdout);
+        return 0;
+    }
+    const auto [width, height] = parse_size(a.value("size", "1920x1080"));
+    const double quality = a.number("quality", 100);
+    if (!(quality > 0)) throw UsageError("--quality must be positive");
+    BenchRenderSetup setup = bench_render_setup(a);
+    setup.options.kernel = kernel_options_from(a);
+    const std::string tmp = (std::filesystem::temp_directory_path() / ("flamejit-bench-" + std::to_string(::getpid()))).string();
+    std::filesystem::create_directories(tmp);
+
+    std::vector<std::string> files = a.positional;
+    if (files.empty()) files.push_back("");  // the bundled genome
+    nlohmann::json rows = nlohmann::json::array();
+    std::printf("%-16s %10s %10s %10s %6s %8s %8s %8s %5s %5s %9s\n", "genome", "iter/s", "atomic/s", "compute/s", "ratio",
+                "iterate", "post", "png", "regs", "blk", "flam3 x");
+    for (const std::string& file : files) {
+        ParsedArgs one = a;
+        one.positional = file.empty() ? std::vector<std::string>{} : std::vector<std::string>{file};
+        const GenomeInput input = load_genomes(one);
+        for (int index : input.selected) {
+            const Flame original = input.flames[index];
+            Flame flame = original;
+            resize_flame(flame, width, height);
+            flame.quality = quality;
+            std::string name = std::filesystem::path(input.label).stem().string();
+            if (input.selected.size() > 1) name += '#' + std::to_string(index);
+
+            const RenderResult r = Renderer(setup.options).render(flame);
+            const auto png_start = std::chrono::steady_clock::now();
+            write_png(tmp + "/frame.png", r.image);
+            const double png_s = seconds_since(png_start);
+            const double iter_rate = r.stats.samples / std::max(r.stats.seconds, 1e-9);
+
+            RenderOptions compute_options = setup.options;
+            compute_options.kernel.accumulation = Accumulation::None;
+            const RenderResult c = Renderer(compute_options).render(flame);
+            const double compute_rate = c.stats.samples / std::max(c.stats.seconds, 1e-9);
+            const double atomic_rate = atomic_ceiling(flame, setup.options, r.backend);
+            const double ceiling = std::min(atomic_rate, compute_rate);
+
+            double flam3_s = -1;
+            if (a.has("flam3") && !file.empty() && input.flames.size() == 1)
+                flam3_s = time_flam3(file, index, original, width, quality, tmp);
+            const double ours_s = r.seconds + png_s;
+            std::printf("%-16s %10.3g %10.3g %10.3g %6.2f %8.3f %8.3f %8.3f %5d %5d %9s\n", name.c_str(), iter_rate,
+                        atomic_rate, compute_rate, iter_rate / ceiling, r.stats.seconds, r.seconds - r.stats.seconds, png_s,
+                        r.stats.registers, r.stats.blocks_per_sm,
+                        flam3_s > 0 ? std::to_string(flam3_s / ours_s).substr(0, 6).c_str() : "-");
+            std::fflush(stdout);
+            rows.push_back({{"name", name},
+                            {"backend", r.backend},
+                            {"samples", r.stats.samples},
+                            {"iterations_per_s", iter_rate},
+                            {"atomic_ceiling_per_s", atomic_rate},
+                            {"compute_ceiling_per_s", compute_rate},
+                            {"ceiling_iterations_per_s", ceiling},
+                            {"ratio_to_ceiling", iter_rate / ceiling},
+                            {"limited_by", atomic_rate < compute_rate ? "atomics" : "compute"},
+                            {"iterate_s", r.stats.seconds},
+                            {"post_s", r.seconds - r.stats.seconds},
+                            {"png_s", png_s},
+                            {"frame_s", ours_s},
+                            {"registers", r.stats.registers},
+                            {"blocks_per_sm", r.stats.blocks_per_sm},
+                            {"threads", r.stats.threads},
+                            {"flam3_render_s", flam3_s > 0 ? nlohmann::json(flam3_s) : nlohmann::json(nullptr)},
+                            {"speedup_vs_flam3", flam3_s > 0 ? nlohmann::json(flam3_s / ours_s) : nlohmann::json(nullptr)}});
+        }
+    }
+    std::filesystem::remove_all(tmp);
+    if (a.has("json")) {
+        nlohmann::json out = bench_header(a, "bench throughput");
+        out["backend"] = setup.backend_name;
+        out["size"] = {width, height};
+        out["quality"] = quality;
+        out["shuffle"] = to_string(setup.options.kernel.shuffle);
+        out["block"] = setup.options.kernel.block_size;
+        out["accumulate"] = to_string(setup.options.kernel.accumulation);
+        out["genomes"] = rows;
+        write_json_file(a.value("json"), out);
+    }
+    return 0;
+}
+
+}  // namespace fj::cli

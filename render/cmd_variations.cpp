@@ -1,0 +1,120 @@
+// flamejit — `flamejit variations`: the variations this build supports, from the registry.
+// SPDX-License-Identifier: GPL-3.0-or-later
+#include <nlohmann/json.hpp>
+
+#include <cstdio>
+#include <cstdlib>
+#include <string>
+#include <vector>
+
+#include "cli_args.h"
+#include "cli_common.h"
+#include "codegen/variation_registry.h"
+#include "errors.h"
+
+namespace fj::cli {
+namespace {
+
+const char* kHelp =
+    "usage: flamejit variations [NAME|ID ...] [--json]\n"
+    "\n"
+    "Lists the variations flamejit supports, as its snippets declare them: flam3's id and\n"
+    "XML name, the parameters in the order the formula reads them with their defaults,\n"
+    "other XML spellings of a parameter (aliases), whether the variation draws random\n"
+    "numbers (and how many per call), whether it is a pre-variation (moves the point\n"
+    "before the other variations see it), and where the formula comes from.\n"
+    "With names or ids, lists only those.\n"
+    "\n"
+    "  --json   one JSON object: {\"count\": N, \"variations\": [{\"id\", \"name\", \"params\":\n"
+    "           [{\"name\", \"default\"}], \"aliases\": [{\"alias\", \"param\"}], \"random_draws\",\n"
+    "           \"pre\", \"origin\"}]}\n"
+    "  --help   print this text\n";
+
+// Shortest text that reads back as the same double (defaults such as π).
+std::string number_text(double v) {
+    char buf[32];
+    for (int digits = 1; digits <= 17; ++digits) {
+        std::snprintf(buf, sizeof buf, "%.*g", digits, v);
+        if (std::strtod(buf, nullptr) == v) break;
+    }
+    return buf;
+}
+
+// The entries the arguments name, in id order; all of them when none.
+std::vector<const VariationInfo*> selected(const VariationRegistry& registry, const std::vector<std::string>& names) {
+    std::vector<const VariationInfo*> out;
+    if (names.empty()) {
+        for (const VariationInfo& v : registry.all()) out.push_back(&v);
+        return out;
+    }
+    std::vector<bool> wanted(registry.all().size(), false);
+    for (const std::string& name : names) {
+        const VariationInfo* info = registry.by_name(name);
+        if (!info && !name.empty() && name.find_first_not_of("0123456789") == std::string::npos && name.size() < 6)
+            info = registry.by_id(std::stoi(name));
+        if (!info) throw InputError("no variation named '" + name + "' (flamejit variations lists them all)");
+        wanted[info - registry.all().data()] = true;
+    }
+    for (size_t i = 0; i < wanted.size(); ++i)
+        if (wanted[i]) out.push_back(&registry.all()[i]);
+    return out;
+}
+
+void print_json(const std::vector<const VariationInfo*>& list) {
+    nlohmann::ordered_json variations = nlohmann::ordered_json::array();
+    for (const VariationInfo* v : list) {
+        nlohmann::ordered_json params = nlohmann::ordered_json::array();
+        for (const ParamInfo& p : v->params) params.push_back({{"name", p.name}, {"default", p.default_value}});
+        nlohmann::ordered_json aliases = nlohmann::ordered_json::array();
+        for (const auto& [alias, param] : v->aliases) aliases.push_back({{"alias", alias}, {"param", param}});
+        variations.push_back({{"id", v->id},
+                              {"name", v->name},
+                              {"params", params},
+                              {"aliases", aliases},
+                              {"random_draws", v->random_draws},
+                              {"pre", v->pre},
+                              {"origin", v->origin}});
+    }
+    const nlohmann::ordered_json out = {{"count", list.size()}, {"variations", variations}};
+    std::printf("%s\n", out.dump(2).c_str());
+}
+
+// One line per variation; aliases, when there are any, on the next line.
+void print_text(const std::vector<const VariationInfo*>& list, bool everything) {
+    if (everything) std::printf("%zu variations\n\n", list.size());
+    // "random": numbers drawn per call; "pre": a pre-variation.
+    std::printf("%3s  %-14s %-6s %-3s  %-12s %s\n", "id", "name", "random", "pre", "origin", "parameters (default)");
+    for (const VariationInfo* v : list) {
+        const std::string draws = v->random_draws > 0 ? std::to_string(v->random_draws) : "-";
+        std::string params;
+        for (const ParamInfo& p : v->params)
+            params += (params.empty() ? "" : ", ") + p.name + " " + number_text(p.default_value);
+        std::printf("%3d  %-14s %-6s %-3s  %-12s %s\n", v->id, v->name.c_str(), draws.c_str(), v->pre ? "pre" : "-",
+                    v->origin.c_str(), params.empty() ? "-" : params.c_str());
+        if (!v->aliases.empty()) {
+            std::string aliases;
+            for (const auto& [alias, param] : v->aliases)
+                aliases += (aliases.empty() ? "" : ", ") + alias + " = " + param;
+            std::printf("%3s  %-14s aliases: %s\n", "", "", aliases.c_str());
+        }
+    }
+}
+
+int run(const Args& args) {
+    const ParsedArgs a = parse_args(args, {}, {"help", "h", "json"});
+    if (a.has("help") || a.has("h")) {
+        std::fputs(kHelp, stdout);
+        return 0;
+    }
+    const VariationRegistry& registry = VariationRegistry::standard();
+    const std::vector<const VariationInfo*> list = selected(registry, a.positional);
+    if (a.has("json")) print_json(list);
+    else print_text(list, a.positional.empty());
+    return 0;
+}
+
+}  // namespace
+
+int cmd_variations(const Args& args) { return run_guarded("variations", [&] { return run(args); }); }
+
+}  // namespace fj::cli

@@ -1,0 +1,243 @@
+// flamejit — `flamejit animate` end to end: fidelity against flam3-animate with motion blur,
+// shards, resuming after a kill, and bad sequences.
+// SPDX-License-Identifier: GPL-3.0-or-later
+#include <doctest/doctest.h>
+
+#include <algorithm>
+#include <filesystem>
+#include <regex>
+#include <set>
+#include <sstream>
+
+#include "codegen/variation_registry.h"
+#include "image/fidelity.h"
+#include "image/png_io.h"
+#include "pipeline/frame_batch.h"
+#include "test_support.h"
+
+using fj::test::run_command;
+
+namespace {
+
+std::string quoted(const std::string& s) { return "'" + s + "'"; }
+std::string flamejit() { return quoted(fj::test::flamejit_binary()); }
+
+bool have_flam3_tools() { return run_command("command -v flam3-genome && command -v flam3-animate").status == 0; }
+
+std::string registry_ids() {
+    std::ostringstream ids;
+    bool first = true;
+    for (const auto& v : fj::VariationRegistry::standard().all()) {
+        if (v.pre) continue;
+        ids << (first ? "" : ",") << v.id;
+        first = false;
+    }
+    return ids.str();
+}
+
+// A flam3-genome sequence=… animation between two random genomes: each
+// rotated a full turn in `nframes` frames, then a transition, one keyframe
+// per frame (times 0, 1, 2, …), with `temporal_samples` in every keyframe.
+std::string make_sequence(const std::string& dir, int seed, const std::string& size, double quality, int temporal_samples,
+                          int nframes) {
+    const std::string tag = std::to_string(seed);
+    fj::test::write_file(dir + "/template" + tag + ".flam3",
+                         "<flame size=\"" + size + "\" quality=\"" + std::to_string(quality) +
+                             "\" supersample=\"1\" filter=\"0.5\" estimator_radius=\"9\" estimator_minimum=\"0\" "
+                             "estimator_curve=\"0.4\" gamma=\"4\" brightness=\"4\" vibrancy=\"1\" background=\"0 0 0\" "
+                             "temporal_samples=\"" + std::to_string(temporal_samples) + "\"/>\n");
+    const std::string pair = dir + "/pair" + tag + ".flam3", seq = dir + "/seq" + tag + ".flam3";
+    const auto gen = run_command("env seed=" + tag + " isaac_seed=pair" + tag + " noedits=1 repeat=2 template=" +
+                                 quoted(dir + "/template" + tag + ".flam3") + " use_vars=" + registry_ids() +
+                                 " flam3-genome > " + quoted(pair));
+    REQUIRE_MESSAGE(gen.status == 0, gen.output);
+    const auto s = run_command("env sequence=" + quoted(pair) + " nframes=" + std::to_string(nframes) + " seed=" + tag +
+                               " isaac_seed=seq" + tag + " noedits=1 flam3-genome > " + quoted(seq));
+    REQUIRE_MESSAGE(s.status == 0, s.output);
+    return seq;
+}
+
+// The frame numbers a run reported rendering ("frame N: ...").
+std::set<long long> rendered_frames(const std::string& output) {
+    std::set<long long> frames;
+    static const std::regex line("^frame (-?[0-9]+): ");
+    std::istringstream in(output);
+    for (std::string l; std::getline(in, l);) {
+        std::smatch m;
+        if (std::regex_search(l, m, line)) frames.insert(std::stoll(m[1]));
+    }
+    return frames;
+}
+
+std::set<long long> complete_frames(const std::string& pattern, long long first, long long last, int w, int h) {
+    std::set<long long> done;
+    for (long long f = first; f <= last; ++f)
+        if (fj::png_complete(fj::format_output(pattern, f), w, h)) done.insert(f);
+    return done;
+}
+
+}  // namespace
+
+TEST_CASE("animate: CPU frames of a flam3-genome sequence match flam3-animate with motion blur (ratio <= 1.3)") {
+    if (!have_flam3_tools()) {
+        FAIL("flam3-genome / flam3-animate not installed (Debian flam3-utils): tools/test.sh installs them");
+        return;
+    }
+    const std::string dir = fj::test::scratch_dir("animate-fidelity");
+    // Frames 1 and 2 turn the first genome, 5 and 6 are in the transition, 9
+    // the second genome: every frame is blurred across a keyframe.
+    const std::vector<long long> frames = {1, 2, 5, 6, 9};
+    for (int seed : {41, 42}) {
+        CAPTURE(seed);
+        const std::string seq = make_sequence(dir, seed, "160 120", 60, 20, 4);
+        const std::string tag = std::to_string(seed);
+        for (const char* s : {"A", "B"}) {
+            const auto ref = run_command("env in=" + quoted(seq) + " prefix=" + quoted(dir + "/" + s + tag + "_") +
+                                         " begin=1 end=9 isaac_seed=ref" + s + tag + " nthreads=2 verbose=0 flam3-animate");
+            REQUIRE_MESSAGE(ref.status == 0, ref.output);
+        }
+        // Blocks of 128: the CPU backend starts fresh chains for every time
+        // sample, so fewer, longer chains keep their post-fuse transient as
+        // small as flam3's (with 256 the worst frame here reads about 1.25).
+        const std::string pattern = dir + "/C" + tag + "_%05d.png";
+        const auto ours = run_command(flamejit() + " animate " + quoted(seq) + " --frames 1:9 -o " + quoted(pattern) +
+                                      " --backend cpu --threads 2 --block 128 --seed " + tag);
+        REQUIRE_MESSAGE(ours.status == 0, ours.output);
+        CHECK(ours.output.find("time samples") != std::string::npos);
+        for (long long f : frames) {
+            CAPTURE(f);
+            char suffix[16];
+            std::snprintf(suffix, sizeof suffix, "_%05lld.png", f);
+            const auto ratio = fj::fidelity_ratio(fj::read_png(dir + "/A" + tag + suffix),
+                                                  fj::read_png(dir + "/B" + tag + suffix),
+                                                  fj::read_png(fj::format_output(pattern, f)));
+            MESSAGE("sequence " << seed << " frame " << f << ": fidelity ratio " << ratio.ratio << " (flam3 seed-to-seed "
+                                << ratio.error_ab << ")");
+            CHECK(ratio.ratio <= 1.3);
+        }
+    }
+}
+
+TEST_CASE("animate: --shard slices partition the frame range") {
+    const std::string dir = fj::test::scratch_dir("animate-shard");
+    fj::test::write_file(dir + "/seq.flam3", R"(<sequence>
+      <flame time="0" size="32 24" scale="10" quality="2" temporal_samples="2">
+        <xform weight="1" linear="1" coefs="0.5 0 0 0.5 0.2 0"/><xform weight="1" spherical="1"/>
+        <color index="0" rgb="255 0 0"/><color index="255" rgb="0 0 255"/></flame>
+      <flame time="20" size="32 24" scale="10" quality="2" temporal_samples="2" rotate="90">
+        <xform weight="1" linear="1" coefs="0.5 0 0 0.5 -0.2 0"/><xform weight="1" julia="1"/>
+        <color index="0" rgb="0 255 0"/><color index="255" rgb="255 255 0"/></flame>
+    </sequence>)");
+    std::multiset<long long> seen;
+    for (int i = 0; i < 3; ++i) {
+        const auto r = run_command(flamejit() + " animate " + quoted(dir + "/seq.flam3") + " --frames 2:12 -o " +
+                                   quoted(dir + "/f%03d.png") + " --backend cpu --threads 1 --seed 5 --shard " +
+                                   std::to_string(i) + "/3");
+        REQUIRE_MESSAGE(r.status == 0, r.output);
+        const std::set<long long> got = rendered_frames(r.output);
+        CHECK(got.size() >= 3);
+        seen.insert(got.begin(), got.end());
+    }
+    std::multiset<long long> all;
+    for (long long f = 2; f <= 12; ++f) all.insert(f);
+    CHECK(seen == all);
+    CHECK(complete_frames(dir + "/f%03d.png", 2, 12, 32, 24).size() == 11);
+}
+
+TEST_CASE("animate: after a run killed midway, --resume renders exactly the missing frames; a truncated PNG is missing") {
+    const std::string dir = fj::test::scratch_dir("animate-resume");
+    fj::test::write_file(dir + "/seq.flam3", R"(<sequence>
+      <flame time="0" size="64 48" scale="20" quality="40" temporal_samples="4">
+        <xform weight="1" linear="1" coefs="0.5 0 0 0.5 0.2 0"/><xform weight="1" spherical="1"/>
+        <color index="0" rgb="255 0 0"/><color index="255" rgb="0 0 255"/></flame>
+      <flame time="40" size="64 48" scale="20" quality="40" temporal_samples="4" rotate="120">
+        <xform weight="1" linear="1" coefs="0.5 0 0 0.5 -0.2 0"/><xform weight="1" julia="1"/>
+        <color index="0" rgb="0 255 0"/><color index="255" rgb="255 255 0"/></flame>
+    </sequence>)");
+    const std::string pattern = dir + "/f%05d.png";
+    const std::string command = flamejit() + " animate " + quoted(dir + "/seq.flam3") + " --frames 0:39 -o " +
+                                quoted(pattern) + " --backend cpu --threads 1 --seed 9";
+    // Start a run, wait for a few frames, kill it without warning.
+    const auto killed = run_command("(exec " + command + " > " + quoted(dir + "/first.log") + " 2>&1) & pid=$!; " +
+                                    "n=0; while [ $(ls " + quoted(dir) + " | grep -c '^f.*png$') -lt 3 ] && [ $n -lt 600 ]; " +
+                                    "do sleep 0.05; n=$((n+1)); done; kill -9 $pid; wait $pid; true");
+    const std::set<long long> before = complete_frames(pattern, 0, 39, 64, 48);
+    MESSAGE("frames complete after the kill: " << before.size() << " of 40");
+    REQUIRE(before.size() >= 3);
+    REQUIRE(before.size() < 40);
+    // Every file with a frame's name is complete: frames appear by rename only.
+    for (const auto& entry : std::filesystem::directory_iterator(dir)) {
+        const std::string name = entry.path().filename().string();
+        if (std::regex_match(name, std::regex("f[0-9]{5}\\.png"))) CHECK(fj::png_complete(entry.path().string(), 64, 48));
+    }
+    // Cut one finished frame short: it must count as missing.
+    const long long cut = *before.begin();
+    const std::string cut_path = fj::format_output(pattern, cut);
+    const std::string bytes = fj::test::read_file(cut_path);
+    fj::test::write_file(cut_path, bytes.substr(0, bytes.size() / 2));
+
+    std::set<long long> missing;
+    for (long long f = 0; f <= 39; ++f)
+        if (!before.count(f) || f == cut) missing.insert(f);
+    const auto resumed = run_command(command + " --resume");
+    REQUIRE_MESSAGE(resumed.status == 0, resumed.output);
+    CHECK(rendered_frames(resumed.output) == missing);
+    CHECK(complete_frames(pattern, 0, 39, 64, 48).size() == 40);
+    // Nothing left to do: a second resume renders nothing.
+    const auto again = run_command(command + " --resume");
+    CHECK(again.status == 0);
+    CHECK(rendered_frames(again.output).empty());
+}
+
+TEST_CASE("animate: --help describes the command and the top-level usage lists it") {
+    const auto help = run_command(flamejit() + " animate --help");
+    CHECK(help.status == 0);
+    CHECK(help.output.find("usage: flamejit animate") != std::string::npos);
+    const auto top = run_command(flamejit() + " --help");
+    CHECK(top.output.find("animate") != std::string::npos);
+}
+
+TEST_CASE("animate: bad sequences and ranges exit 2 with one line and write nothing") {
+    const std::string dir = fj::test::scratch_dir("animate-bad");
+    const std::string body = R"(<xform weight="1" linear="1"/><color index="0" rgb="255 0 0"/>)";
+    auto flame = [&](const std::string& time, const std::string& inner) {
+        return "<flame time=\"" + time + "\" size=\"16 12\" temporal_samples=\"2\">" + inner + "</flame>";
+    };
+    std::string many;
+    for (int i = 0; i < 255; ++i) many += R"(<xform weight="1" linear="1"/>)";
+    struct Case {
+        std::string name;
+        std::string genome;
+        std::string args;
+    };
+    const std::string good = "<s>" + flame("0", body) + flame("4", body) + "</s>";
+    const std::vector<Case> cases = {
+        {"out-of-order", "<s>" + flame("3", body) + flame("1", body) + "</s>", "--frames 0:2"},
+        {"same-time", "<s>" + flame("1", body) + flame("1", body) + "</s>", "--frames 0:2"},
+        {"unpaddable", "<s>" + flame("0", body) + flame("1", many) + "</s>", "--frames 0:1"},
+        {"no-xforms", "<s>" + flame("0", body) + flame("1", "") + "</s>", "--frames 0:1"},
+        {"empty-range", good, "--frames 3:1"},
+        {"zero-step", good, "--frames 1:3:0"},
+        {"bad-range", good, "--frames 1..3"},
+        {"bad-shard", good, "--frames 0:3 --shard 2/2"},
+        {"bad-pattern", good, "--frames 0:3 -o " + quoted(dir + "/frame.png")},
+        {"bad-temporal", good, "--frames 0:3 --temporal-samples 0"},
+        {"devices-on-cpu", good, "--frames 0:3 --devices 0"},
+        {"not-a-genome", "hello", "--frames 0:3"},
+    };
+    for (const auto& c : cases) {
+        CAPTURE(c.name);
+        const std::string path = dir + "/" + c.name + ".flam3";
+        fj::test::write_file(path, c.genome);
+        const std::string args = c.args.find(" -o ") == std::string::npos ? c.args + " -o " + quoted(dir + "/out%05d.png")
+                                                                          : c.args;
+        const auto r = run_command(flamejit() + " animate " + quoted(path) + " " + args + " --backend cpu");
+        CHECK(r.status == 2);
+        CHECK(std::count(r.output.begin(), r.output.end(), '\n') <= 2);
+        MESSAGE(c.name << ": " << r.output);
+    }
+    bool wrote = false;
+    for (const auto& entry : std::filesystem::directory_iterator(dir))
+        wrote = wrote || entry.path().extension() == ".png";
+    CHECK_FALSE(wrote);
+}

@@ -1,0 +1,103 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+// The benchmark harnesses: every accumulation mode and the ceiling kernel
+// compile for the data-centre archs, and `flamejit bench` runs end to end on
+// the CPU backend (a smoke test: timings are not judged here).
+#include <doctest/doctest.h>
+
+#include <nlohmann/json.hpp>
+
+#include "codegen/param_layout.h"
+#include "codegen/snippet_source.h"
+#include "codegen/stitcher.h"
+#include "cuda/compiler.h"
+#include "cuda/nvrtc_api.h"
+#include "genome/flam3_reader.h"
+#include "test_support.h"
+
+using fj::test::run_command;
+
+namespace {
+
+std::string quoted(const std::string& s) { return "'" + s + "'"; }
+
+}  // namespace
+
+TEST_CASE("bench: every accumulation mode and the atomic ceiling kernel compile for sm_80 and sm_90") {
+    std::string why;
+    if (!fj::nvrtc_available(&why)) {
+        FAIL("NVRTC unavailable: " << why);
+        return;
+    }
+    const auto& registry = fj::VariationRegistry::standard();
+    // The xaos genome exercises the lazy proposal, the final-post one the final xform.
+    for (const char* genome : {"xaos", "final-post"}) {
+        const auto flames = fj::read_flam3_file(fj::test::source_path(std::string("benchmarks/genomes/") + genome + ".flam3"));
+        for (fj::Accumulation acc : {fj::Accumulation::Atomic, fj::Accumulation::Scalar, fj::Accumulation::Warp,
+                                     fj::Accumulation::None})
+            for (const char* arch : {"sm_80", "sm_90"})
+                for (fj::Shuffle shuffle : {fj::Shuffle::Ring, fj::Shuffle::Divergent}) {
+                    CAPTURE(genome);
+                    CAPTURE(fj::to_string(acc));
+                    CAPTURE(arch);
+                    CAPTURE(fj::to_string(shuffle));
+                    fj::KernelOptions options;
+                    options.accumulation = acc;
+                    options.arch = arch;
+                    options.shuffle = shuffle;
+                    const fj::KernelKey key = fj::make_kernel_key(flames.at(0), options);
+                    fj::CompileRequest req;
+                    req.source = fj::stitch_kernel(key, fj::make_param_layout(key, registry), registry,
+                                                   fj::SnippetSource::standard());
+                    req.arch = arch;
+                    const fj::CompiledKernel k =
+                        fj::compile_kernel(req, key.canonical(), fj::test::scratch_dir("bench-compile"));
+                    CHECK(k.cubin.size() > 0);
+                    CHECK(k.log.find("warning") == std::string::npos);
+                    // ptxas reports every entry: both kernels are in the cubin.
+                    CHECK(k.registers > 0);
+                    CHECK(fj::parse_ptxas_report(k.log, "fj_atomic_ceiling").registers > 0);
+                }
+    }
+}
+
+TEST_CASE("bench throughput: runs on the CPU backend and writes every field of its JSON") {
+    const std::string dir = fj::test::scratch_dir("bench-throughput");
+    const auto r = run_command(quoted(fj::test::flamejit_binary()) + " bench throughput " +
+                               quoted(fj::test::source_path("benchmarks/genomes/linear3.flam3")) + " " +
+                               quoted(fj::test::source_path("benchmarks/genomes/xaos.flam3")) +
+                               " --backend cpu --threads 2 --size 64x36 --quality 5 --json " + quoted(dir + "/t.json"));
+    REQUIRE_MESSAGE(r.status == 0, r.output);
+    const auto j = nlohmann::json::parse(fj::test::read_file(dir + "/t.json"));
+    for (const char* k : {"device", "driver", "commit", "date", "command"}) CHECK_MESSAGE(j.contains(k), k);
+    REQUIRE(j.at("genomes").size() == 2);
+    for (const auto& g : j.at("genomes")) {
+        CHECK(g.at("iterations_per_s").get<double>() > 0);
+        CHECK(g.at("ceiling_iterations_per_s").get<double>() > 0);
+        CHECK(g.at("ratio_to_ceiling").get<double>() > 0);
+        CHECK(g.at("samples").get<double>() >= 64 * 36 * 5);
+    }
+    CHECK(j.at("genomes")[0].at("name") == "linear3");
+}
+
+TEST_CASE("bench shuffle: the simulation JSON has the documented shape, and a render comparison runs") {
+    const std::string dir = fj::test::scratch_dir("bench-shuffle");
+    const auto sim = run_command(quoted(fj::test::flamejit_binary()) + " bench shuffle --simulate --block 256 --json " +
+                                 quoted(dir + "/s.json"));
+    REQUIRE_MESSAGE(sim.status == 0, sim.output);
+    const auto j = nlohmann::json::parse(fj::test::read_file(dir + "/s.json"));
+    REQUIRE(j.at("simulation").size() >= 4);
+    for (const auto& row : j.at("simulation")) {
+        for (const char* k : {"strategy", "block", "warp", "transforms", "p_identical", "distinct_trajectories"})
+            CHECK_MESSAGE(row.contains(k), k);
+        for (const char* l : {"1", "2", "4", "8"}) CHECK(row.at("p_identical").contains(l));
+    }
+    const auto renders = run_command(quoted(fj::test::flamejit_binary()) + " bench shuffle " +
+                                     quoted(fj::test::source_path("benchmarks/genomes/spherical4.flam3")) +
+                                     " --backend cpu --threads 2 --size 64x36 --qualities 2,4 --reference-quality 20 --json " +
+                                     quoted(dir + "/r.json") + " --plot " + quoted(dir + "/r.svg"));
+    REQUIRE_MESSAGE(renders.status == 0, renders.output);
+    const auto rj = nlohmann::json::parse(fj::test::read_file(dir + "/r.json"));
+    CHECK(rj.at("renders").size() == 8);  // 4 strategies × 2 qualities
+    CHECK(fj::test::read_file(dir + "/r.svg").find("<polyline") != std::string::npos);
+    CHECK(run_command(quoted(fj::test::flamejit_binary()) + " bench shuffle --strategies ring,bogus").status == 2);
+}

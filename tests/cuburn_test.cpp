@@ -1,0 +1,215 @@
+// flamejit — cuburn JSON nodes and profiles, checked against the flam3 XML they were made from.
+// SPDX-License-Identifier: GPL-3.0-or-later
+//
+// The corpus holds the same eight Electric Sheep as flam3 XML and as cuburn
+// nodes (cuburn converted them). Read through the two readers, every value
+// cuburn carries must agree: xform weights, colours, affines (cuburn stores
+// them in polar form, y flipped, to 6 significant digits), variations and
+// parameters, camera, tone values and the palette.
+#include <doctest/doctest.h>
+
+#include <cmath>
+#include <filesystem>
+#include <sstream>
+#include <tuple>
+
+#include "errors.h"
+#include "genome/cuburn_reader.h"
+#include "genome/flam3_reader.h"
+#include "genome/interpolate.h"
+#include "genome/sequence.h"
+#include "image/png_io.h"
+#include "test_support.h"
+
+using fj::test::run_command;
+
+namespace {
+
+std::string quoted(const std::string& s) { return "'" + s + "'"; }
+
+// %.6g keeps 6 significant digits: relative 1e-5 of the affine's scale.
+bool close(double a, double b, double scale) { return std::fabs(a - b) <= 2e-5 * std::max(1.0, scale); }
+
+void compare_xform(const std::string& where, const fj::Xform& json, const fj::Xform& xml) {
+    CHECK_MESSAGE(json.weight == doctest::Approx(xml.weight), where << " weight");
+    CHECK_MESSAGE(json.color == doctest::Approx(xml.color), where << " color");
+    CHECK_MESSAGE(json.color_speed == doctest::Approx(xml.color_speed), where << " color_speed");
+    CHECK_MESSAGE(json.opacity == doctest::Approx(xml.opacity), where << " opacity");
+    for (const auto& [ours, theirs, what] : {std::tuple{&json.affine, &xml.affine, "coefs"}, std::tuple{&json.post, &xml.post, "post"}}) {
+        const double a[6] = {ours->a, ours->b, ours->c, ours->d, ours->e, ours->f};
+        const double b[6] = {theirs->a, theirs->b, theirs->c, theirs->d, theirs->e, theirs->f};
+        double scale = 0;
+        for (double v : b) scale = std::max(scale, std::fabs(v));
+        for (int k = 0; k < 6; ++k)
+            CHECK_MESSAGE(close(a[k], b[k], scale), where << " " << what << "[" << k << "] " << a[k] << " vs XML " << b[k]);
+    }
+    REQUIRE_MESSAGE(json.variations.size() == xml.variations.size(), where << " variation count");
+    for (size_t v = 0; v < json.variations.size(); ++v) {
+        CHECK(json.variations[v].id == xml.variations[v].id);
+        CHECK(json.variations[v].weight == doctest::Approx(xml.variations[v].weight));
+        REQUIRE(json.variations[v].params.size() == xml.variations[v].params.size());
+        for (size_t p = 0; p < json.variations[v].params.size(); ++p)
+            CHECK(json.variations[v].params[p] == doctest::Approx(xml.variations[v].params[p]).epsilon(2e-5));
+    }
+}
+
+std::vector<std::string> node_names() {
+    std::vector<std::string> names;
+    const std::string dir = fj::test::corpus_path("cuburn-flock/nodes");
+    if (!fj::test::file_exists(dir)) return names;
+    for (const auto& e : std::filesystem::directory_iterator(dir)) {
+        const std::string stem = e.path().stem().string();
+        if (stem.find("-extended") == std::string::npos) names.push_back(stem);
+    }
+    std::sort(names.begin(), names.end());
+    return names;
+}
+
+}  // namespace
+
+TEST_CASE("cuburn: every corpus node reads as the flam3 XML sheep it was converted from") {
+    const std::vector<std::string> names = node_names();
+    if (names.empty()) {
+        MESSAGE("corpus folder cuburn-flock is absent: nodes not compared");
+        return;
+    }
+    fj::CuburnReadOptions options;
+    options.profile_file = fj::test::corpus_path("cuburn-flock/profiles/1080p.json");
+    for (const std::string& name : names) {
+        CAPTURE(name);
+        const auto json = fj::read_cuburn_file(fj::test::corpus_path("cuburn-flock/nodes/" + name + ".json"), options);
+        const auto xml = fj::read_flam3_file(fj::test::corpus_path("electric-sheep/" + name + ".flam3"));
+        REQUIRE(json.size() == 1);
+        REQUIRE(xml.size() == 1);
+        const fj::Flame& j = json[0];
+        const fj::Flame& x = xml[0];
+        CHECK(j.width == 1920);
+        CHECK(j.height == 1080);
+        CHECK(j.quality == 2500);
+        // cuburn keeps the scale relative to the width.
+        CHECK(j.scale / j.width == doctest::Approx(x.scale / x.width).epsilon(1e-5));
+        CHECK(j.center_x == doctest::Approx(x.center_x));
+        CHECK(j.center_y == doctest::Approx(x.center_y));
+        CHECK(j.rotate == doctest::Approx(x.rotate));
+        CHECK(j.gamma == doctest::Approx(x.gamma));
+        CHECK(j.gamma_threshold == doctest::Approx(x.gamma_threshold));
+        CHECK(j.vibrancy == doctest::Approx(x.vibrancy));
+        CHECK(j.brightness == doctest::Approx(x.brightness));
+        CHECK(j.estimator_radius == doctest::Approx(x.estimator_radius));
+        CHECK(j.estimator_minimum == doctest::Approx(x.estimator_minimum));
+        CHECK(j.estimator_curve == doctest::Approx(x.estimator_curve));
+        CHECK(j.filter_radius == doctest::Approx(x.filter_radius));
+        int palette_diffs = 0;
+        for (int i = 0; i < 256; ++i)
+            for (auto [a, b] : {std::pair{j.palette[i].r, x.palette[i].r}, std::pair{j.palette[i].g, x.palette[i].g},
+                                std::pair{j.palette[i].b, x.palette[i].b}})
+                palette_diffs += std::fabs(a - b) > 1e-9;
+        CHECK(palette_diffs == 0);
+        REQUIRE(j.xforms.size() == x.xforms.size());
+        for (size_t i = 0; i < j.xforms.size(); ++i) compare_xform("xform " + std::to_string(i), j.xforms[i], x.xforms[i]);
+        REQUIRE(j.has_final == x.has_final);
+        if (j.has_final) compare_xform("final", j.final_xform, x.final_xform);
+    }
+}
+
+TEST_CASE("cuburn: a node with a base is its base plus its own edits") {
+    if (node_names().empty()) return;
+    const auto base = fj::read_cuburn_file(fj::test::corpus_path("cuburn-flock/nodes/electricsheep.244.00216.json"));
+    const auto edited = fj::read_cuburn_file(fj::test::corpus_path("cuburn-flock/nodes/electricsheep.244.00216-extended.json"));
+    REQUIRE(edited.size() == 1);
+    REQUIRE(edited[0].xforms.size() == base[0].xforms.size());
+    const int julia = fj::VariationRegistry::standard().by_name("julia")->id;
+    double weight = 0;
+    for (const auto& v : edited[0].xforms[0].variations)
+        if (v.id == julia) weight = v.weight;
+    CHECK(weight == doctest::Approx(0.02));
+    CHECK(edited[0].xforms[0].variations.size() == base[0].xforms[0].variations.size() + 1);
+    CHECK(edited[0].xforms[1].affine == base[0].xforms[1].affine);
+}
+
+TEST_CASE("cuburn: a node's loop as keyframes turns each animated xform once, evenly, between keyframes too") {
+    const std::string node = R"({"type": "node", "name": "spin",
+      "camera": {"scale": 0.25},
+      "palette": ["rgb8", ")" + std::string(1024, 'A') + R"("],
+      "time": {"duration": 0.5},
+      "xforms": {
+        "0": {"weight": 1, "pre_affine": {"angle": [30, -360], "spread": 40, "magnitude": {"x": 0.6, "y": 0.4},
+              "offset": {"x": 0.1, "y": -0.2}}, "variations": {"linear": {"weight": 1}}},
+        "1": {"weight": 0.5, "color": 1, "pre_affine": {"angle": 10}, "variations": {"spherical": {"weight": 1}}}}})";
+    fj::CuburnReadOptions options;
+    options.loop = true;
+    const auto keys = fj::read_cuburn_string(node, "spin.json", ".", options);
+    // 360° at ≤ 45° per keyframe: 8 steps over round(24 fps · 30 s · 0.5) = 360 frames.
+    REQUIRE(keys.size() == 9);
+    CHECK(keys.front().time == 0);
+    CHECK(keys.back().time == 360);
+    CHECK(keys[0].temporal_samples == 1024);
+    std::vector<fj::Flame> seq = keys;
+    CHECK_NOTHROW(fj::check_sequence(seq, "spin"));
+    fj::CuburnReadOptions still;
+    for (double frame : {0.0, 17.0, 45.0, 100.5, 359.0}) {
+        CAPTURE(frame);
+        // The node evaluated directly at this point of the loop...
+        const std::string at = std::to_string(30 - 360 * frame / 360);
+        std::string direct = node;
+        direct.replace(direct.find("[30, -360]"), 10, at);
+        const fj::Flame expect = fj::read_cuburn_string(direct, "spin.json", ".", still)[0];
+        // ...equals the keyframes interpolated as flam3 does.
+        const fj::Flame got = fj::interpolate(keys, frame);
+        const fj::AffineD& a = got.xforms[0].affine;
+        const fj::AffineD& b = expect.xforms[0].affine;
+        for (auto [x, y] : {std::pair{a.a, b.a}, {a.b, b.b}, {a.c, b.c}, {a.d, b.d}, {a.e, b.e}, {a.f, b.f}})
+            CHECK(x == doctest::Approx(y).epsilon(1e-9));
+        CHECK(got.xforms[1].affine.a == doctest::Approx(expect.xforms[1].affine.a));
+    }
+}
+
+TEST_CASE("cuburn: malformed documents are rejected with one line naming the file") {
+    const std::string pal = R"("palette": ["rgb8", ")" + std::string(1024, 'A') + R"("])";
+    const std::string xf = R"("xforms": {"0": {"weight": 1, "variations": {"linear": {"weight": 1}}}})";
+    const std::vector<std::pair<std::string, std::string>> bad = {
+        {"not-json", "{"},
+        {"profile", R"({"type": "profile", "width": 100})"},
+        {"edge", R"({"type": "edge", "link": {"src": "a", "dst": "b"}})"},
+        {"no-palette", "{" + xf + "}"},
+        {"short-palette", R"({"palette": ["rgb8", "AAAA"], )" + xf + "}"},
+        {"no-xforms", "{" + pal + "}"},
+        {"unknown-variation", "{" + pal + R"(, "xforms": {"0": {"weight": 1, "variations": {"frobnicate": {"weight": 1}}}}})"},
+        {"unknown-param", "{" + pal + R"(, "xforms": {"0": {"weight": 1, "variations": {"rings2": {"weight": 1, "nope": 2}}}}})"},
+        {"knots", "{" + pal + R"(, "xforms": {"0": {"weight": [0, 1, 1, 2], "variations": {"linear": {"weight": 1}}}}})"},
+        {"missing-base", "{\"base\": \"nodes/absent\", " + pal + ", " + xf + "}"},
+    };
+    for (const auto& [name, text] : bad) {
+        CAPTURE(name);
+        std::string message;
+        try {
+            fj::read_cuburn_string(text, name + ".json", ".");
+        } catch (const fj::GenomeError& e) {
+            message = e.what();
+        }
+        CHECK(message.rfind(name + ".json: ", 0) == 0);
+        CHECK(message.find('\n') == std::string::npos);
+        MESSAGE(message);
+    }
+}
+
+TEST_CASE("cuburn: the command line renders a node as a still and as an animation") {
+    if (node_names().empty()) return;
+    const std::string dir = fj::test::scratch_dir("cuburn-cli");
+    const std::string node = fj::test::corpus_path("cuburn-flock/nodes/electricsheep.244.80674.json");
+    const std::string profile = fj::test::corpus_path("cuburn-flock/profiles/lores_preview.json");
+    const auto still = run_command(quoted(fj::test::flamejit_binary()) + " render " + quoted(node) + " --profile " +
+                                   quoted(profile) + " --quality 5 --backend cpu --seed 1 -o " + quoted(dir + "/still.png"));
+    REQUIRE_MESSAGE(still.status == 0, still.output);
+    const fj::PngImage img = fj::read_png(dir + "/still.png");
+    CHECK(img.width == 480);
+    CHECK(img.height == 270);
+    const auto anim = run_command(quoted(fj::test::flamejit_binary()) + " animate " + quoted(node) + " --profile " +
+                                  quoted(profile) + " --frames 0:2 --quality 2 --temporal-samples 3 --backend cpu --seed 1 -o " +
+                                  quoted(dir + "/f%03d.png"));
+    REQUIRE_MESSAGE(anim.status == 0, anim.output);
+    for (const char* f : {"/f000.png", "/f001.png", "/f002.png"}) CHECK(fj::test::file_exists(dir + f));
+    const auto bad = run_command(quoted(fj::test::flamejit_binary()) + " render " + quoted(profile) + " --backend cpu -o " +
+                                 quoted(dir + "/bad.png"));
+    CHECK(bad.status == 2);
+}

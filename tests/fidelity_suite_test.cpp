@@ -1,0 +1,289 @@
+// flamejit — the fidelity suite: random flam3 genomes and the corpus sheep, flam3-render against flamejit.
+// SPDX-License-Identifier: GPL-3.0-or-later
+//
+// Each genome is rendered by flam3-render at two seeds (A, B) and by
+// `flamejit render --backend cpu` (C; FJ_TEST_BACKEND=cuda on a GPU); the fidelity ratio (DESIGN.md,
+// image/fidelity.h) says how far C is from flam3 in units of how far flam3
+// is from itself. The bar is the issue's: median ≤ 1.15 and worst ≤ 1.3 over
+// the random genomes, and ≤ 1.3 for every corpus sheep.
+//
+// The random genomes come from Debian's flam3-genome with fixed seeds and a
+// template (size, quality, supersample, filter, DE, palette mode, highlight
+// power, background, zoom, gamma threshold: what flam3_apply_template
+// copies). What it cannot randomise is edited into the XML afterwards: gamma,
+// brightness, vibrancy and rotate on <flame>, xaos rows, opacity, plotmode,
+// soloxform, a final xform, a library palette with hue. Together the cases
+// cover DE on and off, all 14 filter names, supersample 1–3, both palette
+// modes, xaos, final xforms, symmetry (rotational and mirror, applied twice
+// as flam3 does), opacity, transparency, early clip and 16-bit output.
+#include <doctest/doctest.h>
+
+#include <algorithm>
+#include <cstdio>
+#include <cstdlib>
+#include <filesystem>
+#include <regex>
+#include <string>
+#include <vector>
+
+#include "image/fidelity.h"
+#include "image/png_io.h"
+#include "test_support.h"
+
+using fj::test::run_command;
+
+namespace {
+
+std::string quoted(const std::string& s) { return "'" + s + "'"; }
+
+enum Edit : unsigned {
+    kXaos = 1,          // a chaos row on every xform: stay ×3, next ×0.2
+    kOpacity = 2,       // the first xform at opacity 0.5 (visibility 0.1)
+    kFinal = 4,         // a final xform (spherical + linear), unless one is there
+    kLibrary = 8,       // inline colours dropped for library palette 42, hue 0.3
+    kPlotOff = 16,      // the last xform plotmode="off"
+};
+
+struct RandomCase {
+    const char* name;
+    int seed;
+    const char* templ;          // <flame> attributes of the flam3-genome template
+    const char* genome_env;     // extra flam3-genome environment (symmetry=N)
+    const char* flame_edits;    // name=value pairs set on <flame> afterwards
+    unsigned edits;
+    const char* flam3_env;      // extra flam3-render environment
+    const char* flamejit_args;  // the matching flamejit options
+};
+
+const RandomCase kRandom[] = {
+    {"gaussian ss1 DE", 1, "supersample=\"1\" filter=\"1\" filter_shape=\"gaussian\" palette_mode=\"step\"", "", "", 0, "", ""},
+    {"hermite ss2 noDE linear", 2,
+     "supersample=\"2\" filter=\"1\" filter_shape=\"hermite\" estimator_radius=\"0\" palette_mode=\"linear\"", "", "", 0, "", ""},
+    {"box ss3 DE(5,0.5,0.6)", 3,
+     "supersample=\"3\" filter=\"1.5\" filter_shape=\"box\" estimator_radius=\"5\" estimator_minimum=\"0.5\" "
+     "estimator_curve=\"0.6\" palette_mode=\"step\"", "", "", 0, "", ""},
+    {"triangle symmetry 3 solo", 4, "supersample=\"1\" filter=\"1.2\" filter_shape=\"triangle\" palette_mode=\"linear\"",
+     "symmetry=3", "soloxform=1", 0, "", ""},
+    {"bell xaos", 5, "supersample=\"2\" filter=\"1\" filter_shape=\"bell\" palette_mode=\"step\"", "", "", kXaos, "", ""},
+    {"bspline opacity noDE", 6,
+     "supersample=\"1\" filter=\"1\" filter_shape=\"bspline\" estimator_radius=\"0\" palette_mode=\"linear\"", "", "", kOpacity, "",
+     ""},
+    {"lanczos3 final hp1", 7, "supersample=\"2\" filter=\"1\" filter_shape=\"lanczos3\" palette_mode=\"step\" highlight_power=\"1\"",
+     "", "vibrancy=0.7", kFinal, "", ""},
+    {"lanczos2 transparent", 8,
+     "supersample=\"1\" filter=\"1.5\" filter_shape=\"lanczos2\" palette_mode=\"linear\" background=\"0.2 0.1 0.3\"", "", "", 0,
+     "transparency=1", "--transparent"},
+    {"mitchell ss3 16-bit noDE", 9,
+     "supersample=\"3\" filter=\"1\" filter_shape=\"mitchell\" estimator_radius=\"0\" palette_mode=\"step\"", "", "", 0, "bpc=16",
+     "--bits 16"},
+    {"blackman mirror gamma", 10,
+     "supersample=\"1\" filter=\"1.5\" filter_shape=\"blackman\" palette_mode=\"linear\" gamma_threshold=\"0.05\"", "symmetry=-2",
+     "gamma=2.5", 0, "", ""},
+    {"catrom bg rotate zoom", 11,
+     "supersample=\"2\" filter=\"1.5\" filter_shape=\"catrom\" palette_mode=\"step\" background=\"0.1 0.2 0.3\" zoom=\"0.5\"", "",
+     "rotate=30", 0, "", ""},
+    {"hamming library palette", 12, "supersample=\"1\" filter=\"1\" filter_shape=\"hamming\" palette_mode=\"linear\"", "", "",
+     kLibrary, "", ""},
+    {"hanning xaos final", 13, "supersample=\"2\" filter=\"1\" filter_shape=\"hanning\" palette_mode=\"step\"", "", "",
+     kXaos | kFinal, "", ""},
+    {"quadratic 16-bit transparent", 14,
+     "supersample=\"1\" filter=\"1\" filter_shape=\"quadratic\" palette_mode=\"linear\" highlight_power=\"0.5\"", "",
+     "brightness=10", 0, "bpc=16 transparency=1", "--bits 16 --transparent"},
+    {"bell earlyclip", 17, "supersample=\"2\" filter=\"1.5\" filter_shape=\"bell\" palette_mode=\"linear\" background=\"0.3 0.1 0\"",
+     "", "", 0, "earlyclip=1", "--earlyclip"},
+    {"gaussian symmetry 5 plotoff", 15, "supersample=\"2\" filter=\"0.8\" filter_shape=\"gaussian\" palette_mode=\"linear\"",
+     "symmetry=5", "", kPlotOff, "", ""},
+};
+
+// Sets name="value" on the first <flame> tag, replacing the attribute if present.
+std::string set_flame_attribute(const std::string& xml, const std::string& name, const std::string& value) {
+    const size_t open = xml.find("<flame ");
+    REQUIRE(open != std::string::npos);
+    const size_t close = xml.find('>', open);
+    std::string tag = xml.substr(open, close - open);
+    const std::regex existing(" " + name + "=\"[^\"]*\"");
+    if (std::regex_search(tag, existing))
+        tag = std::regex_replace(tag, existing, " " + name + "=\"" + value + "\"");
+    else
+        tag += " " + name + "=\"" + value + "\"";
+    return xml.substr(0, open) + tag + xml.substr(close);
+}
+
+// Sets name="value" on the <xform> tag that starts at `at`.
+std::string set_xform_attribute(const std::string& xml, size_t at, const std::string& name, const std::string& value) {
+    const size_t close = xml.find('>', at);
+    std::string tag = xml.substr(at, close - at);
+    const std::regex existing(" " + name + "=\"[^\"]*\"");
+    if (std::regex_search(tag, existing))
+        tag = std::regex_replace(tag, existing, " " + name + "=\"" + value + "\"");
+    else
+        tag.insert(7, name + "=\"" + value + "\" ");
+    return xml.substr(0, at) + tag + xml.substr(close);
+}
+
+std::string apply_edits(std::string xml, const RandomCase& c) {
+    // name=value pairs, space separated.
+    std::string pairs = c.flame_edits;
+    for (size_t at = 0; at < pairs.size();) {
+        size_t end = pairs.find(' ', at);
+        if (end == std::string::npos) end = pairs.size();
+        const std::string pair = pairs.substr(at, end - at);
+        const size_t eq = pair.find('=');
+        if (eq != std::string::npos) xml = set_flame_attribute(xml, pair.substr(0, eq), pair.substr(eq + 1));
+        at = end + 1;
+    }
+    std::vector<size_t> xforms;
+    for (size_t at = xml.find("<xform "); at != std::string::npos; at = xml.find("<xform ", at + 1)) xforms.push_back(at);
+    const int n = static_cast<int>(xforms.size());
+    REQUIRE(n > 0);
+    // Back to front, so the earlier positions stay valid.
+    if (c.edits & kPlotOff) xml = set_xform_attribute(xml, xforms[n - 1], "plotmode", "off");
+    if (c.edits & kXaos) {
+        for (int i = n - 1; i >= 0; --i) {
+            std::string row;
+            for (int j = 0; j < n; ++j) row += std::string(j ? " " : "") + (j == i ? "3" : (n > 1 && j == (i + 1) % n ? "0.2" : "1"));
+            xml = set_xform_attribute(xml, xforms[i], "chaos", row);
+        }
+    }
+    if (c.edits & kOpacity) xml = set_xform_attribute(xml, xforms[0], "opacity", "0.5");
+    if ((c.edits & kFinal) && xml.find("<finalxform") == std::string::npos)
+        xml.insert(xml.find("</flame>"), "   <finalxform color=\"0.7\" color_speed=\"0.3\" spherical=\"0.4\" linear=\"0.6\" "
+                                         "coefs=\"0.9 0.1 -0.1 0.9 0.05 0\" opacity=\"1\"/>\n");
+    if (c.edits & kLibrary) {
+        xml = std::regex_replace(xml, std::regex("\\s*<color index[^>]*/>"), "");
+        xml = set_flame_attribute(xml, "palette", "42");
+        xml = set_flame_attribute(xml, "hue", "0.3");
+    }
+    return xml;
+}
+
+// An image whose RGB is the other's alpha, so the fidelity ratio can
+// measure the alpha of transparent renders too.
+fj::PngImage alpha_as_rgb(const fj::PngImage& image) {
+    fj::PngImage out = image;
+    for (size_t i = 0; i + 3 < out.rgba.size(); i += 4) out.rgba[i] = out.rgba[i + 1] = out.rgba[i + 2] = image.rgba[i + 3];
+    return out;
+}
+
+struct Row {
+    std::string name;
+    fj::FidelityResult rgb;
+    double alpha_ratio = -1;  // transparent renders only
+};
+
+// The backend flamejit renders with: the CPU, or what FJ_TEST_BACKEND names
+// (`FJ_TEST_BACKEND=cuda ctest -R fidelity_suite` on a machine with a GPU).
+std::string test_backend() {
+    const char* b = std::getenv("FJ_TEST_BACKEND");
+    return b && *b ? b : "cpu";
+}
+
+// flam3-render at two seeds, flamejit once; the fidelity ratio of the result.
+Row compare_with_flam3(const std::string& name, const std::string& genome, const std::string& base, const std::string& flam3_env,
+                       const std::string& flamejit_args, int seed) {
+    for (const char* s : {"A", "B"}) {
+        const auto r = run_command("env in=" + quoted(genome) + " out=" + quoted(base + s + ".png") + " isaac_seed=fidelity" + s +
+                                   " nthreads=2 verbose=0 " + flam3_env + " flam3-render");
+        REQUIRE_MESSAGE(r.status == 0, name << ": " << r.output);
+    }
+    const auto ours = run_command(quoted(fj::test::flamejit_binary()) + " render " + quoted(genome) + " -o " + quoted(base + "C.png") +
+                                  " --backend " + test_backend() + " --threads 2 --seed " + std::to_string(seed) + " " + flamejit_args);
+    REQUIRE_MESSAGE(ours.status == 0, name << ": " << ours.output);
+    const fj::PngImage a = fj::read_png(base + "A.png"), b = fj::read_png(base + "B.png"), c = fj::read_png(base + "C.png");
+    Row row;
+    row.name = name;
+    row.rgb = fj::fidelity_ratio(a, b, c);
+    if (flamejit_args.find("--transparent") != std::string::npos)
+        row.alpha_ratio = fj::fidelity_ratio(alpha_as_rgb(a), alpha_as_rgb(b), alpha_as_rgb(c)).ratio;
+    return row;
+}
+
+void print_table(const char* title, const std::vector<Row>& rows) {
+    std::printf("\n%s\n%-30s %7s %7s %7s %8s %8s\n", title, "genome", "R", "R(A)", "R(B)", "|A-B|", "R alpha");
+    for (const Row& r : rows) {
+        std::printf("%-30s %7.3f %7.3f %7.3f %8.3f", r.name.c_str(), r.rgb.ratio, r.rgb.ratio_a, r.rgb.ratio_b, r.rgb.error_ab);
+        if (r.alpha_ratio >= 0) std::printf(" %8.3f", r.alpha_ratio);
+        std::printf("\n");
+    }
+    std::fflush(stdout);
+}
+
+// The first <flame> of `xml` at `factor` of its size (framing kept) and the
+// given quality, supersample 1.
+std::string reduced(const std::string& xml, double factor, double quality) {
+    std::smatch m;
+    std::string out = xml;
+    REQUIRE(std::regex_search(out, m, std::regex("size=\"(\\d+) (\\d+)\"")));
+    const int w = static_cast<int>(std::stoi(m[1]) * factor), h = static_cast<int>(std::stoi(m[2]) * factor);
+    out = set_flame_attribute(out, "size", std::to_string(w) + " " + std::to_string(h));
+    REQUIRE(std::regex_search(out, m, std::regex(" scale=\"([-0-9.eE+]+)\"")));
+    out = set_flame_attribute(out, "scale", std::to_string(std::stod(m[1]) * factor));
+    out = set_flame_attribute(out, "quality", std::to_string(quality));
+    return set_flame_attribute(out, "supersample", "1");
+}
+
+bool have_flam3_tools() { return run_command("command -v flam3-genome && command -v flam3-render").status == 0; }
+
+}  // namespace
+
+TEST_CASE("fidelity suite: random flam3-genome genomes render as flam3 renders them (median <= 1.15, worst <= 1.3)") {
+    if (!have_flam3_tools()) {
+        FAIL("flam3-genome / flam3-render not installed (Debian flam3-utils): tools/test.sh installs them");
+        return;
+    }
+    const std::string dir = fj::test::scratch_dir("fidelity-suite");
+    std::vector<Row> rows;
+    for (const RandomCase& c : kRandom) {
+        const std::string name = c.name;
+        CAPTURE(name);
+        const std::string base = dir + "/" + std::to_string(c.seed);
+        fj::test::write_file(base + ".template", std::string("<flame size=\"240 180\" quality=\"200\" ") + c.templ + "/>\n");
+        const auto gen = run_command("env seed=" + std::to_string(c.seed) + " isaac_seed=suite" + std::to_string(c.seed) +
+                                     " noedits=1 template=" + quoted(base + ".template") + " " + c.genome_env + " flam3-genome");
+        REQUIRE_MESSAGE(gen.status == 0, gen.output);
+        REQUIRE(gen.output.find("<flame ") != std::string::npos);
+        fj::test::write_file(base + ".flam3", apply_edits(gen.output, c));
+        rows.push_back(compare_with_flam3(name, base + ".flam3", base, c.flam3_env, c.flamejit_args, c.seed));
+        // A genome flam3-genome gave up on (all background) would say nothing.
+        REQUIRE_MESSAGE(rows.back().rgb.error_ab > 0.05, name << ": flam3's two renders are identical");
+        CHECK_MESSAGE(rows.back().rgb.ratio <= 1.3, name << " (" << base << ".flam3)");
+        if (rows.back().alpha_ratio >= 0) CHECK_MESSAGE(rows.back().alpha_ratio <= 1.3, name << " alpha");
+    }
+    print_table(("random genomes (240x180, quality 200, flam3-render nthreads=2 vs flamejit --backend " + test_backend() + ")").c_str(), rows);
+    std::vector<double> ratios;
+    for (const Row& r : rows) ratios.push_back(r.rgb.ratio);
+    std::sort(ratios.begin(), ratios.end());
+    const double median = ratios.size() % 2 ? ratios[ratios.size() / 2]
+                                            : 0.5 * (ratios[ratios.size() / 2 - 1] + ratios[ratios.size() / 2]);
+    std::printf("median %.3f, worst %.3f over %zu genomes\n", median, ratios.back(), ratios.size());
+    CHECK(ratios.size() >= 12);
+    CHECK(median <= 1.15);
+    CHECK(ratios.back() <= 1.3);
+}
+
+TEST_CASE("fidelity suite: every electric-sheep corpus genome, reduced, renders as flam3 renders it (<= 1.3)") {
+    if (!have_flam3_tools()) {
+        FAIL("flam3-genome / flam3-render not installed (Debian flam3-utils): tools/test.sh installs them");
+        return;
+    }
+    // electricsheep.244.80725 mixes slowly (one xform of weight 0.5 against
+    // 100), so flam3's image depends on its chains of 10000 samples; before
+    // flamejit kept flam3's chains it read about 1.6 here.
+    const std::string dir = fj::test::scratch_dir("fidelity-corpus");
+    std::vector<std::string> genomes;
+    for (const auto& entry : std::filesystem::directory_iterator(fj::test::corpus_path("electric-sheep")))
+        if (entry.path().extension() == ".flam3") genomes.push_back(entry.path().string());
+    std::sort(genomes.begin(), genomes.end());
+    REQUIRE(genomes.size() >= 8);
+    std::vector<Row> rows;
+    int seed = 100;
+    for (const std::string& path : genomes) {
+        const std::string name = std::filesystem::path(path).stem().string();
+        CAPTURE(name);
+        const std::string base = dir + "/" + name;
+        fj::test::write_file(base + ".flam3", reduced(fj::test::read_file(path), 0.3, 150));
+        rows.push_back(compare_with_flam3(name, base + ".flam3", base, "", "", seed++));
+        CHECK_MESSAGE(rows.back().rgb.ratio <= 1.3, name);
+    }
+    print_table("electric-sheep corpus (0.3x size, quality 150, supersample 1)", rows);
+}

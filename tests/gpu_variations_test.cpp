@@ -1,0 +1,350 @@
+// flamejit — every variation on the device equals its host build (label "gpu").
+// SPDX-License-Identifier: GPL-3.0-or-later
+//
+// The kernel is the switch kernel's dispatch (codegen/switch_kernel.h: every
+// variation behind a switch on its id) plus a thin entry point: thread i
+// evaluates case i. It is compiled with the engine's compiler (NVRTC, the
+// renderer's options, so fused multiply-adds and CUDA's libm are what a
+// render uses) and launched through the engine's driver wrapper. Compilation
+// needs no device, so it runs everywhere and CI checks the source; the launch
+// and the comparison skip, with the reason printed, where no device works.
+//
+// Cases: the pre-affine point (near 0, ordinary, large, on an axis), the
+// xform's affine (waves, popcorn, rings, fan read it), a weight and random
+// parameters, as tests/variations_test.cpp draws them. The host computes the
+// pre-affine point and sends it, so both sides start from identical floats.
+// Random variations draw from fj::Rng streams seeded alike on both sides
+// (make_rng(seed, case)); the draws are integers, so they match bit for bit.
+//
+// Property: |device − host| ≤ 1e-5 · max(1, |host|) per component, where the
+// host result is well conditioned: moving any non-zero input (point, weight,
+// parameters, affine) by four float ulps moves the host result by less than
+// a quarter of that tolerance. Device and host libm differ by a few ulps and
+// the device fuses multiply-adds; at ill-conditioned points (cancellation,
+// branch edges, periodic functions of huge arguments) that is amplified
+// without either side being wrong, so such cases are counted and skipped,
+// and each variation must still have at least half of its cases judged. The
+// same rule covers bad values: where the host result and all its neighbours
+// are bad (NaN or beyond 1e10), the device's must be bad too. No variation
+// has needed a looser tolerance so far; one that does gets an entry in
+// kTolerance with the reason.
+#include <doctest/doctest.h>
+
+#include <algorithm>
+#include <cmath>
+#include <cstdio>
+#include <map>
+#include <random>
+#include <string>
+#include <vector>
+
+#include "codegen/switch_kernel.h"
+#include "cpu/variation_table.h"
+#include "cuda/compiler.h"
+#include "cuda/cuda_backend.h"
+#include "cuda/driver_api.h"
+#include "cuda/nvrtc_api.h"
+#include "fj_device.h"
+#include "iterate/common.h"
+#include "test_support.h"
+
+namespace {
+
+constexpr double kRelTol = 1e-5;
+constexpr int kCasesPerVariation = 1024;
+constexpr unsigned long long kSeed = 0x5eed2026ull;
+
+// Variation name → relative tolerance, where 1e-5 cannot hold; with the reason.
+const std::map<std::string, double> kTolerance = {};
+
+// One case as the kernel reads it (floats): the pre-affine point, the weight,
+// the affine, the starting sum (the point itself for a pre-variation, else
+// 0), then the parameters.
+constexpr int kTx = 0, kTy = 1, kW = 2, kAff = 3, kOx = 9, kOy = 10, kParams = 11, kMaxParams = 8;
+constexpr int kCaseFloats = kParams + kMaxParams;
+
+const char* kEntryPoint = R"(
+// ---- test entry point: thread i applies variation ids[i] to case i.
+extern "C" __global__ void fj_eval_variations(const int* __restrict__ ids, const float* __restrict__ cases,
+                                              float* __restrict__ out, unsigned long long seed, int count) {
+    const int i = blockIdx.x * blockDim.x + threadIdx.x;
+    if (i >= count) return;
+    const float* c = cases + (size_t)i * FJ_CASE_FLOATS;
+    const fj::Affine aff = {c[3], c[4], c[5], c[6], c[7], c[8]};
+    const fj::VarIn in = fj::make_var_in(c[0], c[1], &aff);
+    fj::Rng rng = fj::make_rng(seed, (unsigned long long)i);
+    float ox = c[9], oy = c[10];
+    // Each id lives in exactly one of the two dispatches; the other leaves it alone.
+    fj_apply_pre_variation(ids[i], in, c + 11, c[2], rng, ox, oy);
+    fj_apply_variation(ids[i], in, c + 11, c[2], rng, ox, oy);
+    out[2 * i] = ox;
+    out[2 * i + 1] = oy;
+}
+)";
+
+struct Case {
+    const fj::VariationInfo* info;
+    fj::cpu::VariationFn fn;
+    float v[kCaseFloats];
+};
+
+// The host build of the snippet, on exactly what the kernel gets.
+void host_eval(const Case& c, const float* v, int index, float& ox, float& oy) {
+    const fj::Affine aff = {v[kAff], v[kAff + 1], v[kAff + 2], v[kAff + 3], v[kAff + 4], v[kAff + 5]};
+    const fj::VarIn in = fj::make_var_in(v[kTx], v[kTy], &aff);
+    fj::Rng rng = fj::make_rng(kSeed, static_cast<unsigned long long>(index));
+    ox = v[kOx];
+    oy = v[kOy];
+    c.fn(in, v + kParams, v[kW], rng, ox, oy);
+}
+
+class Sampler {
+public:
+    explicit Sampler(unsigned seed) : gen_(seed) {}
+    float uni(float lo, float hi) { return std::uniform_real_distribution<float>(lo, hi)(gen_); }
+    bool chance(double p) { return std::uniform_real_distribution<double>(0, 1)(gen_) < p; }
+    float sign() { return chance(0.5) ? 1.0f : -1.0f; }
+
+    void fill(const fj::VariationInfo& info, float* v) {
+        const double c = uni(0, 1);
+        if (c < 0.15) {
+            v[kTx] = uni(-1e-3f, 1e-3f);
+            v[kTy] = uni(-1e-3f, 1e-3f);
+        } else if (c < 0.6) {
+            v[kTx] = uni(-2, 2);
+            v[kTy] = uni(-2, 2);
+        } else if (c < 0.8) {
+            v[kTx] = sign() * std::exp(uni(std::log(5.0f), std::log(1000.0f)));
+            v[kTy] = sign() * std::exp(uni(std::log(5.0f), std::log(1000.0f)));
+        } else {
+            v[kTx] = chance(0.5) ? 0.0f : uni(-3, 3);
+            v[kTy] = v[kTx] == 0.0f ? uni(-3, 3) : 0.0f;
+        }
+        v[kW] = sign() * uni(0.1f, 2.0f);
+        for (int k = 0; k < 6; ++k) v[kAff + k] = uni(-1.5f, 1.5f);
+        v[kOx] = info.pre ? v[kTx] : 0.0f;
+        v[kOy] = info.pre ? v[kTy] : 0.0f;
+        for (int k = 0; k < kMaxParams; ++k) v[kParams + k] = 0.0f;
+        for (size_t k = 0; k < info.params.size(); ++k) {
+            const double d = uni(0, 1);
+            float p;
+            if (d < 0.25) p = static_cast<float>(info.params[k].default_value);
+            else if (d < 0.45) p = static_cast<float>(static_cast<int>(uni(-6, 7)));
+            else p = uni(-3, 3);
+            v[kParams + k] = p;
+        }
+    }
+
+private:
+    std::mt19937 gen_;
+};
+
+float nudge(float v, int ulps) {
+    for (int i = 0; i < std::abs(ulps); ++i) v = std::nextafter(v, ulps > 0 ? INFINITY : -INFINITY);
+    return v;
+}
+
+enum class Verdict { Judge, BadBoth, Ill };
+
+// Whether the host's answer at case `index` is stable under four-ulp moves
+// of every non-zero input the variation may read.
+Verdict condition(const Case& c, int index, float hx, float hy, double tol) {
+    const bool bad = fj::is_bad_point(hx, hy);
+    const int inputs[] = {kTx, kTy, kW, kAff, kAff + 1, kAff + 2, kAff + 3, kAff + 4, kAff + 5};
+    std::vector<int> which(std::begin(inputs), std::end(inputs));
+    for (size_t k = 0; k < c.info->params.size(); ++k) which.push_back(kParams + static_cast<int>(k));
+    for (int at : which) {
+        // Zero is exact on both sides and often a case of its own (an axis,
+        // a parameter that switches a branch off): it is not moved.
+        if (c.v[at] == 0.0f) continue;
+        for (int dir : {-4, 4}) {
+            float v[kCaseFloats];
+            std::copy(c.v, c.v + kCaseFloats, v);
+            v[at] = nudge(v[at], dir);
+            if (c.info->pre && (at == kTx || at == kTy)) {
+                v[kOx] = v[kTx];
+                v[kOy] = v[kTy];
+            }
+            float mx, my;
+            host_eval(c, v, index, mx, my);
+            if (fj::is_bad_point(mx, my) != bad) return Verdict::Ill;
+            if (!bad && std::max(std::fabs(mx - hx), std::fabs(my - hy)) > 0.25 * tol) return Verdict::Ill;
+        }
+    }
+    return bad ? Verdict::BadBoth : Verdict::Judge;
+}
+
+std::string device_arch(CUdevice device) {
+    int major = 0, minor = 0;
+    CU_CHECK(cuDeviceGetAttribute(&major, CU_DEVICE_ATTRIBUTE_COMPUTE_CAPABILITY_MAJOR, device));
+    CU_CHECK(cuDeviceGetAttribute(&minor, CU_DEVICE_ATTRIBUTE_COMPUTE_CAPABILITY_MINOR, device));
+    return "sm_" + std::to_string(major) + std::to_string(minor);
+}
+
+// Runs the kernel on device 0 and returns 2 floats per case.
+std::vector<float> run_on_device(const fj::CompiledKernel& kernel, const std::vector<int>& ids,
+                                 const std::vector<float>& cases) {
+    const fj::DriverApi& api = fj::cuda_driver();
+    CUdevice device;
+    CUcontext context;
+    CU_CHECK(cuDeviceGet(&device, 0));
+    CU_CHECK(cuDevicePrimaryCtxRetain(&context, device));
+    std::vector<float> out(ids.size() * 2);
+    CUmodule module = nullptr;
+    CUdeviceptr d_ids = 0, d_cases = 0, d_out = 0;
+    try {
+        CU_CHECK(cuCtxSetCurrent(context));
+        CU_CHECK(cuModuleLoadData(&module, kernel.cubin.data()));
+        CUfunction fn;
+        CU_CHECK(cuModuleGetFunction(&fn, module, "fj_eval_variations"));
+        CU_CHECK(cuMemAlloc(&d_ids, ids.size() * sizeof(int)));
+        CU_CHECK(cuMemAlloc(&d_cases, cases.size() * sizeof(float)));
+        CU_CHECK(cuMemAlloc(&d_out, out.size() * sizeof(float)));
+        CU_CHECK(cuMemcpyHtoDAsync(d_ids, ids.data(), ids.size() * sizeof(int), nullptr));
+        CU_CHECK(cuMemcpyHtoDAsync(d_cases, cases.data(), cases.size() * sizeof(float), nullptr));
+        unsigned long long seed = kSeed;
+        int count = static_cast<int>(ids.size());
+        void* args[] = {&d_ids, &d_cases, &d_out, &seed, &count};
+        const unsigned int block = 128, grid = (static_cast<unsigned int>(count) + block - 1) / block;
+        CU_CHECK(cuLaunchKernel(fn, grid, 1, 1, block, 1, 1, 0, nullptr, args, nullptr));
+        CU_CHECK(cuMemcpyDtoHAsync(out.data(), d_out, out.size() * sizeof(float), nullptr));
+        CU_CHECK(cuStreamSynchronize(nullptr));
+    } catch (...) {
+        api.cuMemFree(d_ids);
+        api.cuMemFree(d_cases);
+        api.cuMemFree(d_out);
+        if (module) api.cuModuleUnload(module);
+        api.cuDevicePrimaryCtxRelease(device);
+        throw;
+    }
+    api.cuMemFree(d_ids);
+    api.cuMemFree(d_cases);
+    api.cuMemFree(d_out);
+    api.cuModuleUnload(module);
+    api.cuDevicePrimaryCtxRelease(device);
+    return out;
+}
+
+struct Counts {
+    int tried = 0, bad_both = 0, ill = 0, checked = 0, wrong = 0;
+    double worst = 0;  // largest error / allowed error among judged cases
+};
+
+}  // namespace
+
+TEST_CASE("gpu variations: every variation on the device equals the host snippet (1e-5 relative)") {
+    std::string why;
+    if (!fj::nvrtc_available(&why)) {
+        MESSAGE("skipped: NVRTC is not available (" << why << ")");
+        return;
+    }
+    const auto& registry = fj::VariationRegistry::standard();
+    REQUIRE(registry.all().size() == 99);
+
+    // Cases, and the host's answers and their conditioning, first: this part
+    // needs no device.
+    Sampler sampler(20260522);
+    std::vector<Case> cases;
+    for (const fj::VariationInfo& info : registry.all()) {
+        const fj::cpu::VariationEntry* entry = fj::cpu::find_variation(info.name);
+        REQUIRE_MESSAGE(entry, info.name << " has no host function");
+        REQUIRE(info.params.size() <= static_cast<size_t>(kMaxParams));
+        for (int k = 0; k < kCasesPerVariation; ++k) {
+            Case c{&info, entry->fn, {}};
+            sampler.fill(info, c.v);
+            cases.push_back(c);
+        }
+    }
+    const int n = static_cast<int>(cases.size());
+    std::vector<int> ids(n);
+    std::vector<float> packed(static_cast<size_t>(n) * kCaseFloats), host(2 * static_cast<size_t>(n));
+    std::vector<Verdict> verdicts(n);
+    std::map<std::string, Counts> counts;
+    for (int i = 0; i < n; ++i) {
+        const Case& c = cases[i];
+        ids[i] = c.info->id;
+        std::copy(c.v, c.v + kCaseFloats, packed.begin() + static_cast<size_t>(i) * kCaseFloats);
+        host_eval(c, c.v, i, host[2 * i], host[2 * i + 1]);
+        const auto tol_it = kTolerance.find(c.info->name);
+        const double rel = tol_it == kTolerance.end() ? kRelTol : tol_it->second;
+        const double tol = rel * std::max(1.0, std::hypot(double(host[2 * i]), double(host[2 * i + 1])));
+        verdicts[i] = condition(c, i, host[2 * i], host[2 * i + 1], tol);
+        Counts& k = counts[c.info->name];
+        ++k.tried;
+        k.bad_both += verdicts[i] == Verdict::BadBoth;
+        k.ill += verdicts[i] == Verdict::Ill;
+    }
+    // The sampler must leave most cases judgeable, or the comparison below means little.
+    for (const fj::VariationInfo& info : registry.all()) {
+        const Counts& k = counts[info.name];
+        CHECK_MESSAGE(k.ill <= (k.tried - k.bad_both) / 2,
+                      info.name << ": " << k.ill << " of " << k.tried - k.bad_both << " cases ill-conditioned");
+    }
+
+    // The kernel compiles (for the device's arch, else sm_90) on every machine.
+    std::string arch = "sm_90";
+    const bool device = fj::cuda_available(&why);
+    if (device) {
+        CUdevice d;
+        CU_CHECK(cuDeviceGet(&d, 0));
+        arch = device_arch(d);
+    }
+    fj::CompileRequest request;
+    request.source = fj::switch_dispatch_source(registry, fj::SnippetSource::standard()) + "#define FJ_CASE_FLOATS " +
+                     std::to_string(kCaseFloats) + "\n" + kEntryPoint;
+    request.arch = arch;
+    request.entry = "fj_eval_variations";
+    request.name = "gpu_variations_test.cu";
+    const fj::CompiledKernel kernel =
+        fj::compile_kernel(request, "gpu-variations-" + arch, fj::test::scratch_dir("gpu-variations-failed"));
+    REQUIRE(!kernel.cubin.empty());
+    CHECK(kernel.registers > 0);
+    CHECK(kernel.log.find("warning") == std::string::npos);
+    MESSAGE("evaluation kernel for " << arch << ": " << kernel.registers << " registers, " << kernel.compile_ms
+                                     << " ms to compile");
+    auto print_table = [&] {
+        for (const fj::VariationInfo& info : registry.all()) {
+            const Counts& k = counts[info.name];
+            std::printf("%-16s tried %5d  bad on both %5d  ill-conditioned %5d  judged %5d  wrong %d  worst %.3f of tol\n",
+                        info.name.c_str(), k.tried, k.bad_both, k.ill, k.checked, k.wrong, k.worst);
+        }
+    };
+    if (!device) {
+        print_table();
+        MESSAGE("skipped the device comparison: no working CUDA device (" << why << ")");
+        return;
+    }
+
+    const std::vector<float> dev = run_on_device(kernel, ids, packed);
+    std::map<std::string, int> reported;
+    for (int i = 0; i < n; ++i) {
+        const Case& c = cases[i];
+        Counts& k = counts[c.info->name];
+        const float dx = dev[2 * i], dy = dev[2 * i + 1], hx = host[2 * i], hy = host[2 * i + 1];
+        if (verdicts[i] == Verdict::Ill) continue;
+        ++k.checked;
+        bool ok;
+        if (verdicts[i] == Verdict::BadBoth) {
+            ok = fj::is_bad_point(dx, dy);
+        } else {
+            const auto tol_it = kTolerance.find(c.info->name);
+            const double rel = tol_it == kTolerance.end() ? kRelTol : tol_it->second;
+            const double tol = rel * std::max(1.0, std::hypot(double(hx), double(hy)));
+            const double err = std::max(std::fabs(double(dx) - hx), std::fabs(double(dy) - hy));
+            ok = err <= tol;
+            k.worst = std::max(k.worst, err / tol);
+        }
+        if (!ok) {
+            ++k.wrong;
+            if (reported[c.info->name]++ < 3)
+                MESSAGE(c.info->name << " case " << i << ": point (" << c.v[kTx] << ", " << c.v[kTy] << ") w "
+                                     << c.v[kW] << " p0 " << c.v[kParams] << ": host (" << hx << ", " << hy
+                                     << ") device (" << dx << ", " << dy << ")");
+        }
+    }
+    print_table();
+    for (const fj::VariationInfo& info : registry.all()) {
+        const Counts& k = counts[info.name];
+        CHECK_MESSAGE(k.wrong == 0, info.name << ": " << k.wrong << " device results differ from the host");
+    }
+}

@@ -1,0 +1,196 @@
+// flamejit — all 99 variations in one kernel compile with NVRTC without a warning.
+// SPDX-License-Identifier: GPL-3.0-or-later
+//
+// Two kernels, for sm_80 and sm_90 (no GPU needed): the specialized stitcher's
+// with one xform holding every variation, and the all-variations switch
+// kernel; plus the switch kernel's parameter block read back slot by slot.
+#include <doctest/doctest.h>
+
+#include <algorithm>
+#include <cctype>
+#include <string>
+#include <vector>
+
+#include "codegen/param_layout.h"
+#include "codegen/stitcher.h"
+#include "codegen/switch_kernel.h"
+#include "cuda/compiler.h"
+#include "cuda/nvrtc_api.h"
+#include "test_support.h"
+
+namespace {
+
+const char* const kArchs[] = {"sm_80", "sm_90"};
+
+bool have_nvrtc() {
+    std::string why;
+    if (fj::nvrtc_available(&why)) return true;
+    FAIL("NVRTC is not available: " << why);
+    return false;
+}
+
+std::string lower(std::string s) {
+    std::transform(s.begin(), s.end(), s.begin(), [](unsigned char c) { return static_cast<char>(std::tolower(c)); });
+    return s;
+}
+
+// Lines of NVRTC's log that mention a warning (ptxas's own included).
+std::vector<std::string> warning_lines(const std::string& log) {
+    std::vector<std::string> out;
+    size_t begin = 0;
+    while (begin < log.size()) {
+        size_t end = log.find('\n', begin);
+        if (end == std::string::npos) end = log.size();
+        const std::string line = log.substr(begin, end - begin);
+        if (lower(line).find("warning") != std::string::npos) out.push_back(line);
+        begin = end + 1;
+    }
+    return out;
+}
+
+fj::CompiledKernel compile(const std::string& source, const std::string& arch, const std::string& tag) {
+    fj::CompileRequest request;
+    request.source = source;
+    request.arch = arch;
+    request.name = tag + ".cu";
+    return fj::compile_kernel(request, tag + "-" + arch, fj::test::scratch_dir("variation-kernels-failed"));
+}
+
+void check_clean(const fj::CompiledKernel& k, const std::string& what) {
+    CAPTURE(what);
+    CHECK(!k.cubin.empty());
+    CHECK(k.registers > 0);
+    const auto warnings = warning_lines(k.log);
+    for (const std::string& w : warnings) MESSAGE(what << ": " << w);
+    CHECK(warnings.empty());
+    MESSAGE(what << ": " << k.registers << " registers, spills " << k.spill_stores << "/" << k.spill_loads
+                 << " bytes, " << k.compile_ms << " ms, cubin " << k.cubin.size() << " bytes");
+}
+
+// Every variation of the registry in one xform (ascending ids, flam3's
+// order), with a post affine, beside a plain linear xform.
+fj::KernelKey all_in_one_key(const std::string& arch) {
+    fj::KernelKey key;
+    fj::XformShape all;
+    for (const fj::VariationInfo& v : fj::VariationRegistry::standard().all()) all.variations.push_back(v.id);
+    all.has_post = true;
+    key.xforms = {all, fj::XformShape{{0}, false}};
+    key.arch = arch;
+    return key;
+}
+
+int count_of(const std::string& text, const std::string& what) {
+    int n = 0;
+    for (size_t at = text.find(what); at != std::string::npos; at = text.find(what, at + 1)) ++n;
+    return n;
+}
+
+fj::VariationUse use_of(const char* name, double weight) {
+    const fj::VariationInfo* info = fj::VariationRegistry::standard().by_name(name);
+    REQUIRE_MESSAGE(info, name);
+    fj::VariationUse use{info->id, weight, {}};
+    for (size_t i = 0; i < info->params.size(); ++i) use.params.push_back(0.25 * static_cast<double>(i + 1));
+    return use;
+}
+
+}  // namespace
+
+TEST_CASE("variation kernels: the registry holds flam3's 99 variations") {
+    const auto& all = fj::VariationRegistry::standard().all();
+    CHECK(all.size() == 99);
+    for (size_t i = 0; i < all.size(); ++i) CHECK(all[i].id == static_cast<int>(i));
+}
+
+TEST_CASE("variation kernels: one xform with every variation compiles without warnings (sm_80, sm_90)") {
+    if (!have_nvrtc()) return;
+    const auto& registry = fj::VariationRegistry::standard();
+    for (const char* arch : kArchs) {
+        const fj::KernelKey key = all_in_one_key(arch);
+        const std::string source =
+            fj::stitch_kernel(key, fj::make_param_layout(key, registry), registry, fj::SnippetSource::standard());
+        // Every variation is called directly (its definition goes through the
+        // FJ_VARIATION macro, so each name written out is a call), none through a switch.
+        for (const fj::VariationInfo& v : registry.all())
+            CHECK_MESSAGE(count_of(source, "fj_var_" + v.name + "(") == (v.id == 0 ? 2 : 1), v.name);
+        CHECK(source.find(fj::kVariationDispatchName) == std::string::npos);
+        check_clean(compile(source, arch, "all-variations-stitched"), std::string("stitched, ") + arch);
+    }
+}
+
+TEST_CASE("variation kernels: the switch kernel compiles without warnings (sm_80, sm_90; plain and xaos + final)") {
+    if (!have_nvrtc()) return;
+    const auto& registry = fj::VariationRegistry::standard();
+    for (const char* arch : kArchs) {
+        fj::KernelKey key;
+        key.arch = arch;
+        // sm_80 gets the plain options, sm_90 every switch that adds code.
+        key.xaos = key.has_final = std::string(arch) == "sm_90";
+        key.palette_mode = key.xaos ? fj::PaletteMode::Linear : fj::PaletteMode::Step;
+        const std::string source = fj::switch_kernel_source(key, registry, fj::SnippetSource::standard());
+        // The dispatch holds a case for each variation, in one of its two switches.
+        for (const fj::VariationInfo& v : registry.all())
+            CHECK_MESSAGE(count_of(source, "case " + std::to_string(v.id) + ": fj_var_" + v.name + "(") == 1, v.name);
+        check_clean(compile(source, arch, "switch"), std::string("switch kernel, ") + arch +
+                                                          (key.xaos ? " (xaos, final, linear palette)" : ""));
+    }
+}
+
+TEST_CASE("variation kernels: the switch kernel's block holds each xform's variations as slots") {
+    const auto& registry = fj::VariationRegistry::standard();
+    fj::Flame flame;
+    fj::Xform a;
+    a.weight = 1;
+    a.variations = {use_of("linear", 0.5), use_of("julia", 0.25), use_of("pre_blur", 0.1), use_of("mobius", 2)};
+    a.post.c = 0.5;
+    fj::Xform b;
+    b.weight = 3;
+    b.color = 0.75;
+    b.variations = {use_of("oscilloscope", -1)};
+    b.chaos = {1.0, 0.5};
+    flame.xforms = {a, b};
+    flame.has_final = true;
+    flame.final_xform.variations = {use_of("spherical", 1)};
+    const fj::KernelKey key = fj::make_kernel_key(flame, {});
+    REQUIRE(key.xaos);
+    const double camera[6] = {2, 0, 1, 0, 2, 3};
+    const std::vector<float> block = fj::pack_switch_params(flame, key, registry, camera);
+    const fj::ParamLayout layout = fj::make_param_layout(key, registry);
+    const std::vector<float> spec = fj::pack_params(flame, key, layout, camera);
+
+    using L = fj::SwitchLayout;
+    CHECK(block[2] == 1.0f);
+    CHECK(block[L::kCount] == 2.0f);
+    for (int i = 0; i < 1024; ++i) CHECK(block[L::kPalette + i] == spec[layout.palette + i]);
+    const int select = static_cast<int>(block[L::kSelect]);
+    for (int i = 0; i < 2 * 3; ++i) CHECK(block[select + i] == spec[layout.select + i]);
+    CHECK(block[static_cast<int>(block[L::kAccept]) + 5] == spec[layout.accept + 5]);
+
+    // Reads the records back the way fj_switch_xform does.
+    auto check_record = [&](int at, const fj::Xform& xf, const fj::XformLayout& x) {
+        REQUIRE(at > 0);
+        REQUIRE(at + L::kFirstSlot <= static_cast<int>(block.size()));
+        for (int k = 0; k < fj::XformLayout::kVariations; ++k) CHECK(block[at + k] == spec[x.base + k]);
+        CHECK(block[at + L::kHasPost] == (xf.post.is_identity() ? 0.0f : 1.0f));
+        const int pre = static_cast<int>(block[at + L::kPreSlots]), slots = static_cast<int>(block[at + L::kSlots]);
+        CHECK(pre + slots == static_cast<int>(xf.variations.size()));
+        int s = at + L::kFirstSlot;
+        bool seen_main = false;
+        for (int k = 0; k < pre + slots; ++k) {
+            const fj::VariationInfo* info = registry.by_id(static_cast<int>(block[s]));
+            REQUIRE(info);
+            CHECK(info->pre == (k < pre));  // pre-variations first
+            seen_main |= !info->pre;
+            const auto it = std::find_if(xf.variations.begin(), xf.variations.end(),
+                                         [&](const fj::VariationUse& u) { return u.id == info->id; });
+            REQUIRE(it != xf.variations.end());
+            CHECK(block[s + 1] == static_cast<float>(it->weight));
+            for (size_t p = 0; p < info->params.size(); ++p) CHECK(block[s + 2 + p] == static_cast<float>(it->params[p]));
+            s += 2 + static_cast<int>(info->params.size());
+        }
+        CHECK(seen_main);
+    };
+    const int records = static_cast<int>(block[L::kRecords]);
+    check_record(static_cast<int>(block[records + 0]), flame.xforms[0], layout.xforms[0]);
+    check_record(static_cast<int>(block[records + 1]), flame.xforms[1], layout.xforms[1]);
+    check_record(static_cast<int>(block[L::kFinal]), flame.final_xform, layout.final_xform);
+}

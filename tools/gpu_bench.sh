@@ -1,0 +1,59 @@
+#!/usr/bin/env bash
+# flamejit — everything that needs a GPU, in one batch: the GPU test suites,
+# compute-sanitizer on every shuffle strategy, and the benchmarks.
+# SPDX-License-Identifier: GPL-3.0-or-later
+#
+# Usage (from the project root, after a build into build/):
+#   tools/gpu_bench.sh RESULTS_DIR [quick]
+# Writes logs and JSON into RESULTS_DIR; copy the JSON files that matter into
+# benchmarks/results/ with the device, driver and command they name.
+# "quick" shortens the benchmarks (smaller sizes, fewer qualities).
+set -uo pipefail
+out=${1:?usage: tools/gpu_bench.sh RESULTS_DIR [quick]}
+quick=${2:-}
+mkdir -p "$out"
+fj=build/flamejit
+export FLAMEJIT_CACHE_DIR=${FLAMEJIT_CACHE_DIR:-$(mktemp -d)}
+
+step() { echo "== $*" | tee -a "$out/summary.txt"; }
+
+step "device"
+{ nvidia-smi --query-gpu=name,driver_version,memory.total --format=csv || true; $fj info; git describe --always --dirty || true; } \
+    >"$out/info.txt" 2>&1
+cat "$out/info.txt" >>"$out/summary.txt"
+
+step "GPU test suites (ctest -L gpu)"
+ctest --test-dir build -L gpu --output-on-failure >"$out/gpu-tests.txt" 2>&1
+tail -3 "$out/gpu-tests.txt" >>"$out/summary.txt"
+
+if command -v compute-sanitizer >/dev/null; then
+    for tool in racecheck synccheck memcheck; do
+        for shuffle in ring full none divergent; do
+            step "compute-sanitizer --tool $tool, --shuffle $shuffle"
+            compute-sanitizer --tool "$tool" --error-exitcode 9 \
+                $fj render benchmarks/genomes/xaos.flam3 --backend cuda --quality 1 --shuffle "$shuffle" \
+                -o "$out/sanitized.png" >"$out/sanitizer-$tool-$shuffle.txt" 2>&1
+            echo "exit $? $(grep -E 'ERROR SUMMARY|RACECHECK SUMMARY' "$out/sanitizer-$tool-$shuffle.txt" | tail -1)" \
+                | tee -a "$out/summary.txt"
+        done
+    done
+    rm -f "$out/sanitized.png"
+else
+    step "compute-sanitizer not found: skipped"
+fi
+
+size=1920x1080 quality=100 qualities=10,20,50,100 ref=2000
+[ "$quick" = quick ] && size=960x540 quality=20 qualities=5,10,20 ref=400
+for acc in atomic scalar warp; do
+    step "bench throughput --accumulate $acc"
+    $fj bench throughput benchmarks/genomes/*.flam3 --backend cuda --size $size --quality $quality \
+        --accumulate $acc ${FLAM3:+--flam3} --json "$out/throughput-$acc.json" 2>&1 | tee -a "$out/summary.txt"
+done
+step "bench throughput, CPU backend, same genomes"
+$fj bench throughput benchmarks/genomes/*.flam3 --backend cpu --size $size --quality $((quality / 10 + 1)) \
+    ${FLAM3:+--flam3} --json "$out/throughput-cpu.json" 2>&1 | tee -a "$out/summary.txt"
+step "bench shuffle (GPU, equal samples and equal time)"
+$fj bench shuffle benchmarks/genomes/linear3.flam3 benchmarks/genomes/spherical4.flam3 --backend cuda \
+    --block 128,256,512,1024 --size $size --qualities $qualities --reference-quality $ref --no-de \
+    --json "$out/shuffle-gpu.json" --plot "$out/shuffle-gpu.svg" 2>&1 | tee -a "$out/summary.txt"
+step "done"
