@@ -25,7 +25,7 @@ std::string cpu_model() {
     return "unknown CPU";
 }
 
-// Options in the order given, as a copy-pasteable command line.
+// The options (sorted) and arguments, as a command line that repeats the run.
 std::string command_line(const ParsedArgs& a, const std::string& command) {
     std::string out = "flamejit " + command;
     for (const auto& f : a.flags) out += " --" + f;

@@ -3,6 +3,7 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #include <algorithm>
 #include <chrono>
+#include <cstdlib>
 #include <cstdio>
 #include <filesystem>
 #include <random>
@@ -90,14 +91,14 @@ double atomic_ceiling(const Flame& flame, const RenderOptions& options, const st
 }
 
 // flam3-render on the same genome, size and quality: whole-process seconds.
-double time_flam3(const std::string& genome_path, int flame_index, const Flame& original, int width, double quality,
+// Only for one-flame files, since flam3-render renders every flame of a file.
+double time_flam3(const std::string& genome_path, const Flame& original, int width, double quality,
                   const std::string& out_dir) {
     const std::string out = out_dir + "/flam3.png";
     char env[512];
     std::snprintf(env, sizeof env, "env in='%s' out='%s' ss=%.9g qs=%.9g nthreads=%u verbose=0 flam3-render >/dev/null 2>&1",
                   genome_path.c_str(), out.c_str(), static_cast<double>(width) / original.width, quality / original.quality,
                   std::max(1u, std::thread::hardware_concurrency()));
-    (void)flame_index;  // flam3-render renders every flame of a file; the bench passes one-flame files
     const auto t0 = std::chrono::steady_clock::now();
     if (std::system(env) != 0) return -1;
     return seconds_since(t0);
@@ -154,7 +155,7 @@ int bench_throughput(const Args& args) {
 
             double flam3_s = -1;
             if (a.has("flam3") && !file.empty() && input.flames.size() == 1)
-                flam3_s = time_flam3(file, index, original, width, quality, tmp);
+                flam3_s = time_flam3(file, original, width, quality, tmp);
             const double ours_s = r.seconds + png_s;
             std::printf("%-16s %10.3g %10.3g %10.3g %6.2f %8.3f %8.3f %8.3f %5d %5d %9s\n", name.c_str(), iter_rate,
                         atomic_rate, compute_rate, iter_rate / ceiling, r.stats.seconds, r.seconds - r.stats.seconds, png_s,
