@@ -4,6 +4,7 @@
 #include <algorithm>
 #include <cmath>
 #include <cstdio>
+#include <filesystem>
 #include <nlohmann/json.hpp>
 
 #include "analysis/shuffle_simulation.h"
@@ -115,24 +116,28 @@ void write_plot(const std::string& path, const std::vector<Measurement>& rows) {
         t0 = std::min(t0, m.seconds), t1 = std::max(t1, m.seconds);
         e0 = std::min(e0, m.error), e1 = std::max(e1, m.error);
     }
-    const double W = 640, H = 420, L = 70, R = 170, T = 20, B = 50;
+    std::vector<std::string> series;
+    for (const auto& m : rows) {
+        const std::string key = m.genome + " " + m.strategy + " " + std::to_string(m.block);
+        if (std::find(series.begin(), series.end(), key) == series.end()) series.push_back(key);
+    }
+    // Tall enough for the legend: one line per series.
+    const double W = 640, H = std::max(420.0, 40.0 + 16.0 * series.size()), L = 70, R = 170, T = 20, B = 50;
     auto px = [&](double t) { return L + (std::log(t) - std::log(t0)) / std::max(1e-9, std::log(t1) - std::log(t0)) * (W - L - R); };
     auto py = [&](double e) { return H - B - (std::log(e) - std::log(e0)) / std::max(1e-9, std::log(e1) - std::log(e0)) * (H - T - B); };
     const char* colours[] = {"#d62728", "#1f77b4", "#2ca02c", "#9467bd", "#ff7f0e", "#8c564b", "#e377c2", "#17becf"};
-    std::string svg = "<svg xmlns=\"http://www.w3.org/2000/svg\" width=\"640\" height=\"420\" font-family=\"sans-serif\" font-size=\"12\">\n"
-                      "<rect width=\"640\" height=\"420\" fill=\"white\"/>\n";
     char buf[512];
+    std::snprintf(buf, sizeof buf,
+                  "<svg xmlns=\"http://www.w3.org/2000/svg\" width=\"%g\" height=\"%g\" font-family=\"sans-serif\" "
+                  "font-size=\"12\">\n<rect width=\"%g\" height=\"%g\" fill=\"white\"/>\n",
+                  W, H, W, H);
+    std::string svg = buf;
     std::snprintf(buf, sizeof buf,
                   "<line x1=\"%g\" y1=\"%g\" x2=\"%g\" y2=\"%g\" stroke=\"black\"/><line x1=\"%g\" y1=\"%g\" x2=\"%g\" y2=\"%g\" stroke=\"black\"/>\n"
                   "<text x=\"%g\" y=\"%g\">iteration time (s, log) %.3g … %.3g</text>\n"
                   "<text x=\"12\" y=\"%g\" transform=\"rotate(-90 12 %g)\">error vs reference (log) %.3g … %.3g</text>\n",
                   L, H - B, W - R, H - B, L, T, L, H - B, L, H - 15, t0, t1, H / 2 + 60, H / 2 + 60, e0, e1);
     svg += buf;
-    std::vector<std::string> series;
-    for (const auto& m : rows) {
-        const std::string key = m.genome + " " + m.strategy + " " + std::to_string(m.block);
-        if (std::find(series.begin(), series.end(), key) == series.end()) series.push_back(key);
-    }
     for (size_t i = 0; i < series.size(); ++i) {
         std::string points;
         for (const auto& m : rows)
@@ -171,40 +176,46 @@ int render_strategies(const ParsedArgs& a) {
     const auto [width, height] = parse_size(a.value("size", "320x240"));
     BenchRenderSetup setup = bench_render_setup(a);
 
-    const GenomeInput input = load_genomes(a);
+    std::vector<std::string> files = a.positional;
+    if (files.empty()) files.push_back("");  // the bundled genome
     std::vector<Measurement> rows;
-    std::printf("%-24s %-10s %5s %7s %10s %9s %12s\n", "genome", "strategy", "block", "quality", "error", "iterate s",
+    std::printf("%-16s %-10s %5s %7s %10s %9s %12s\n", "genome", "strategy", "block", "quality", "error", "iterate s",
                 "M samples/s");
-    for (int index : input.selected) {
-        Flame flame = input.flames[index];
-        resize_flame(flame, width, height);
-        if (a.has("no-de")) flame.estimator_radius = 0;
-        std::string name = input.label;
-        if (input.selected.size() > 1) name += '#' + std::to_string(index);
+    for (const std::string& file : files) {
+        ParsedArgs one = a;
+        one.positional = file.empty() ? std::vector<std::string>{} : std::vector<std::string>{file};
+        const GenomeInput input = load_genomes(one);
+        for (int index : input.selected) {
+            Flame flame = input.flames[index];
+            resize_flame(flame, width, height);
+            if (a.has("no-de")) flame.estimator_radius = 0;
+            std::string name = std::filesystem::path(input.label).stem().string();
+            if (input.selected.size() > 1) name += '#' + std::to_string(index);
 
-        RenderOptions ref_options = setup.options;
-        ref_options.quality = reference_quality;
-        ref_options.kernel.shuffle = Shuffle::Divergent;
-        ref_options.seed = setup.options.seed + 1000003;
-        const ImageF reference = Renderer(ref_options).render(flame).image;
+            RenderOptions ref_options = setup.options;
+            ref_options.quality = reference_quality;
+            ref_options.kernel.shuffle = Shuffle::Divergent;
+            ref_options.seed = setup.options.seed + 1000003;
+            const ImageF reference = Renderer(ref_options).render(flame).image;
 
-        for (int block : blocks)
-            for (Shuffle s : strategies) {
-                RenderOptions options = setup.options;
-                options.kernel.shuffle = s;
-                options.kernel.block_size = block;
-                Renderer renderer(options);  // one backend and kernel for all qualities
-                for (double q : qualities) {
-                    flame.quality = q;
-                    const RenderResult r = renderer.render(flame);
-                    Measurement m{name, to_string(s), block, q, image_error(r.image, reference), r.stats.seconds,
-                                  static_cast<double>(r.stats.samples)};
-                    std::printf("%-24s %-10s %5d %7g %10.4f %9.3f %12.2f\n", name.c_str(), m.strategy.c_str(), block, q,
-                                m.error, m.seconds, m.samples / std::max(m.seconds, 1e-9) / 1e6);
-                    std::fflush(stdout);
-                    rows.push_back(m);
+            for (int block : blocks)
+                for (Shuffle s : strategies) {
+                    RenderOptions options = setup.options;
+                    options.kernel.shuffle = s;
+                    options.kernel.block_size = block;
+                    Renderer renderer(options);  // one backend and kernel for all qualities
+                    for (double q : qualities) {
+                        flame.quality = q;
+                        const RenderResult r = renderer.render(flame);
+                        Measurement m{name, to_string(s), block, q, image_error(r.image, reference), r.stats.seconds,
+                                      static_cast<double>(r.stats.samples)};
+                        std::printf("%-16s %-10s %5d %7g %10.4f %9.3f %12.2f\n", name.c_str(), m.strategy.c_str(), block, q,
+                                    m.error, m.seconds, m.samples / std::max(m.seconds, 1e-9) / 1e6);
+                        std::fflush(stdout);
+                        rows.push_back(m);
+                    }
                 }
-            }
+        }
     }
     if (a.has("json")) {
         nlohmann::json out = bench_header(a, "bench shuffle");
