@@ -11,6 +11,8 @@
 #include <filesystem>
 #include <fstream>
 
+#include <cuda.h>
+
 #include "cuda/nvrtc_api.h"
 
 namespace fj {
@@ -128,8 +130,14 @@ std::string KernelCache::key_for(const CompileRequest& request) const {
     const uint32_t format = kKernelCacheFormat;
     hash.add(&format, sizeof format);
     hash.add_field(request.source);
-    nvrtc();  // throws the reason when NVRTC is unusable
-    hash.add_field(nvrtc_version());
+    // The compiler's identity is the toolkit this binary was built against
+    // (NVRTC is loaded by that soname) and any NVRTC path override, not the
+    // loaded library's version: asking it would load NVRTC, ~30 ms of static
+    // initialisation, on every process that only hits the cache. A newer
+    // minor NVRTC under the same soname reuses older, equally valid CUBINs.
+    hash.add_field(std::to_string(CUDA_VERSION));
+    const char* nvrtc_override = std::getenv("FLAMEJIT_NVRTC_PATH");
+    hash.add_field(nvrtc_override ? nvrtc_override : "");
     for (const std::string& option : nvrtc_options(request.arch)) hash.add_field(option);
     hash.add_field(request.arch);
     // The entry only selects which report is parsed, but the parsed numbers

@@ -2,9 +2,11 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 //
 // A kernel is addressed by content: the key is a 128-bit hash of the source,
-// the NVRTC version, the option list, the arch and the cache file format, so a
+// the CUDA toolkit version flamejit was built against (and any NVRTC path
+// override), the option list, the arch and the cache file format, so a
 // changed toolkit or option never reuses a stale binary and nothing needs to
-// be invalidated by hand.
+// be invalidated by hand. Forming a key never loads NVRTC: a process whose
+// kernels are all cached never pays NVRTC's start-up.
 //
 // Disk protocol (one file per kernel, `<key>.fjk`): a header (magic, format
 // version, key, sizes, the ptxas numbers, a checksum over header and payload)
@@ -33,7 +35,7 @@
 namespace fj {
 
 // Bumped whenever the file layout or the meaning of a key changes.
-inline constexpr uint32_t kKernelCacheFormat = 1;
+inline constexpr uint32_t kKernelCacheFormat = 2;
 
 struct KernelCacheUsage {
     uint64_t files = 0;
