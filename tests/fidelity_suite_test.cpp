@@ -95,20 +95,6 @@ const RandomCase kRandom[] = {
      "symmetry=5", "", kPlotOff, "", ""},
 };
 
-// Sets name="value" on the first <flame> tag, replacing the attribute if present.
-std::string set_flame_attribute(const std::string& xml, const std::string& name, const std::string& value) {
-    const size_t open = xml.find("<flame ");
-    REQUIRE(open != std::string::npos);
-    const size_t close = xml.find('>', open);
-    std::string tag = xml.substr(open, close - open);
-    const std::regex existing(" " + name + "=\"[^\"]*\"");
-    if (std::regex_search(tag, existing))
-        tag = std::regex_replace(tag, existing, " " + name + "=\"" + value + "\"");
-    else
-        tag += " " + name + "=\"" + value + "\"";
-    return xml.substr(0, open) + tag + xml.substr(close);
-}
-
 // Sets name="value" on the <xform> tag that starts at `at`.
 std::string set_xform_attribute(const std::string& xml, size_t at, const std::string& name, const std::string& value) {
     const size_t close = xml.find('>', at);
@@ -129,7 +115,7 @@ std::string apply_edits(std::string xml, const RandomCase& c) {
         if (end == std::string::npos) end = pairs.size();
         const std::string pair = pairs.substr(at, end - at);
         const size_t eq = pair.find('=');
-        if (eq != std::string::npos) xml = set_flame_attribute(xml, pair.substr(0, eq), pair.substr(eq + 1));
+        if (eq != std::string::npos) xml = fj::test::set_flame_attribute(xml, pair.substr(0, eq), pair.substr(eq + 1));
         at = end + 1;
     }
     std::vector<size_t> xforms;
@@ -151,8 +137,8 @@ std::string apply_edits(std::string xml, const RandomCase& c) {
                                          "coefs=\"0.9 0.1 -0.1 0.9 0.05 0\" opacity=\"1\"/>\n");
     if (c.edits & kLibrary) {
         xml = std::regex_replace(xml, std::regex("\\s*<color index[^>]*/>"), "");
-        xml = set_flame_attribute(xml, "palette", "42");
-        xml = set_flame_attribute(xml, "hue", "0.3");
+        xml = fj::test::set_flame_attribute(xml, "palette", "42");
+        xml = fj::test::set_flame_attribute(xml, "hue", "0.3");
     }
     return xml;
 }
@@ -206,20 +192,6 @@ void print_table(const char* title, const std::vector<Row>& rows) {
         std::printf("\n");
     }
     std::fflush(stdout);
-}
-
-// The first <flame> of `xml` at `factor` of its size (framing kept) and the
-// given quality, supersample 1.
-std::string reduced(const std::string& xml, double factor, double quality) {
-    std::smatch m;
-    std::string out = xml;
-    REQUIRE(std::regex_search(out, m, std::regex("size=\"(\\d+) (\\d+)\"")));
-    const int w = static_cast<int>(std::stoi(m[1]) * factor), h = static_cast<int>(std::stoi(m[2]) * factor);
-    out = set_flame_attribute(out, "size", std::to_string(w) + " " + std::to_string(h));
-    REQUIRE(std::regex_search(out, m, std::regex(" scale=\"([-0-9.eE+]+)\"")));
-    out = set_flame_attribute(out, "scale", std::to_string(std::stod(m[1]) * factor));
-    out = set_flame_attribute(out, "quality", std::to_string(quality));
-    return set_flame_attribute(out, "supersample", "1");
 }
 
 bool have_flam3_tools() { return run_command("command -v flam3-genome && command -v flam3-render").status == 0; }
@@ -281,7 +253,7 @@ TEST_CASE("fidelity suite: every electric-sheep corpus genome, reduced, renders 
         const std::string name = std::filesystem::path(path).stem().string();
         CAPTURE(name);
         const std::string base = dir + "/" + name;
-        fj::test::write_file(base + ".flam3", reduced(fj::test::read_file(path), 0.3, 150));
+        fj::test::write_file(base + ".flam3", fj::test::reduced_genome(fj::test::read_file(path), 0.3, 150));
         rows.push_back(compare_with_flam3(name, base + ".flam3", base, "", "", seed++));
         CHECK_MESSAGE(rows.back().rgb.ratio <= 1.3, name);
     }

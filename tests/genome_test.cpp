@@ -26,24 +26,7 @@ namespace {
 // The oracle (tests/flam3_oracle.h): flam3_parse_xml2 with defaults on, and
 // where flam3 keeps each variation parameter.
 using fj::test::Flam3Genomes;
-using fj::test::flam3_param_fields;
-
-// The flam3 field of one of our parameters: same name, one of its aliases, or
-// flam3's short "oscope_" spelling; -1 when flam3 has none.
-long flam3_param_offset(const fj::VariationInfo& v, const std::string& param) {
-    const auto& fields = flam3_param_fields();
-    std::vector<std::string> names = {param};
-    for (const auto& [alias, target] : v.aliases)
-        if (target == param) names.push_back(alias);
-    if (param.rfind("oscilloscope_", 0) == 0) names.push_back("oscope_" + param.substr(13));
-    for (std::string name : names) {
-        if (name.size() == 4 && (name[0] == 'R' || name[0] == 'I'))  // Re_A → mobius_re_a
-            name = std::string("mobius_") + (name[0] == 'R' ? "re_" : "im_") + static_cast<char>(std::tolower(name[3]));
-        auto found = fields.find(name);
-        if (found != fields.end()) return static_cast<long>(found->second);
-    }
-    return -1;
-}
+using fj::test::flam3_param_offset;
 
 struct CompareStats {
     int flames = 0;

@@ -5,7 +5,6 @@
 #include <doctest/doctest.h>
 
 #include <cmath>
-#include <regex>
 
 #include "analysis/shuffle_simulation.h"
 #include "genome/flam3_reader.h"
@@ -19,23 +18,6 @@ using fj::test::run_command;
 namespace {
 
 std::string quoted(const std::string& s) { return "'" + s + "'"; }
-
-// The first <flame> of `xml` at `factor` of its size (framing kept) and the
-// given quality, supersample 1: the same picture, cheap enough for CI.
-std::string reduced(const std::string& xml, double factor, double quality) {
-    std::smatch m;
-    std::string out = xml;
-    REQUIRE(std::regex_search(out, m, std::regex("size=\"(\\d+) (\\d+)\"")));
-    const int w = static_cast<int>(std::stoi(m[1]) * factor), h = static_cast<int>(std::stoi(m[2]) * factor);
-    out = std::regex_replace(out, std::regex("size=\"\\d+ \\d+\""), "size=\"" + std::to_string(w) + " " + std::to_string(h) + "\"",
-                             std::regex_constants::format_first_only);
-    REQUIRE(std::regex_search(out, m, std::regex(" scale=\"([-0-9.eE+]+)\"")));
-    out = std::regex_replace(out, std::regex(" scale=\"[-0-9.eE+]+\""), " scale=\"" + std::to_string(std::stod(m[1]) * factor) + "\"",
-                             std::regex_constants::format_first_only);
-    out = std::regex_replace(out, std::regex("quality=\"[-0-9.eE+]+\""), "quality=\"" + std::to_string(quality) + "\"",
-                             std::regex_constants::format_first_only);
-    return std::regex_replace(out, std::regex("supersample=\"\\d+\""), "supersample=\"1\"", std::regex_constants::format_first_only);
-}
 
 double mean_abs_difference(const fj::ImageF& a, const fj::ImageF& b) {
     double sum = 0;
@@ -88,7 +70,7 @@ TEST_CASE("shuffle: on converging warps, no exchange is measurably worse than th
     // warp that share every xform meet within ~24 rounds. Density estimation
     // is off so the error measures sampling noise, not DE's kernel choice.
     const std::string xml = fj::test::read_file(fj::test::source_path("benchmarks/genomes/linear3.flam3"));
-    fj::Flame flame = fj::read_flam3_string(reduced(xml, 1.0 / 6, 10), "linear3.flam3").at(0);
+    fj::Flame flame = fj::read_flam3_string(fj::test::reduced_genome(xml, 1.0 / 6, 10), "linear3.flam3").at(0);
     flame.estimator_radius = 0;
     fj::RenderOptions options;
     options.backend = fj::BackendChoice::Cpu;
@@ -116,7 +98,7 @@ TEST_CASE("shuffle: every strategy renders a corpus genome as flam3 does (fideli
     }
     const std::string dir = fj::test::scratch_dir("shuffle-fidelity");
     const std::string g = dir + "/sheep.flam3";
-    fj::test::write_file(g, reduced(fj::test::read_file(fj::test::corpus_path("electric-sheep/electricsheep.244.00216.flam3")),
+    fj::test::write_file(g, fj::test::reduced_genome(fj::test::read_file(fj::test::corpus_path("electric-sheep/electricsheep.244.00216.flam3")),
                                     0.3, 150));
     for (const char* s : {"A", "B"}) {
         const auto ref = run_command("env in=" + quoted(g) + " out=" + quoted(dir + "/" + s + ".png") + " isaac_seed=ref" + s +

@@ -1,12 +1,14 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #include "test_support.h"
 
+#include <doctest/doctest.h>
 #include <sys/wait.h>
 
 #include <atomic>
 #include <cstdio>
 #include <filesystem>
 #include <fstream>
+#include <regex>
 #include <sstream>
 #include <stdexcept>
 
@@ -53,6 +55,31 @@ CommandResult run_command(const std::string& command) {
     const int status = pclose(pipe);
     if (WIFEXITED(status)) result.status = WEXITSTATUS(status);
     return result;
+}
+
+std::string set_flame_attribute(const std::string& xml, const std::string& name, const std::string& value) {
+    const size_t open = xml.find("<flame ");
+    REQUIRE(open != std::string::npos);
+    const size_t close = xml.find('>', open);
+    std::string tag = xml.substr(open, close - open);
+    const std::regex existing(" " + name + "=\"[^\"]*\"");
+    if (std::regex_search(tag, existing))
+        tag = std::regex_replace(tag, existing, " " + name + "=\"" + value + "\"");
+    else
+        tag += " " + name + "=\"" + value + "\"";
+    return xml.substr(0, open) + tag + xml.substr(close);
+}
+
+std::string reduced_genome(const std::string& xml, double factor, double quality) {
+    std::smatch m;
+    std::string out = xml;
+    REQUIRE(std::regex_search(out, m, std::regex("size=\"(\\d+) (\\d+)\"")));
+    const int w = static_cast<int>(std::stoi(m[1]) * factor), h = static_cast<int>(std::stoi(m[2]) * factor);
+    out = set_flame_attribute(out, "size", std::to_string(w) + " " + std::to_string(h));
+    REQUIRE(std::regex_search(out, m, std::regex(" scale=\"([-0-9.eE+]+)\"")));
+    out = set_flame_attribute(out, "scale", std::to_string(std::stod(m[1]) * factor));
+    out = set_flame_attribute(out, "quality", std::to_string(quality));
+    return set_flame_attribute(out, "supersample", "1");
 }
 
 }  // namespace fj::test

@@ -23,4 +23,11 @@ struct CommandResult {
 // Runs a shell command line and captures its output.
 CommandResult run_command(const std::string& command);
 
+// Sets name="value" on the first <flame> tag of a genome's text, replacing
+// the attribute if present (for genomes both flam3 and flamejit then read).
+std::string set_flame_attribute(const std::string& xml, const std::string& name, const std::string& value);
+// The first <flame> at `factor` of its size (framing kept: scale follows),
+// the given quality and supersample 1: the same picture, cheap enough for CI.
+std::string reduced_genome(const std::string& xml, double factor, double quality);
+
 }  // namespace fj::test
