@@ -138,6 +138,11 @@ int run(const Args& args) {
                     static_cast<unsigned long long>(result.stats.samples), result.seconds,
                     result.stats.samples / std::max(result.stats.seconds, 1e-9) / 1e6, result.backend.c_str(),
                     static_cast<unsigned long long>(options.seed));
+        // The cost of xaos under warp-uniform selection (README, "Iteration semantics").
+        if (result.stats.idle_lane_rounds > 0)
+            std::printf("  xaos: %.1f %% of lane-rounds stayed put (lazy warp-uniform selection)\n",
+                        100.0 * result.stats.idle_lane_rounds /
+                            static_cast<double>(result.stats.idle_lane_rounds + result.stats.samples));
     }
     return 0;
 }
