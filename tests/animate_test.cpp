@@ -24,17 +24,6 @@ std::string flamejit() { return quoted(fj::test::flamejit_binary()); }
 
 bool have_flam3_tools() { return run_command("command -v flam3-genome && command -v flam3-animate").status == 0; }
 
-std::string registry_ids() {
-    std::ostringstream ids;
-    bool first = true;
-    for (const auto& v : fj::VariationRegistry::standard().all()) {
-        if (v.pre) continue;
-        ids << (first ? "" : ",") << v.id;
-        first = false;
-    }
-    return ids.str();
-}
-
 // A flam3-genome sequence=… animation between two random genomes: each
 // rotated a full turn in `nframes` frames, then a transition, one keyframe
 // per frame (times 0, 1, 2, …), with `temporal_samples` in every keyframe.
@@ -48,7 +37,7 @@ std::string make_sequence(const std::string& dir, int seed, const std::string& s
                              "temporal_samples=\"" + std::to_string(temporal_samples) + "\"/>\n");
     const std::string pair = dir + "/pair" + tag + ".flam3", seq = dir + "/seq" + tag + ".flam3";
     const auto gen = run_command("env seed=" + tag + " isaac_seed=pair" + tag + " noedits=1 repeat=2 template=" +
-                                 quoted(dir + "/template" + tag + ".flam3") + " use_vars=" + registry_ids() +
+                                 quoted(dir + "/template" + tag + ".flam3") + " use_vars=" + fj::test::flam3_genome_variation_ids() +
                                  " flam3-genome > " + quoted(pair));
     REQUIRE_MESSAGE(gen.status == 0, gen.output);
     const auto s = run_command("env sequence=" + quoted(pair) + " nframes=" + std::to_string(nframes) + " seed=" + tag +

@@ -123,13 +123,7 @@ TEST_CASE("cli: CPU renders of random flam3 genomes match flam3-render (fidelity
         return;
     }
     const std::string dir = fj::test::scratch_dir("fidelity");
-    std::ostringstream ids;
-    bool first = true;
-    for (const auto& v : fj::VariationRegistry::standard().all()) {
-        if (v.pre) continue;  // flam3-genome never picks pre_blur as a main variation
-        ids << (first ? "" : ",") << v.id;
-        first = false;
-    }
+    const std::string ids = fj::test::flam3_genome_variation_ids();
     fj::test::write_file(dir + "/template.flam3",
                          "<flame size=\"240 180\" quality=\"60\" supersample=\"1\" filter=\"0.5\" "
                          "estimator_radius=\"9\" estimator_minimum=\"0\" estimator_curve=\"0.4\" gamma=\"4\" "
@@ -139,7 +133,7 @@ TEST_CASE("cli: CPU renders of random flam3 genomes match flam3-render (fidelity
         const std::string g = dir + "/rand" + std::to_string(seed) + ".flam3";
         const auto gen = run_command("env seed=" + std::to_string(seed) + " isaac_seed=gen" + std::to_string(seed) +
                                      " noedits=1 template=" + quoted(dir + "/template.flam3") + " use_vars=" +
-                                     ids.str() + " flam3-genome > " + quoted(g));
+                                     ids + " flam3-genome > " + quoted(g));
         REQUIRE_MESSAGE(gen.status == 0, gen.output);
         for (const char* s : {"A", "B"}) {
             const auto ref = run_command("env in=" + quoted(g) + " out=" + quoted(dir + "/" + s + std::to_string(seed) + ".png") +

@@ -5,13 +5,11 @@
 // a corrupted file rebuilt).
 #include <doctest/doctest.h>
 
-#include <pugixml.hpp>
 
 #include <algorithm>
 #include <filesystem>
 #include <fstream>
 #include <set>
-#include <sstream>
 
 #include "codegen/param_layout.h"
 #include "codegen/stitcher.h"
@@ -19,24 +17,6 @@
 #include "cuda/nvrtc_api.h"
 #include "genome/flam3_reader.h"
 #include "test_support.h"
-
-namespace {
-
-// Each <flame> element of a file as its own document, so a flame that uses an
-// unsupported variation does not hide the others of its file.
-std::vector<std::string> flame_elements(const std::string& path) {
-    pugi::xml_document doc;
-    std::vector<std::string> out;
-    if (!doc.load_file(path.c_str())) return out;
-    for (const pugi::xpath_node& n : doc.select_nodes("//flame")) {
-        std::ostringstream s;
-        n.node().print(s);
-        out.push_back(s.str());
-    }
-    return out;
-}
-
-}  // namespace
 
 TEST_CASE("corpus: every supported flame's kernel compiles, without a switch, through the cache") {
     std::string why;
@@ -62,7 +42,7 @@ TEST_CASE("corpus: every supported flame's kernel compiles, without a switch, th
     fj::CompileRequest last;
     std::string some_key;
     for (const std::string& file : files) {
-        for (const std::string& xml : flame_elements(file)) {
+        for (const std::string& xml : fj::flam3_flame_elements(file)) {
             std::vector<fj::Flame> parsed;
             try {
                 parsed = fj::read_flam3_string(xml, file);

@@ -96,23 +96,12 @@ std::vector<double> sample_times(double first, double last, int steps) {
     return times;
 }
 
-std::string registry_ids() {
-    std::ostringstream ids;
-    bool first = true;
-    for (const auto& v : fj::VariationRegistry::standard().all()) {
-        if (v.pre) continue;
-        ids << (first ? "" : ",") << v.id;
-        first = false;
-    }
-    return ids.str();
-}
-
 // Four random flam3-genome genomes (times 0..3), restricted to the
 // variations we have.
 std::vector<std::string> random_flames(const std::string& dir, int seed) {
     const std::string out = dir + "/random" + std::to_string(seed) + ".flam3";
     const auto gen = run_command("env seed=" + std::to_string(seed) + " isaac_seed=interp" + std::to_string(seed) +
-                                 " noedits=1 repeat=4 use_vars=" + registry_ids() + " flam3-genome > " + quoted(out));
+                                 " noedits=1 repeat=4 use_vars=" + fj::test::flam3_genome_variation_ids() + " flam3-genome > " + quoted(out));
     REQUIRE_MESSAGE(gen.status == 0, gen.output);
     std::vector<std::string> flames = flame_elements(fj::test::read_file(out));
     REQUIRE(flames.size() == 4);

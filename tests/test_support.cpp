@@ -1,6 +1,8 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #include "test_support.h"
 
+#include "codegen/variation_registry.h"
+
 #include <doctest/doctest.h>
 #include <sys/wait.h>
 
@@ -55,6 +57,13 @@ CommandResult run_command(const std::string& command) {
     const int status = pclose(pipe);
     if (WIFEXITED(status)) result.status = WEXITSTATUS(status);
     return result;
+}
+
+std::string flam3_genome_variation_ids() {
+    std::string ids;
+    for (const auto& v : VariationRegistry::standard().all())
+        if (!v.pre) ids += (ids.empty() ? "" : ",") + std::to_string(v.id);
+    return ids;
 }
 
 std::string set_flame_attribute(const std::string& xml, const std::string& name, const std::string& value) {

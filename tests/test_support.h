@@ -23,6 +23,10 @@ struct CommandResult {
 // Runs a shell command line and captures its output.
 CommandResult run_command(const std::string& command);
 
+// The variation ids flam3-genome may pick as main variations (all but the
+// pre-variations, which it never chooses), comma-separated for use_vars=.
+std::string flam3_genome_variation_ids();
+
 // Sets name="value" on the first <flame> tag of a genome's text, replacing
 // the attribute if present (for genomes both flam3 and flamejit then read).
 std::string set_flame_attribute(const std::string& xml, const std::string& name, const std::string& value);

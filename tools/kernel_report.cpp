@@ -10,7 +10,6 @@
 //
 //   kernel_report CORPUS_DIR [--arch sm_90] [--out benchmarks/results] [--repeat N]
 #include <nlohmann/json.hpp>
-#include <pugixml.hpp>
 
 #include <algorithm>
 #include <cmath>
@@ -97,20 +96,6 @@ std::string command_output(const std::string& command) {
         if (pclose(pipe) != 0) out.clear();
     }
     while (!out.empty() && (out.back() == '\n' || out.back() == ' ')) out.pop_back();
-    return out;
-}
-
-// Each <flame> of a file as its own document, so one flame with a variation
-// flam3 lacks does not hide the others of its file.
-std::vector<std::string> flame_elements(const std::string& path) {
-    pugi::xml_document doc;
-    std::vector<std::string> out;
-    if (!doc.load_file(path.c_str())) return out;
-    for (const pugi::xpath_node& n : doc.select_nodes("//flame")) {
-        std::ostringstream s;
-        n.node().print(s);
-        out.push_back(s.str());
-    }
     return out;
 }
 
@@ -209,7 +194,7 @@ int main(int argc, char** argv) {
     int flames = 0, unsupported = 0, unreadable = 0;
     for (const std::string& file : files) {
         const std::string label = fs::relative(file, opt.corpus).string();
-        const auto elements = flame_elements(file);
+        const auto elements = fj::flam3_flame_elements(file);
         for (size_t i = 0; i < elements.size(); ++i) {
             std::vector<fj::Flame> parsed;
             try {

@@ -16,6 +16,7 @@
 #include "genome/flam3_read_context.h"
 #include "genome/flam3_xform_reader.h"
 #include "genome/palette_library.h"
+#include "genome/sequence.h"
 
 namespace fj {
 namespace {
@@ -277,18 +278,7 @@ std::vector<Flame> read_flam3_string(const std::string& text, const std::string&
         }
     }
 
-    // flam3_parse_xml2's fix-ups across the sequence.
-    if (!flames.empty() && flames.front().interpolation == Interpolation::Smooth)
-        flames.front().interpolation = Interpolation::Linear;
-    if (flames.size() >= 2 && flames[flames.size() - 2].interpolation == Interpolation::Smooth)
-        flames[flames.size() - 2].interpolation = Interpolation::Linear;
-    for (size_t i = 1; i < flames.size(); ++i) {
-        const AffineInterpolation prev = flames[i - 1].interpolation_type;
-        if (prev == AffineInterpolation::Old || prev == AffineInterpolation::Older) continue;
-        // Keep consecutive rotations within half a turn so interpolation takes the short way.
-        while (flames[i].rotate < flames[i - 1].rotate - 180) flames[i].rotate += 360;
-        while (flames[i].rotate > flames[i - 1].rotate + 180) flames[i].rotate -= 360;
-    }
+    apply_sequence_fixups(flames);  // flam3_parse_xml2's fix-ups across the sequence
     return flames;
 }
 
@@ -300,6 +290,18 @@ std::vector<Flame> read_flam3_file(const std::string& path, const ReadOptions& o
     text << in.rdbuf();
     if (in.bad()) throw GenomeError(path + ": cannot read: " + std::strerror(errno));
     return read_flam3_string(text.str(), path, options, sources);
+}
+
+std::vector<std::string> flam3_flame_elements(const std::string& path) {
+    pugi::xml_document doc;
+    std::vector<std::string> out;
+    if (!doc.load_file(path.c_str())) return out;
+    for (const pugi::xpath_node& n : doc.select_nodes("//flame")) {
+        std::ostringstream s;
+        n.node().print(s);
+        out.push_back(s.str());
+    }
+    return out;
 }
 
 }  // namespace fj

@@ -46,4 +46,9 @@ std::vector<Flame> read_flam3_string(const std::string& text, const std::string&
                                      const ReadOptions& options = {},
                                      std::vector<FlameSource>* sources = nullptr);
 
+// Each <flame> element of a file as a document of its own (empty when the
+// file is not XML), so a tool can read the flames one by one and a flame with
+// an unsupported variation does not hide the others of its file.
+std::vector<std::string> flam3_flame_elements(const std::string& path);
+
 }  // namespace fj

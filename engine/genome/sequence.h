@@ -3,8 +3,8 @@
 //
 // Readers return flames in file order; an animation needs them as flam3's
 // tools see them. apply_sequence_fixups repeats flam3_parse_xml2's
-// cross-flame fix-ups (the flam3 XML reader already applies them; other
-// readers call this). check_sequence rejects what flam3-animate rejects or
+// cross-flame fix-ups (the flam3 XML reader applies them through it; other
+// readers may call it). check_sequence rejects what flam3-animate rejects or
 // what no kernel can render, with one line naming the flames; it also forces
 // every size to the first flame's, as flam3-animate does, and says how many
 // it changed.
