@@ -8,8 +8,10 @@
 // parameters, camera, tone values and the palette.
 #include <doctest/doctest.h>
 
+#include <algorithm>
 #include <cmath>
 #include <filesystem>
+#include <iostream>
 #include <sstream>
 #include <tuple>
 
@@ -162,6 +164,32 @@ TEST_CASE("cuburn: a node's loop as keyframes turns each animated xform once, ev
             CHECK(x == doctest::Approx(y).epsilon(1e-9));
         CHECK(got.xforms[1].affine.a == doctest::Approx(expect.xforms[1].affine.a));
     }
+}
+
+TEST_CASE("cuburn: a loop warns once about velocities it holds still, and not about angles") {
+    const std::string pal = R"("palette": ["rgb8", ")" + std::string(1024, 'A') + R"("])";
+    const auto warnings = [&](const std::string& magnitude) {
+        const std::string node = "{" + pal + R"(, "xforms": {"0": {"weight": 1, "pre_affine": {"angle": [30, -360],
+            "magnitude": {"x": )" + magnitude + R"(}}, "variations": {"linear": {"weight": 1}}}}})";
+        std::ostringstream captured;
+        std::streambuf* old = std::cerr.rdbuf(captured.rdbuf());
+        fj::CuburnReadOptions options;
+        options.loop = true;
+        try {
+            fj::read_cuburn_string(node, "held.json", ".", options);
+        } catch (...) {
+            std::cerr.rdbuf(old);
+            throw;
+        }
+        std::cerr.rdbuf(old);
+        return captured.str();
+    };
+    const std::string held = warnings("[0.6, 0.2]");
+    CHECK(held.rfind("warning: held.json: 1 non-angle value(s)", 0) == 0);
+    CHECK(held.find("xforms.0.pre_affine.magnitude.x") != std::string::npos);
+    CHECK(std::count(held.begin(), held.end(), '\n') == 1);
+    CHECK(warnings("0.6") == "");
+    CHECK(warnings("[0.6, 0]") == "");
 }
 
 TEST_CASE("cuburn: malformed documents are rejected with one line naming the file") {

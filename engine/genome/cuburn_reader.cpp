@@ -132,16 +132,29 @@ struct Reader {
     }
 };
 
+// Angles: the splines whose velocity turns them over a loop.
+bool is_periodic_key(const std::string& key) { return key == "angle" || key == "spread" || key == "rotation"; }
+
 // The largest |velocity| of any periodic spline (angles), degrees per loop.
 double max_turn(const json& v, const std::string& key) {
     double turn = 0;
     if (v.is_object()) {
         for (const auto& [k, x] : v.items()) turn = std::max(turn, max_turn(x, k));
-    } else if (v.is_array() && v.size() == 2 && v[1].is_number() &&
-               (key == "angle" || key == "spread" || key == "rotation")) {
+    } else if (v.is_array() && v.size() == 2 && v[1].is_number() && is_periodic_key(key)) {
         turn = std::fabs(v[1].get<double>());
     }
     return turn;
+}
+
+// Dotted paths of the non-periodic splines that have a velocity: cuburn
+// would move them over the loop, flamejit holds them at their position.
+void find_held_velocities(const json& v, const std::string& path, std::vector<std::string>& out) {
+    if (v.is_object()) {
+        for (const auto& [k, x] : v.items()) find_held_velocities(x, path.empty() ? k : path + "." + k, out);
+    } else if (v.is_array() && v.size() == 2 && v[1].is_number() && v[1].get<double>() != 0.0 &&
+               !is_periodic_key(path.substr(path.rfind('.') + 1))) {
+        out.push_back(path);
+    }
 }
 
 double snap(double v) {
@@ -342,6 +355,11 @@ std::vector<Flame> read_cuburn_string(const std::string& text, const std::string
         return out;
     }
     const double loop_frames = std::max(1.0, std::round(profile.fps * profile.duration * Reader{name}.get(node, {"time", "duration"}, 1)));
+    std::vector<std::string> held;
+    find_held_velocities(node, "", held);
+    if (!held.empty())
+        std::cerr << "warning: " << name << ": " << held.size() << " non-angle value(s) with a velocity (first: "
+                  << held.front() << ") are held at their position; only angles animate\n";
     const int steps = std::max(1, static_cast<int>(std::ceil(max_turn(node, "") / kMaxKeyframeTurn)));
     for (int k = 0; k <= steps; ++k) {
         Flame f = flame_at(node, {name, static_cast<double>(k) / steps}, profile, options);

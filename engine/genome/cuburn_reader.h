@@ -23,7 +23,8 @@
 // as keyframes at frame times 0 … L, close enough (≤ 45° apart) that flam3's
 // log-polar interpolation between them reproduces the rotation exactly; the
 // temporal filter is cuburn's (box, frame_width wide, 1024 steps). Other
-// velocities are not animated (the value stays at its position).
+// velocities are not animated: the value stays at its position, with a
+// warning naming the first such value.
 // Edges and animations (which need a genome database) are rejected.
 #pragma once
 
