@@ -39,11 +39,18 @@ struct IterationStats {
     // Lane-rounds that stayed put under warp-uniform xaos selection (the
     // lazy steps of param_layout.h); their share is the cost of that design.
     uint64_t idle_lane_rounds = 0;
+    // --accumulate packed (CUDA): adds that carried out of a 16-bit field, so
+    // counts were lost (iterate/common.h says when). 0 means the accumulator
+    // is exact, as every other mode's.
+    uint64_t packed_carries = 0;
     // Launch shape (CUDA; 0 on the CPU): kernel registers per thread,
     // resident blocks per SM from the occupancy API, threads in the pool.
     int registers = 0;
     int blocks_per_sm = 0;
     uint64_t threads = 0;
+    // --accumulate shared (CUDA): slots of each block's shared-memory hit
+    // cache, sized at load time from the occupancy (0: no room, uncached).
+    unsigned int cache_slots = 0;
     double seconds = 0;
 };
 

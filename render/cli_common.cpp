@@ -58,7 +58,7 @@ KernelOptions kernel_options_from(const ParsedArgs& args) {
         throw UsageError("--arch must look like sm_90");
     // `none` (no accumulation) exists for the throughput benchmark only.
     if (!parse_accumulation(args.value("accumulate", "atomic"), &k.accumulation) || k.accumulation == Accumulation::None)
-        throw UsageError("--accumulate must be atomic, scalar or warp");
+        throw UsageError("--accumulate must be atomic, scalar, warp, shared or packed");
     return k;
 }
 

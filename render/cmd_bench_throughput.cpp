@@ -35,7 +35,8 @@ const char* kHelp =
     "  --quality Q       samples per pixel, default 100\n"
     "  --backend B       auto (default), cuda or cpu\n"
     "  --threads N       CPU backend threads (default all cores)\n"
-    "  --shuffle S, --block N, --accumulate A   kernel options, as for render\n"
+    "  --shuffle S, --block N, --accumulate A   kernel options, as for render (A: atomic,\n"
+    "                    scalar, warp, shared, packed; packed is lossy in hot cells)\n"
     "  --flam3           also time flam3-render (all cores) on the same genome, size and quality\n"
     "  --seed N          default 1\n"
     "  --json FILE       write the results as JSON\n";
@@ -178,6 +179,8 @@ int bench_throughput(const Args& args) {
                             {"registers", r.stats.registers},
                             {"blocks_per_sm", r.stats.blocks_per_sm},
                             {"threads", r.stats.threads},
+                            {"packed_carries", r.stats.packed_carries},
+                            {"cache_slots", r.stats.cache_slots},
                             {"flam3_render_s", flam3_s > 0 ? nlohmann::json(flam3_s) : nlohmann::json(nullptr)},
                             {"speedup_vs_flam3", flam3_s > 0 ? nlohmann::json(flam3_s / ours_s) : nlohmann::json(nullptr)}});
         }

@@ -26,7 +26,9 @@ const char* kHelp =
     "  --flame I             only flame I (0-based)\n"
     "  --shuffle S           ring (default), none, full, divergent\n"
     "  --block N             threads per block (default 256)\n"
-    "  --accumulate A        atomic (default: float4 atomics on sm_90), scalar, warp (aggregated)\n"
+    "  --accumulate A        atomic (default: float4 atomics on sm_90), scalar, warp (aggregated),\n"
+    "                        shared (per-block shared-memory cache), packed (64-bit packed\n"
+    "                        integer atomics; lossy in hot cells, see render --help)\n"
     "  --palettes FILE, --drop-unknown   as for render\n";
 
 int run(const Args& args) {

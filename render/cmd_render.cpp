@@ -35,7 +35,13 @@ const char* kHelp =
     "  --emit-cu FILE        also write the generated kernel source to FILE\n"
     "  --shuffle S           ring (default), none, full, divergent\n"
     "  --block N             threads per block, a multiple of 32 in 128..1024 (default 256)\n"
-    "  --accumulate A        atomic (default: float4 atomics on sm_90), scalar, warp (aggregated)\n"
+    "  --accumulate A        how hits reach the histogram on the GPU (the CPU backend adds\n"
+    "                        them directly whatever A is): atomic (default: float4 atomics on\n"
+    "                        sm_90), scalar, warp (warp-aggregated), shared (per-block cache in\n"
+    "                        shared memory), all exact; packed (one 64-bit atomic per hit into\n"
+    "                        16-bit integer fields): LOSSY when 128 or more hits reach one cell\n"
+    "                        within an atomic round trip after its word passes 2^15 (counted,\n"
+    "                        and render warns)\n"
     "  --bits 8|16           PNG sample depth (default 8)\n"
     "  --transparent         alpha from density, background not blended (as flam3's transparency=1)\n"
     "  --earlyclip           tone-map before the spatial filter (as flam3's earlyclip=1)\n"
@@ -143,6 +149,13 @@ int run(const Args& args) {
             std::printf("  xaos: %.1f %% of lane-rounds stayed put (lazy warp-uniform selection)\n",
                         100.0 * result.stats.idle_lane_rounds /
                             static_cast<double>(result.stats.idle_lane_rounds + result.stats.samples));
+        // Packed accumulation is the one mode that can lose counts; say so when it did.
+        if (result.stats.packed_carries > 0)
+            std::fprintf(stderr,
+                         "flamejit render: warning: --accumulate packed lost counts (%llu adds overflowed a "
+                         "16-bit field: 128 or more hits reached one cell before its flush); --accumulate "
+                         "atomic is exact\n",
+                         static_cast<unsigned long long>(result.stats.packed_carries));
     }
     return 0;
 }

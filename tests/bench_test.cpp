@@ -22,7 +22,7 @@ std::string quoted(const std::string& s) { return "'" + s + "'"; }
 
 }  // namespace
 
-TEST_CASE("bench: every accumulation mode and the atomic ceiling kernel compile for sm_80 and sm_90") {
+TEST_CASE("bench: every accumulation mode, the atomic ceiling and the packed flush compile for sm_80 and sm_90") {
     std::string why;
     if (!fj::nvrtc_available(&why)) {
         FAIL("NVRTC unavailable: " << why);
@@ -33,7 +33,7 @@ TEST_CASE("bench: every accumulation mode and the atomic ceiling kernel compile 
     for (const char* genome : {"xaos", "final-post"}) {
         const auto flames = fj::read_flam3_file(fj::test::source_path(std::string("benchmarks/genomes/") + genome + ".flam3"));
         for (fj::Accumulation acc : {fj::Accumulation::Atomic, fj::Accumulation::Scalar, fj::Accumulation::Warp,
-                                     fj::Accumulation::None})
+                                     fj::Accumulation::Shared, fj::Accumulation::Packed, fj::Accumulation::None})
             for (const char* arch : {"sm_80", "sm_90"})
                 for (fj::Shuffle shuffle : {fj::Shuffle::Ring, fj::Shuffle::Divergent}) {
                     CAPTURE(genome);
@@ -56,6 +56,9 @@ TEST_CASE("bench: every accumulation mode and the atomic ceiling kernel compile 
                     // ptxas reports every entry: both kernels are in the cubin.
                     CHECK(k.registers > 0);
                     CHECK(fj::parse_ptxas_report(k.log, "fj_atomic_ceiling").registers > 0);
+                    // The packed grid's flush kernel is in packed modules, and only there.
+                    CHECK((fj::parse_ptxas_report(k.log, "fj_packed_flush").registers > 0) ==
+                          (acc == fj::Accumulation::Packed));
                 }
     }
 }

@@ -68,6 +68,8 @@ TEST_CASE("cli: bad input gives exit 2, one to three lines, and no output file")
         {"unknownflag", good, "--frobnicate"},
         {"badquality", good, "--quality -1"},
         {"badbackend", good, "--backend opencl"},
+        {"badaccumulate", good, "--accumulate lossy"},
+        {"accumulatenone", good, "--accumulate none"},  // the compute ceiling: bench only
     };
     for (const auto& c : cases) {
         CAPTURE(c.name);
@@ -113,6 +115,26 @@ TEST_CASE("cli: a good genome renders on the CPU and the PNG carries the genome"
     const auto text = fj::read_png_text(dir + "/g.png");
     REQUIRE(text.count("flam3_genome"));
     CHECK(text.at("flam3_genome").find("spherical") != std::string::npos);
+}
+
+TEST_CASE("cli: on the CPU every accumulation mode renders atomic's image (the modes are GPU strategies)") {
+    const std::string dir = fj::test::scratch_dir("accumulate");
+    fj::test::write_file(dir + "/g.flam3", kGoodFlame);
+    auto render = [&](const std::string& mode) {
+        const std::string png = dir + "/" + mode + ".png";
+        const auto r = run_command(quoted(fj::test::flamejit_binary()) + " render " + quoted(dir + "/g.flam3") +
+                                   " -o " + quoted(png) + " --backend cpu --threads 2 --seed 5 --accumulate " + mode +
+                                   " | cat");
+        REQUIRE_MESSAGE(r.status == 0, r.output);
+        return fj::read_png(png);
+    };
+    const fj::PngImage atomic = render("atomic");
+    for (const char* mode : {"scalar", "warp", "shared", "packed"}) {
+        CAPTURE(mode);
+        const fj::PngImage other = render(mode);
+        CHECK(other.width == atomic.width);
+        CHECK(other.rgba == atomic.rgba);
+    }
 }
 
 // flam3-genome random genomes restricted to the variations flamejit has,

@@ -4,6 +4,8 @@
 
 #include <cstdlib>
 #include <fstream>
+#include <set>
+#include <utility>
 
 extern "C" {
 #include <flam3.h>
@@ -63,6 +65,40 @@ TEST_CASE("kernel key: values do not change the key, structure does") {
     fj::KernelOptions other = opt;
     other.shuffle = fj::Shuffle::Divergent;
     CHECK(fj::make_kernel_key(a, opt).canonical() != fj::make_kernel_key(a, other).canonical());
+}
+
+TEST_CASE("kernel key: every accumulation mode has its own key, name and code switch") {
+    const auto& reg = fj::VariationRegistry::standard();
+    const fj::Flame f = sample_flame();
+    std::set<std::string> keys;
+    const std::pair<fj::Accumulation, const char*> modes[] = {
+        {fj::Accumulation::Atomic, "ATOMIC"}, {fj::Accumulation::Scalar, "SCALAR"},
+        {fj::Accumulation::Warp, "WARP"},     {fj::Accumulation::Shared, "SHARED"},
+        {fj::Accumulation::Packed, "PACKED"}, {fj::Accumulation::None, "NONE"}};
+    for (const auto& [acc, macro] : modes) {
+        CAPTURE(fj::to_string(acc));
+        fj::Accumulation parsed = fj::Accumulation::None;
+        REQUIRE(fj::parse_accumulation(fj::to_string(acc), &parsed));
+        CHECK(parsed == acc);
+        fj::KernelOptions opt;
+        opt.accumulation = acc;
+        const fj::KernelKey key = fj::make_kernel_key(f, opt);
+        keys.insert(key.canonical());
+        const std::string src =
+            fj::stitch_kernel(key, fj::make_param_layout(key, reg), reg, fj::SnippetSource::standard());
+        CHECK(src.find(std::string("#define FJ_ACCUM_") + macro + " 1") != std::string::npos);
+        // The modes' code comes before the kernels that call it.
+        const size_t modes_at = src.find("// ---- iterate/accumulate.cuh");
+        const size_t kernels_at = src.find("// ---- iterate/iterate_kernel.cuh");
+        CHECK(modes_at != std::string::npos);
+        CHECK(kernels_at != std::string::npos);
+        CHECK(modes_at < kernels_at);
+    }
+    CHECK(keys.size() == 6);
+    // The default keeps its old text, so existing cache keys stay valid.
+    CHECK(fj::make_kernel_key(f, {}).canonical().find("accumulate") == std::string::npos);
+    fj::Accumulation unused;
+    CHECK_FALSE(fj::parse_accumulation("lossy", &unused));
 }
 
 TEST_CASE("param layout: records do not overlap and the block holds every value") {

@@ -5,9 +5,11 @@
 // unplotted steps, 10000 plotted ones, then a fresh start; bad values retried
 // four times and plotted the fifth. The last test checks that lanes which
 // all run the same rounds, with the share of fresh first chains the backends
-// use, plot young chain points as often as flam3 does.
+// use, plot young chain points as often as flam3 does. The packed-word tests
+// replay --accumulate packed's protocol against plain per-channel sums.
 #include <doctest/doctest.h>
 
+#include <array>
 #include <cmath>
 #include <vector>
 
@@ -133,4 +135,99 @@ TEST_CASE("chains: with the fresh share, lanes of equal rounds plot young chain 
     }
     // Lanes too short to settle are all fresh.
     CHECK(fj::fresh_chain_fraction(FJ_SETTLE * 0.5f) == 1.0f);
+}
+
+namespace {
+
+// The packed word protocol of --accumulate packed on one cell, replayed on
+// the host: hits land one after another; an adder that sees a field reach
+// 2^15 exchanges the word for zero, but its exchange lands only after
+// `delay` more adds (other threads' adds in flight). Returns the float sums
+// that reach the grid and the carries the adders counted.
+struct PackedReplay {
+    double grid[4] = {0, 0, 0, 0};
+    unsigned long long exact[4] = {0, 0, 0, 0};  // the reference: plain per-channel sums
+    int carries = 0;
+};
+
+PackedReplay replay_packed(const std::vector<std::array<float, 4>>& hits, int delay) {
+    PackedReplay r;
+    fj::u64 word = 0;
+    std::vector<int> exchanges_due;  // hit index after which an exchange lands
+    auto exchange = [&] {
+        for (int k = 0; k < 4; ++k) r.grid[k] += fj::packed_field(word, k);
+        word = 0;
+    };
+    for (size_t i = 0; i < hits.size(); ++i) {
+        const float* v = hits[i].data();
+        for (int k = 0; k < 4; ++k) r.exact[k] += static_cast<unsigned long long>(v[k]);
+        REQUIRE(fj::packed_fits(v));
+        const fj::u64 add = fj::packed_word(v), before = word;
+        word += add;
+        if (fj::packed_needs_flush(before, add)) {
+            r.carries += fj::packed_carries(before, add);
+            exchanges_due.push_back(static_cast<int>(i) + delay);
+        }
+        while (!exchanges_due.empty() && exchanges_due.front() <= static_cast<int>(i)) {
+            exchange();
+            exchanges_due.erase(exchanges_due.begin());
+        }
+    }
+    exchange();  // fj_packed_flush at the end of the frame
+    return r;
+}
+
+}  // namespace
+
+TEST_CASE("packed words: hits of integers 0..255 pack into four exact fields; others take the float path") {
+    fj::Rng rng = fj::make_rng(3, 0);
+    for (int i = 0; i < 1000; ++i) {
+        float v[4];
+        for (float& x : v) x = static_cast<float>(fj::next_u32(rng) % 256u);
+        REQUIRE(fj::packed_fits(v));
+        for (int k = 0; k < 4; ++k) CHECK(fj::packed_field(fj::packed_word(v), k) == v[k]);
+    }
+    for (float bad : {256.0f, -1.0f, 1e9f, NAN}) {
+        float v[4] = {1, 2, 3, 4};
+        v[2] = bad;
+        CHECK_FALSE(fj::packed_fits(v));
+    }
+    // The largest hit: visibility 1 × a palette entry of 255.
+    float top[4];
+    for (float& x : top) x = fj::hit_amount(1.0f, 255.0f);
+    CHECK(fj::packed_fits(top));
+}
+
+TEST_CASE("packed words: exact while fewer than 128 adds land before the flush's exchange; the 128th carries, and is counted") {
+    // Random opaque hits, then a run of maximal ones that pushes the word
+    // past 2^15 while the exchange is in flight.
+    fj::Rng rng = fj::make_rng(5, 0);
+    std::vector<std::array<float, 4>> hits;
+    for (int i = 0; i < 5000; ++i) {
+        std::array<float, 4> h;
+        for (int k = 0; k < 3; ++k) h[k] = static_cast<float>(fj::next_u32(rng) % 256u);
+        h[3] = 255.0f;
+        hits.push_back(h);
+    }
+    for (int i = 0; i < 400; ++i) hits.push_back({255.0f, 255.0f, 255.0f, 255.0f});
+    for (int delay : {0, 1, 64, 127}) {
+        CAPTURE(delay);
+        const PackedReplay r = replay_packed(hits, delay);
+        CHECK(r.carries == 0);
+        for (int k = 0; k < 4; ++k) CHECK(r.grid[k] == static_cast<double>(r.exact[k]));
+    }
+    // The worst case: fields at 2^15 - 1 (128 maximal hits and one of 127),
+    // then maximal hits. The crossing add leaves 33022; 127 more reach
+    // 65407, the 128th would reach 65662 and carries.
+    std::vector<std::array<float, 4>> worst(128, {255.0f, 255.0f, 255.0f, 255.0f});
+    worst.push_back({127.0f, 127.0f, 127.0f, 127.0f});
+    worst.resize(2000, {255.0f, 255.0f, 255.0f, 255.0f});
+    const PackedReplay fits = replay_packed(worst, 127);
+    CHECK(fits.carries == 0);
+    for (int k = 0; k < 4; ++k) CHECK(fits.grid[k] == static_cast<double>(fits.exact[k]));
+    const PackedReplay lost = replay_packed(worst, 128);
+    CHECK(lost.carries > 0);
+    double lost_total = 0, exact_total = 0;
+    for (int k = 0; k < 4; ++k) lost_total += lost.grid[k], exact_total += static_cast<double>(lost.exact[k]);
+    CHECK(lost_total != exact_total);
 }

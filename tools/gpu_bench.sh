@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # flamejit — everything that needs a GPU, in one batch: the GPU test suites,
-# compute-sanitizer on every shuffle strategy, and the benchmarks.
+# compute-sanitizer on every shuffle strategy and on the shared and packed
+# accumulation modes, and the benchmarks.
 # SPDX-License-Identifier: GPL-3.0-or-later
 #
 # Usage (from the project root, after a build into build/):
@@ -36,6 +37,17 @@ if command -v compute-sanitizer >/dev/null; then
             echo "exit $? $(grep -E 'ERROR SUMMARY|RACECHECK SUMMARY' "$out/sanitizer-$tool-$shuffle.txt" | tail -1)" \
                 | tee -a "$out/summary.txt"
         done
+        # The accumulation modes with shared state of their own: the shared
+        # cache (claims, shared atomics, the end-of-launch flush) and the
+        # packed words with their flush kernel.
+        for acc in shared packed; do
+            step "compute-sanitizer --tool $tool, --accumulate $acc"
+            compute-sanitizer --tool "$tool" --error-exitcode 9 \
+                $fj render benchmarks/genomes/xaos.flam3 --backend cuda --quality 1 --accumulate "$acc" \
+                -o "$out/sanitized.png" >"$out/sanitizer-$tool-$acc.txt" 2>&1
+            echo "exit $? $(grep -E 'ERROR SUMMARY|RACECHECK SUMMARY' "$out/sanitizer-$tool-$acc.txt" | tail -1)" \
+                | tee -a "$out/summary.txt"
+        done
     done
     rm -f "$out/sanitized.png"
 else
@@ -44,7 +56,9 @@ fi
 
 size=1920x1080 quality=100 qualities=10,20,50,100 ref=2000
 [ "$quick" = quick ] && size=960x540 quality=20 qualities=5,10,20 ref=400
-for acc in atomic scalar warp; do
+# Every accumulation mode (packed is lossy in hot cells: its JSON rows carry
+# packed_carries, which must be 0 for its timing to count as exact).
+for acc in atomic scalar warp shared packed; do
     step "bench throughput --accumulate $acc"
     $fj bench throughput benchmarks/genomes/*.flam3 --backend cuda --size $size --quality $quality \
         --accumulate $acc ${FLAM3:+--flam3} --json "$out/throughput-$acc.json" 2>&1 | tee -a "$out/summary.txt"

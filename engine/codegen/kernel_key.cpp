@@ -45,13 +45,16 @@ const char* to_string(Accumulation a) {
         case Accumulation::Atomic: return "atomic";
         case Accumulation::Scalar: return "scalar";
         case Accumulation::Warp: return "warp";
+        case Accumulation::Shared: return "shared";
+        case Accumulation::Packed: return "packed";
         case Accumulation::None: return "none";
     }
     return "?";
 }
 
 bool parse_accumulation(const std::string& text, Accumulation* out) {
-    for (Accumulation a : {Accumulation::Atomic, Accumulation::Scalar, Accumulation::Warp, Accumulation::None})
+    for (Accumulation a : {Accumulation::Atomic, Accumulation::Scalar, Accumulation::Warp, Accumulation::Shared,
+                           Accumulation::Packed, Accumulation::None})
         if (text == to_string(a)) {
             *out = a;
             return true;

@@ -27,15 +27,22 @@ enum class Shuffle { None, Ring, Full, Divergent };
 const char* to_string(Shuffle s);
 bool parse_shuffle(const std::string& text, Shuffle* out);
 
-// How a hit reaches the accumulator. All but `none` are exact: hits are
-// integers (flam3's truncation), so float sums are exact below 2^24 per
-// channel and the order of additions does not matter.
+// How a hit reaches the accumulator. All but `packed` and `none` are exact:
+// hits are integers (flam3's truncation), so float sums are exact below 2^24
+// per channel and the order of additions does not matter.
 //   atomic  float4 vector atomics where the arch has them (sm_90), else four scalar ones
 //   scalar  four scalar float atomics on every arch
 //   warp    lanes of a warp that hit the same cell add their hits first
 //           (__match_any_sync), one lane adds the sum
+//   shared  a per-block hashed cache of cells in shared memory; a hit whose
+//           cell has (or claims) a slot adds there, others go to the grid;
+//           each block adds its slots to the grid once, at the end of a launch
+//   packed  one 64-bit atomic per hit into a grid of packed integer words,
+//           flushed to the float grid near overflow and after the launches;
+//           loses counts only when a cell takes 128 or more hits within the
+//           round trip of one flush (iterate/common.h), and counts each loss
 //   none    no accumulation: the compute ceiling of a genome, for benchmarks
-enum class Accumulation { Atomic, Scalar, Warp, None };
+enum class Accumulation { Atomic, Scalar, Warp, Shared, Packed, None };
 
 const char* to_string(Accumulation a);
 bool parse_accumulation(const std::string& text, Accumulation* out);

@@ -23,6 +23,8 @@ const char* accumulation_macro(Accumulation a) {
         case Accumulation::Atomic: return "ATOMIC";
         case Accumulation::Scalar: return "SCALAR";
         case Accumulation::Warp: return "WARP";
+        case Accumulation::Shared: return "SHARED";
+        case Accumulation::Packed: return "PACKED";
         case Accumulation::None: return "NONE";
     }
     return "ATOMIC";
@@ -77,6 +79,7 @@ void write_code_switches(std::ostream& out, const KernelKey& key) {
 }
 
 void write_iterate_template(std::ostream& out, const SnippetSource& source) {
+    out << "// ---- iterate/accumulate.cuh\n" << strip_includes(need(source, "iterate/accumulate.cuh")) << "\n";
     out << "// ---- iterate/iterate_kernel.cuh\n" << strip_includes(need(source, "iterate/iterate_kernel.cuh"));
 }
 

@@ -40,8 +40,9 @@ void write_variations(std::ostream& out, const std::set<int>& ids, const Variati
 // FJ_PALETTE_LINEAR, FJ_HAS_FINAL. Layout offsets are the caller's.
 void write_code_switches(std::ostream& out, const KernelKey& key);
 
-// The iteration kernel template; it expects fj_apply_xform (and
-// fj_apply_final) and the layout macros to be defined above it.
+// The iteration kernel template, preceded by its accumulation modes
+// (iterate/accumulate.cuh); it expects fj_apply_xform (and fj_apply_final)
+// and the layout macros to be defined above it.
 void write_iterate_template(std::ostream& out, const SnippetSource& source);
 
 }  // namespace fj::stitch

@@ -216,8 +216,12 @@ private:
         end_chain_if_done(b.x[t], b.y[t], b.c[t], b.state[t], rng);
     }
 
-    // Every exact accumulation mode adds the same integers here; `none`
-    // (the compute ceiling) skips the add but not the work before it.
+    // Every accumulation mode but `none` adds the same integers here: the
+    // modes are GPU strategies for getting hits into the grid (atomics,
+    // warp sums, a shared-memory cache, packed words), and a thread's adds
+    // here are already exact, so `shared` and `packed` render the image of
+    // `atomic` (packed's possible loss is a property of its GPU words only).
+    // `none` (the compute ceiling) skips the add but not the work before it.
     // Hits wait in a per-warp buffer with their cells prefetched: the
     // histogram is far larger than the caches, and 32 misses in flight cost
     // little more than one.

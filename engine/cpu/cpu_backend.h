@@ -5,7 +5,9 @@
 // `block_size` lanes in warps of 32, one xform per warp per round (unless the
 // key asks for per-thread selection), the ring exchange between the warps of
 // a block, a float RGBA histogram. So its statistics, and the shuffle A/B,
-// mean the same thing as on the GPU.
+// mean the same thing as on the GPU. The key's accumulation mode is a GPU
+// strategy: here every mode but `none` adds each hit directly, and renders
+// the same image (packed_carries stays 0).
 #pragma once
 
 #include <memory>

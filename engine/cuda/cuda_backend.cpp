@@ -60,15 +60,36 @@ private:
     size_t size_ = 0;
 };
 
+// Where hits go: the kernels' FjAccumTarget parameter (iterate/accumulate.cuh),
+// member for member, passed by value.
+struct AccumTarget {
+    CUdeviceptr grid = 0;
+    CUdeviceptr packed = 0;
+    CUdeviceptr carries = 0;
+    unsigned int cache_bits = 0;
+};
+static_assert(sizeof(AccumTarget) == 32, "AccumTarget must match the device's FjAccumTarget");
+
+// Bytes of one slot of the shared-memory hit cache (FJ_CACHE_WORDS words).
+constexpr unsigned int kCacheSlotBytes = 5 * sizeof(unsigned int);
+// Counters the iterate kernel adds to: plotted, bad values, idle lane-rounds,
+// packed carries (the last through AccumTarget::carries).
+constexpr int kCounters = 4;
+constexpr unsigned int kFlushBlock = 256;
+
 struct LoadedKernel {
     CUmodule module = nullptr;
     CUfunction seed = nullptr;
     CUfunction iterate = nullptr;
     CUfunction atomic_ceiling = nullptr;
+    CUfunction packed_flush = nullptr;  // --accumulate packed only
+    Accumulation accumulation = Accumulation::Atomic;
     unsigned int block = 0;
     unsigned int grid = 0;  // blocks: all resident at once
     int blocks_per_sm = 0;
     int registers = -1;
+    unsigned int dynamic_shared = 0;  // bytes: the hit cache of --accumulate shared
+    unsigned int cache_bits = 0;
 };
 
 std::string device_arch(CUdevice device) {
@@ -80,7 +101,8 @@ std::string device_arch(CUdevice device) {
 
 class CudaBackend final : public Backend {
 public:
-    explicit CudaBackend(const CudaBackendOptions& options) : cache_(options.cache_dir) {
+    explicit CudaBackend(const CudaBackendOptions& options)
+        : cache_(options.cache_dir), launch_rounds_(options.launch_rounds), max_blocks_per_sm_(options.max_blocks_per_sm) {
         const DriverApi& api = cuda_driver();
         nvrtc();  // fail now, with NVRTC's reason, rather than at the first frame
         int count = 0;
@@ -107,6 +129,7 @@ public:
         api.cuCtxSetCurrent(context_);
         if (stream_) api.cuStreamSynchronize(stream_);
         accum_.release();
+        packed_.release();
         points_.release();
         rng_.release();
         params_.release();
@@ -130,6 +153,9 @@ public:
         CU_CHECK(cuStreamSynchronize(stream_));
         pool_seeded_ = false;
         round_base_ = 0;
+        // The packed grid is cleared when a packed kernel first needs it.
+        packed_cleared_ = false;
+        packed_flush_ = nullptr;
     }
 
     IterationStats iterate(const IterationRequest& request) override {
@@ -149,12 +175,14 @@ public:
         params_.reserve(std::max<size_t>(params.size(), 1) * sizeof(float));
         CU_CHECK(cuMemcpyHtoDAsync(params_.get(), params.data(), params.size() * sizeof(float),
                                    stream_));
-        counters_.reserve(3 * sizeof(unsigned long long));
-        CU_CHECK(cuMemsetD32Async(counters_.get(), 0, 6, stream_));
+        counters_.reserve(kCounters * sizeof(unsigned long long));
+        CU_CHECK(cuMemsetD32Async(counters_.get(), 0, 2 * kCounters, stream_));
+        prepare_packed(kernel);
 
         IterationStats stats;
-        unsigned long long host_counters[3] = {0, 0, 0};  // plotted, bad values, idle lane-rounds
-        unsigned int rounds = kFirstRounds;
+        unsigned long long host_counters[kCounters] = {0, 0, 0, 0};  // plotted, bad, idle lane-rounds, carries
+        unsigned int rounds = launch_rounds_ ? launch_rounds_ : kFirstRounds;
+        unsigned long long unplotted_rounds = 0;
         while (host_counters[0] < request.samples) {
             const unsigned long long plotted_before = host_counters[0];
             const auto launch_start = std::chrono::steady_clock::now();
@@ -166,22 +194,25 @@ public:
                                   .count();
             round_base_ += rounds;
             // A genome whose every point blows up would never reach the
-            // budget; once the fuse is surely over, a launch that plots
-            // nothing ends the loop (stats show the shortfall).
-            if (host_counters[0] == plotted_before && rounds >= kStallRounds) break;
+            // budget; once the fuse is surely over, launches that plot
+            // nothing end the loop (stats show the shortfall). Counted over
+            // consecutive launches, so that fixed short launches stop too.
+            unplotted_rounds = host_counters[0] == plotted_before ? unplotted_rounds + rounds : 0;
+            if (unplotted_rounds >= kStallRounds) break;
             if (request.progress)
                 request.progress(std::min(1.0, static_cast<double>(host_counters[0]) /
                                                    static_cast<double>(request.samples)));
-            rounds = next_rounds(rounds, ms, request.samples - std::min<uint64_t>(
-                                                                  request.samples, host_counters[0]),
-                                 pool);
+            rounds = next_rounds(launch_rounds_ ? launch_rounds_ : rounds, launch_rounds_ ? -1.0 : ms,
+                                 request.samples - std::min<uint64_t>(request.samples, host_counters[0]), pool);
         }
         stats.samples = host_counters[0];
         stats.bad_values = host_counters[1];
         stats.idle_lane_rounds = host_counters[2];
+        stats.packed_carries = host_counters[3];
         stats.registers = kernel.registers;
         stats.blocks_per_sm = kernel.blocks_per_sm;
         stats.threads = pool;
+        stats.cache_slots = kernel.cache_bits ? 1u << kernel.cache_bits : 0u;
         stats.seconds =
             std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
         return stats;
@@ -190,6 +221,7 @@ public:
     ImageF post_process(const PostPlan& post) override {
         if (hist_w_ == 0) throw std::runtime_error("post_process: begin_frame was not called");
         make_current();
+        fold_packed();
         CU_CHECK(cuStreamSynchronize(stream_));
         return post_process_cuda(post, reinterpret_cast<const float*>(accum_.get()), stream_);
     }
@@ -199,15 +231,19 @@ public:
         make_current();
         const LoadedKernel& kernel = kernel_for(*request.key, *request.layout);
         const unsigned long long threads = static_cast<unsigned long long>(kernel.grid) * kernel.block;
-        CUdeviceptr accum = accum_.get();
+        counters_.reserve(kCounters * sizeof(unsigned long long));
+        prepare_packed(kernel);
+        AccumTarget target = accum_target(kernel);
         unsigned int cells = static_cast<unsigned int>(static_cast<size_t>(hist_w_) * hist_h_);
         unsigned int rounds = static_cast<unsigned int>(std::max<uint64_t>(1, adds / threads));
         unsigned long long seed = request.seed;
-        void* args[] = {&accum, &cells, &rounds, &seed};
-        // One warm-up launch, then the timed one.
+        void* args[] = {&target, &cells, &rounds, &seed};
+        // One warm-up launch, then the timed one. The packed grid's flush is
+        // per frame, not per hit, so it stays outside the timing.
         for (int pass = 0; pass < 2; ++pass) {
             const auto t0 = std::chrono::steady_clock::now();
-            CU_CHECK(cuLaunchKernel(kernel.atomic_ceiling, kernel.grid, 1, 1, kernel.block, 1, 1, 0, stream_, args, nullptr));
+            CU_CHECK(cuLaunchKernel(kernel.atomic_ceiling, kernel.grid, 1, 1, kernel.block, 1, 1,
+                                    kernel.dynamic_shared, stream_, args, nullptr));
             CU_CHECK(cuStreamSynchronize(stream_));
             const double s = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
             if (pass == 1) return static_cast<double>(threads) * rounds / std::max(s, 1e-9);
@@ -217,6 +253,7 @@ public:
 
     std::vector<float> download_accumulator() {
         make_current();
+        fold_packed();
         std::vector<float> host(static_cast<size_t>(hist_w_) * hist_h_ * 4);
         CU_CHECK(cuMemcpyDtoHAsync(host.data(), accum_.get(), host.size() * sizeof(float), stream_));
         CU_CHECK(cuStreamSynchronize(stream_));
@@ -228,10 +265,10 @@ private:
 
     // Grows the launch towards kTargetLaunchMs (at most 4× per step, so one
     // noisy measurement cannot overshoot far), and never much past what the
-    // remaining samples need.
+    // remaining samples need. ms < 0 keeps `rounds` (a fixed launch shape).
     static unsigned int next_rounds(unsigned int rounds, double ms, uint64_t remaining,
                                     unsigned int pool) {
-        const double scale = ms > 0 ? std::clamp(kTargetLaunchMs / ms, 0.25, 4.0) : 4.0;
+        const double scale = ms < 0 ? 1.0 : ms > 0 ? std::clamp(kTargetLaunchMs / ms, 0.25, 4.0) : 4.0;
         const double wanted = std::max(1.0, std::floor(rounds * scale));
         const double needed = std::ceil(static_cast<double>(remaining) / pool);
         return static_cast<unsigned int>(std::clamp(std::min(wanted, needed), 1.0, 1.0e6));
@@ -257,6 +294,9 @@ private:
             CU_CHECK(cuModuleGetFunction(&kernel.iterate, kernel.module, kIterateKernelName));
             CU_CHECK(cuModuleGetFunction(&kernel.seed, kernel.module, "fj_seed"));
             CU_CHECK(cuModuleGetFunction(&kernel.atomic_ceiling, kernel.module, "fj_atomic_ceiling"));
+            kernel.accumulation = key.accumulation;
+            if (key.accumulation == Accumulation::Packed)
+                CU_CHECK(cuModuleGetFunction(&kernel.packed_flush, kernel.module, "fj_packed_flush"));
             kernel.block = static_cast<unsigned int>(key.block_size);
             int per_sm = 0;
             CU_CHECK(cuOccupancyMaxActiveBlocksPerMultiprocessor(&per_sm, kernel.iterate,
@@ -265,6 +305,8 @@ private:
                 throw std::runtime_error("kernel " + compiled.key + " cannot run blocks of " +
                                          std::to_string(kernel.block) + " threads on this device (" +
                                          std::to_string(compiled.registers) + " registers)");
+            if (max_blocks_per_sm_ > 0) per_sm = std::min(per_sm, max_blocks_per_sm_);
+            if (key.accumulation == Accumulation::Shared) size_hit_cache(kernel, per_sm);
             kernel.grid = static_cast<unsigned int>(per_sm * sm_count_);
             kernel.blocks_per_sm = per_sm;
             kernel.registers = compiled.registers;
@@ -273,6 +315,77 @@ private:
             throw;
         }
         return kernels_.emplace(id, kernel).first->second;
+    }
+
+    // The hit cache of --accumulate shared takes the shared memory that
+    // `blocks_per_sm` resident blocks (the register-limited occupancy) leave
+    // unused on an SM, so it costs no resident warps: the largest
+    // power-of-two slot count whose dynamic shared memory still lets the
+    // occupancy API place that many blocks. The carveout goes to shared
+    // memory (L1 gets the rest), or the driver could pick a split with room
+    // for fewer blocks. Without room for 32 slots the kernel runs uncached.
+    void size_hit_cache(LoadedKernel& kernel, int blocks_per_sm) {
+        int per_sm_bytes = 0, reserved = 0, optin = 0, static_bytes = 0;
+        CU_CHECK(cuDeviceGetAttribute(&per_sm_bytes, CU_DEVICE_ATTRIBUTE_MAX_SHARED_MEMORY_PER_MULTIPROCESSOR, device_));
+        CU_CHECK(cuDeviceGetAttribute(&reserved, CU_DEVICE_ATTRIBUTE_RESERVED_SHARED_MEMORY_PER_BLOCK, device_));
+        CU_CHECK(cuDeviceGetAttribute(&optin, CU_DEVICE_ATTRIBUTE_MAX_SHARED_MEMORY_PER_BLOCK_OPTIN, device_));
+        CU_CHECK(cuFuncGetAttribute(&static_bytes, CU_FUNC_ATTRIBUTE_SHARED_SIZE_BYTES, kernel.iterate));
+        const long long room = std::min<long long>(per_sm_bytes / blocks_per_sm - reserved, optin) - static_bytes;
+        for (CUfunction f : {kernel.iterate, kernel.atomic_ceiling})
+            CU_CHECK(cuFuncSetAttribute(f, CU_FUNC_ATTRIBUTE_PREFERRED_SHARED_MEMORY_CARVEOUT,
+                                        CU_SHAREDMEM_CARVEOUT_MAX_SHARED));
+        unsigned int bits = 0;
+        while (bits < 24 && (static_cast<long long>(kCacheSlotBytes) << (bits + 1)) <= room) ++bits;
+        for (; bits >= 5; --bits) {
+            const unsigned int bytes = kCacheSlotBytes << bits;
+            for (CUfunction f : {kernel.iterate, kernel.atomic_ceiling})
+                CU_CHECK(cuFuncSetAttribute(f, CU_FUNC_ATTRIBUTE_MAX_DYNAMIC_SHARED_SIZE_BYTES, static_cast<int>(bytes)));
+            int placed = 0;
+            CU_CHECK(cuOccupancyMaxActiveBlocksPerMultiprocessor(&placed, kernel.iterate,
+                                                                 static_cast<int>(kernel.block), bytes));
+            if (placed >= blocks_per_sm) {
+                kernel.cache_bits = bits;
+                kernel.dynamic_shared = bytes;
+                return;
+            }
+        }
+        kernel.cache_bits = 0;
+        kernel.dynamic_shared = 0;
+    }
+
+    AccumTarget accum_target(const LoadedKernel& kernel) const {
+        AccumTarget t;
+        t.grid = accum_.get();
+        t.packed = kernel.accumulation == Accumulation::Packed ? packed_.get() : 0;
+        t.carries = counters_.get() + 3 * sizeof(unsigned long long);
+        t.cache_bits = kernel.cache_bits;
+        return t;
+    }
+
+    // A packed kernel adds into a grid of 64-bit words beside the float one:
+    // allocated and cleared once per frame, folded into the float grid
+    // (fold_packed) before anything reads that.
+    void prepare_packed(const LoadedKernel& kernel) {
+        if (kernel.accumulation != Accumulation::Packed) return;
+        const size_t cells = static_cast<size_t>(hist_w_) * static_cast<size_t>(hist_h_);
+        if (!packed_cleared_) {
+            packed_.reserve(cells * sizeof(unsigned long long));
+            CU_CHECK(cuMemsetD32Async(packed_.get(), 0, cells * 2, stream_));
+            packed_cleared_ = true;
+        }
+        packed_flush_ = kernel.packed_flush;
+    }
+
+    void fold_packed() {
+        if (!packed_flush_) return;
+        CUdeviceptr grid = accum_.get(), packed = packed_.get();
+        unsigned int cells = static_cast<unsigned int>(static_cast<size_t>(hist_w_) * hist_h_);
+        void* args[] = {&grid, &packed, &cells};
+        const unsigned int blocks = std::min<unsigned int>((cells + kFlushBlock - 1) / kFlushBlock, 65535u);
+        CU_CHECK(cuLaunchKernel(packed_flush_, blocks, 1, 1, kFlushBlock, 1, 1, 0, stream_, args, nullptr));
+        // The words are zero now; a later iterate (another time sample) adds
+        // to them again and sets the flush back.
+        packed_flush_ = nullptr;
     }
 
     // The pool lives across iterate calls of one frame; a new frame, or a
@@ -293,13 +406,14 @@ private:
 
     void launch_iterate(const LoadedKernel& kernel, unsigned int rounds) {
         CUdeviceptr params = params_.get(), points = points_.get(), rng = rng_.get();
-        CUdeviceptr accum = accum_.get(), counters = counters_.get();
+        CUdeviceptr counters = counters_.get();
+        AccumTarget target = accum_target(kernel);
         int hist_w = hist_w_, hist_h = hist_h_;
         unsigned int round_base = round_base_;
-        void* args[] = {&params, &points, &rng,        &accum,   &hist_w,
+        void* args[] = {&params, &points, &rng,        &target,  &hist_w,
                         &hist_h, &rounds, &round_base, &counters};
-        CU_CHECK(cuLaunchKernel(kernel.iterate, kernel.grid, 1, 1, kernel.block, 1, 1, 0, stream_,
-                                args, nullptr));
+        CU_CHECK(cuLaunchKernel(kernel.iterate, kernel.grid, 1, 1, kernel.block, 1, 1, kernel.dynamic_shared,
+                                stream_, args, nullptr));
     }
 
     KernelCache cache_;
@@ -309,7 +423,11 @@ private:
     int sm_count_ = 0;
     std::string arch_;
     std::map<std::string, LoadedKernel> kernels_;
-    DeviceBuffer accum_, points_, rng_, params_, counters_;
+    unsigned int launch_rounds_ = 0;
+    int max_blocks_per_sm_ = 0;
+    DeviceBuffer accum_, packed_, points_, rng_, params_, counters_;
+    bool packed_cleared_ = false;
+    CUfunction packed_flush_ = nullptr;  // set while the packed grid holds hits
     int hist_w_ = 0, hist_h_ = 0;
     unsigned int pool_size_ = 0;
     bool pool_seeded_ = false;

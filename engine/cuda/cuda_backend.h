@@ -21,6 +21,15 @@ struct CudaBackendOptions {
     int device = 0;
     std::string arch;       // NVRTC target; empty = the device's own (sm_XY)
     std::string cache_dir;  // empty = KernelCache's default folder
+    // A fixed launch shape instead of a measured one, for tests that compare
+    // kernels hit for hit. `launch_rounds` > 0: every launch runs that many
+    // rounds (the last one only what the samples still need) instead of
+    // being sized by its duration, so the total does not depend on timing.
+    // `max_blocks_per_sm` > 0 caps the grid, so that kernels of different
+    // occupancy (registers differ between accumulation modes) run the same
+    // pool of points and therefore the same trajectories.
+    unsigned int launch_rounds = 0;
+    int max_blocks_per_sm = 0;
 };
 
 // Throws std::runtime_error (CudaError for driver calls) with the reason CUDA

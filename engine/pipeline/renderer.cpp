@@ -105,7 +105,13 @@ RenderResult Renderer::render(const PreparedFrame& frame, uint64_t seed) {
         result.stats.samples += stats.samples;
         result.stats.bad_values += stats.bad_values;
         result.stats.idle_lane_rounds += stats.idle_lane_rounds;
+        result.stats.packed_carries += stats.packed_carries;
         result.stats.seconds += stats.seconds;
+        // The launch shape is the kernel's, the same for every time sample.
+        result.stats.registers = stats.registers;
+        result.stats.blocks_per_sm = stats.blocks_per_sm;
+        result.stats.threads = stats.threads;
+        result.stats.cache_slots = stats.cache_slots;
         requested += sample.weight * static_cast<double>(sample.samples);
         plotted += sample.weight * static_cast<double>(stats.samples);
     }

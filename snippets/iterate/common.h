@@ -120,6 +120,60 @@ FJ_HD FJ_INLINE float hit_amount(float visibility, float value) {
     return floorf(visibility * value + 1e-3f);
 }
 
+// Packed accumulation (--accumulate packed): a cell's four channels as
+// unsigned 16-bit fields of one 64-bit word (R in bits 0..15 up to A in
+// 48..63), so that one 64-bit atomic add carries a whole hit. Carries
+// between fields are what can go wrong, so the word arithmetic lives here,
+// where host tests can hold it to plain per-channel sums.
+//
+// A hit fits when every amount is an integer in [0, 255]: hit_amount of a
+// palette entry (≤ 255) at visibility ≤ 1. Opacity above 1 (a genome may
+// say so, and extrapolated animation frames may) gives more, and a negative
+// palette value less; such hits take the float path instead.
+//
+// Every adder that sees a field at 2^15 or more (bit 15 set) exchanges the
+// word for zero and adds what it took to the float grid. The add that
+// crosses 2^15 leaves that field at most 32767 + 255 = 33022, so the 16-bit
+// field holds 127 further maximal adds (33022 + 127·255 = 65407) and the
+// 128th may carry into the next field. The adds that land between the
+// crossing and the first exchange after it (one atomic round trip of the
+// crossing adder, a little less when a later adder's exchange lands first)
+// decide: the kernel cannot bound their number, so the mode is exact only
+// while fewer than 128 adds (fewer than 32514 in one channel) reach one
+// cell within that window. A loss is never silent: packed_carries counts it.
+#define FJ_PACKED_FLUSH_BITS 0x8000800080008000ULL
+
+FJ_HD FJ_INLINE bool packed_fits(const float v[4]) {
+    for (int k = 0; k < 4; ++k)
+        if (!(v[k] >= 0.0f && v[k] <= 255.0f)) return false;  // NaN fails too
+    return true;
+}
+
+FJ_HD FJ_INLINE u64 packed_word(const float v[4]) {
+    return (u64)(u32)v[0] | (u64)(u32)v[1] << 16 | (u64)(u32)v[2] << 32 | (u64)(u32)v[3] << 48;
+}
+
+FJ_HD FJ_INLINE float packed_field(u64 word, int k) { return (float)(u32)((word >> (16 * k)) & 0xffffu); }
+
+// True when the adder of `add` must exchange the word: a field is at 2^15
+// or more before or after its add. (Before, too: an add that carries can
+// leave every field small again, and it must not go unseen.)
+FJ_HD FJ_INLINE bool packed_needs_flush(u64 before, u64 add) {
+    return ((before | (before + add)) & FJ_PACKED_FLUSH_BITS) != 0;
+}
+
+// True when adding `add` to `before` carries out of some field, i.e. counts
+// are lost. The first such add to a word since it was last exchanged sees
+// the true fields (nothing wrapped yet), so counting these adds counts every
+// word that lost counts at least once. Only fields above 65280 can carry,
+// and those have bit 15 set, which the cheap test looks for first.
+FJ_HD FJ_INLINE bool packed_carries(u64 before, u64 add) {
+    if (!(before & FJ_PACKED_FLUSH_BITS)) return false;
+    for (int k = 0; k < 4; ++k)
+        if (((before >> (16 * k)) & 0xffffu) + ((add >> (16 * k)) & 0xffffu) > 0xffffu) return true;
+    return false;
+}
+
 // The warp a lane's point moves to after round `round` under the ring
 // shuffle. For a fixed lane the map from warp to destination is a rotation,
 // so the whole block is permuted; every lane keeps its lane index, so shared

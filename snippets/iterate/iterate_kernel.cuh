@@ -4,7 +4,8 @@
 // The stitcher places this after the generated part, which defines:
 //   FJ_BLOCK            threads per block (multiple of 32)
 //   FJ_SHUFFLE_NONE / _RING / _FULL / _DIVERGENT (one of them)
-//   FJ_ACCUM_ATOMIC / _SCALAR / _WARP / _NONE     (one of them)
+//   FJ_ACCUM_ATOMIC / _SCALAR / _WARP / _SHARED / _PACKED / _NONE (one of them;
+//                       accumulate.cuh, placed before this file, holds the modes)
 //   FJ_XAOS             1 when selection depends on the previous xform
 //   FJ_PALETTE_LINEAR   1 for palette_mode="linear"
 //   FJ_HAS_FINAL        1 when there is a final xform
@@ -33,41 +34,8 @@ struct FjPoint {
     int state;  // fj::point_state
 };
 
-// Adds one hit's four channel amounts to a cell (FJ_ACCUM_*, KernelKey's
-// Accumulation). A lane with cell < 0 (a miss) takes part in the warp's
-// matching but adds nothing.
-__device__ FJ_INLINE void fj_accumulate(float4* __restrict__ accum, long long cell, const float v[4]) {
-#if defined(FJ_ACCUM_NONE)
-    (void)accum, (void)cell, (void)v;
-#elif defined(FJ_ACCUM_WARP)
-    // Lanes that hit the same cell (converged warps often do) sum first, in
-    // lane order; one atomic per distinct cell.
-    const unsigned int peers = __match_any_sync(__activemask(), (unsigned long long)cell);
-    float sum[4] = {0.0f, 0.0f, 0.0f, 0.0f};
-    for (unsigned int m = peers; m; m &= m - 1u) {
-        const int src = __ffs(m) - 1;
-        for (int k = 0; k < 4; ++k) sum[k] += __shfl_sync(peers, v[k], src);
-    }
-    if (cell < 0 || (int)(threadIdx.x & 31u) != __ffs(peers) - 1) return;
-#if __CUDA_ARCH__ >= 900
-    atomicAdd(&accum[cell], make_float4(sum[0], sum[1], sum[2], sum[3]));
-#else
-    float* a = reinterpret_cast<float*>(&accum[cell]);
-    for (int k = 0; k < 4; ++k) atomicAdd(a + k, sum[k]);
-#endif
-#else
-    if (cell < 0) return;
-#if __CUDA_ARCH__ >= 900 && !defined(FJ_ACCUM_SCALAR)
-    atomicAdd(&accum[cell], make_float4(v[0], v[1], v[2], v[3]));
-#else
-    float* a = reinterpret_cast<float*>(&accum[cell]);
-    for (int k = 0; k < 4; ++k) atomicAdd(a + k, v[k]);
-#endif
-#endif
-}
-
-__device__ FJ_INLINE void fj_plot(const float* __restrict__ P, float4* __restrict__ accum, int hist_w,
-                                  int hist_h, float x, float y, float c, float vis) {
+__device__ FJ_INLINE void fj_plot(const float* __restrict__ P, FjAccum& accum, int hist_w, int hist_h, float x,
+                                  float y, float c, float vis) {
     long long cell = fj::camera_cell(P, x, y, hist_w, hist_h);
     if (vis <= 0.0f) cell = -1;
     float rgba[4];
@@ -78,12 +46,15 @@ __device__ FJ_INLINE void fj_plot(const float* __restrict__ P, float4* __restric
 
 // The atomic ceiling: the accumulator's update rate alone. Every thread adds
 // `rounds` unit hits to uniformly random cells of the same grid, through the
-// same fj_accumulate as fj_iterate.
+// same fj_accumulate as fj_iterate (and, for `packed`, into the packed grid
+// that the backend flushes before the post-pass).
 extern "C" __global__ void __launch_bounds__(FJ_BLOCK)
-fj_atomic_ceiling(float4* __restrict__ accum, unsigned int cells, unsigned int rounds, unsigned long long seed) {
+fj_atomic_ceiling(FjAccumTarget target, unsigned int cells, unsigned int rounds, unsigned long long seed) {
     fj::Rng rng = fj::make_rng(seed, blockIdx.x * FJ_BLOCK + threadIdx.x);
+    FjAccum accum = fj_accum_open(target);
     const float one[4] = {1.0f, 1.0f, 1.0f, 1.0f};
     for (unsigned int r = 0; r < rounds; ++r) fj_accumulate(accum, (long long)(fj::next_u32(rng) % cells), one);
+    fj_accum_close(accum);
 }
 
 // Fresh points: uniform in [-1,1]², colour uniform in [0,1] (flam3's chain
@@ -105,7 +76,7 @@ extern "C" __global__ void fj_seed(float4* __restrict__ points, unsigned long lo
 
 extern "C" __global__ void __launch_bounds__(FJ_BLOCK)
 fj_iterate(const float* __restrict__ P, float4* __restrict__ points, unsigned long long* __restrict__ rng_states,
-           float4* __restrict__ accum, int hist_w, int hist_h, unsigned int rounds, unsigned int round_base,
+           FjAccumTarget target, int hist_w, int hist_h, unsigned int rounds, unsigned int round_base,
            unsigned long long* __restrict__ counters) {
     const unsigned int tid = blockIdx.x * FJ_BLOCK + threadIdx.x;
     fj::Rng rng;
@@ -113,6 +84,7 @@ fj_iterate(const float* __restrict__ P, float4* __restrict__ points, unsigned lo
     float4 raw = points[tid];
     FjPoint pt = *reinterpret_cast<FjPoint*>(&raw);
     unsigned long long plotted = 0, bad = 0, rejected = 0;
+    FjAccum accum = fj_accum_open(target);
 
 #if FJ_EXCHANGE
     __shared__ float sx[FJ_BLOCK], sy[FJ_BLOCK], sc[FJ_BLOCK];
@@ -178,6 +150,7 @@ fj_iterate(const float* __restrict__ P, float4* __restrict__ points, unsigned lo
 #endif
     }
 
+    fj_accum_close(accum);
     points[tid] = *reinterpret_cast<float4*>(&pt);
     rng_states[tid] = rng.state;
     atomicAdd(&counters[0], plotted);
