@@ -45,7 +45,7 @@ const char* kHelp =
     "  --seed N              random seed (default: a fresh one, printed); frame N uses (seed, N)\n"
     "  --threads N           CPU backend threads (default: all cores)\n"
     "  --profile FILE        cuburn output profile for a .json node (size, spp, loop length)\n"
-    "  --arch, --shuffle, --block, --bits, --transparent, --palettes, --drop-unknown: as render\n"
+    "  --arch, --shuffle, --block, --accumulate, --bits, --transparent, --palettes, --drop-unknown: as render\n"
     "\n"
     "Every frame is written to a temporary name and renamed, so an interrupted run leaves only\n"
     "complete frames; --resume then renders exactly the missing ones.\n"
@@ -211,7 +211,7 @@ void render_worker(const Run& run, RenderOptions options, std::atomic<size_t>& n
 int run(const Args& args) {
     const ParsedArgs a = parse_args(args,
                                     {"o", "output", "frames", "backend", "quality", "seed", "threads", "arch", "shuffle",
-                                     "block", "bits", "palettes", "temporal-samples", "shard", "devices", "profile"},
+                                     "block", "accumulate", "bits", "palettes", "temporal-samples", "shard", "devices", "profile"},
                                     {"help", "h", "transparent", "drop-unknown", "resume"});
     if (a.has("help") || a.has("h")) {
         std::fputs(kHelp, stdout);

@@ -212,6 +212,7 @@ TEST_CASE("animate: bad sequences and ranges exit 2 with one line and write noth
         {"bad-pattern", good, "--frames 0:3 -o " + quoted(dir + "/frame.png")},
         {"bad-temporal", good, "--frames 0:3 --temporal-samples 0"},
         {"devices-on-cpu", good, "--frames 0:3 --devices 0"},
+        {"bad-accumulate", good, "--frames 0:3 --accumulate lossy"},
         {"not-a-genome", "hello", "--frames 0:3"},
     };
     for (const auto& c : cases) {
@@ -225,6 +226,12 @@ TEST_CASE("animate: bad sequences and ranges exit 2 with one line and write noth
         CHECK(std::count(r.output.begin(), r.output.end(), '\n') <= 2);
         MESSAGE(c.name << ": " << r.output);
     }
+    // Kernel options are accepted as render accepts them.
+    const std::string ok_dir = fj::test::scratch_dir("animate-accumulate");
+    const auto ok = run_command(flamejit() + " animate " + quoted(dir + "/empty-range.flam3") +
+                                " --frames 0:1 --accumulate packed --backend cpu -o " + quoted(ok_dir + "/f%02d.png"));
+    CHECK_MESSAGE(ok.status == 0, ok.output);
+    CHECK(fj::test::file_exists(ok_dir + "/f01.png"));
     bool wrote = false;
     for (const auto& entry : std::filesystem::directory_iterator(dir))
         wrote = wrote || entry.path().extension() == ".png";
