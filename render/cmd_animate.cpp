@@ -17,10 +17,12 @@
 #include "cli_args.h"
 #include "cli_common.h"
 #include "errors.h"
+#include "genome/interpolate.h"
 #include "genome/sequence.h"
 #include "image/png_io.h"
 #include "pipeline/frame_batch.h"
 #include "pipeline/renderer.h"
+#include "png_comments.h"
 
 namespace fj::cli {
 namespace {
@@ -45,6 +47,8 @@ const char* kHelp =
     "  --seed N              random seed (default: a fresh one, printed); frame N uses (seed, N)\n"
     "  --threads N           CPU backend threads (default: all cores)\n"
     "  --profile FILE        cuburn output profile for a .json node (size, spp, loop length)\n"
+    "  --no-png-comments     write no text chunks (by default each frame carries its interpolated\n"
+    "                        genome as flam3 XML in flam3_genome, and its sample count and seed)\n"
     "  --arch, --shuffle, --block, --accumulate, --bits, --transparent, --palettes, --drop-unknown: as render\n"
     "\n"
     "Every frame is written to a temporary name and renamed, so an interrupted run leaves only\n"
@@ -64,13 +68,16 @@ struct FrameJob {
     long long frame = 0;
     std::string path;
     RenderResult result;
+    Flame genome;  // the frame's interpolated genome, for the PNG's text chunks
 };
 
 // Encodes and writes PNGs on one worker thread while frames render; at most
 // `depth` frames wait, so memory stays bounded when PNG writing is slower.
 class FrameWriter {
 public:
-    FrameWriter(PngOptions png, size_t depth) : png_(std::move(png)), depth_(depth), thread_([this] { loop(); }) {}
+    // `comments`: the flamejit_ pairs every frame carries, or nullptr for no text chunks.
+    FrameWriter(PngOptions png, const std::vector<std::pair<std::string, std::string>>* comments, size_t depth)
+        : png_(std::move(png)), comments_(comments), depth_(depth), thread_([this] { loop(); }) {}
     ~FrameWriter() {
         {
             std::lock_guard lock(mutex_);
@@ -108,11 +115,14 @@ private:
             }
             try {
                 PngOptions png = png_;
-                png.text.push_back({"flamejit_backend", job.result.backend});
-                png.text.push_back({"flamejit_frame", std::to_string(job.frame)});
-                png.text.push_back({"flamejit_samples", std::to_string(job.result.stats.samples)});
-                png.text.push_back({"flamejit_time_samples", std::to_string(job.result.time_samples)});
-                png.text.push_back({"flamejit_seconds", std::to_string(job.result.seconds)});
+                if (comments_) {
+                    std::vector<std::pair<std::string, std::string>> extra = *comments_;
+                    extra.push_back({"flamejit_backend", job.result.backend});
+                    extra.push_back({"flamejit_frame", std::to_string(job.frame)});
+                    extra.push_back({"flamejit_time_samples", std::to_string(job.result.time_samples)});
+                    extra.push_back({"flamejit_seconds", std::to_string(job.result.seconds)});
+                    add_png_comments(png, job.genome, job.result.stats, job.result.seconds, extra);
+                }
                 write_png(job.path, job.result.image, png);
             } catch (...) {
                 std::lock_guard lock(mutex_);
@@ -127,6 +137,7 @@ private:
     }
 
     PngOptions png_;
+    const std::vector<std::pair<std::string, std::string>>* comments_;
     size_t depth_;
     std::mutex mutex_;
     std::condition_variable changed_;
@@ -161,6 +172,7 @@ struct Run {
     FrameOptions frame;
     RenderOptions render;
     uint64_t seed = 0;
+    bool png_comments = true;
 };
 
 // One renderer (one device, or the CPU) working through the shared frame
@@ -194,6 +206,13 @@ void render_worker(const Run& run, RenderOptions options, std::atomic<size_t>& n
         job.frame = n;
         job.path = format_output(run.pattern, n);
         job.result = renderer.render(frame, frame_seed(run.seed, n));
+        if (run.png_comments) {
+            // flam3-animate embeds the genome at the frame's time; the
+            // overrides of this run are part of what was rendered.
+            job.genome = interpolate(run.keyframes, static_cast<double>(n));
+            if (run.frame.quality > 0) job.genome.quality = run.frame.quality;
+            if (run.frame.temporal_samples > 0) job.genome.temporal_samples = run.frame.temporal_samples;
+        }
         {
             std::lock_guard lock(print);
             structures.insert(frame.key.canonical());
@@ -212,7 +231,7 @@ int run(const Args& args) {
     const ParsedArgs a = parse_args(args,
                                     {"o", "output", "frames", "backend", "quality", "seed", "threads", "arch", "shuffle",
                                      "block", "accumulate", "bits", "palettes", "temporal-samples", "shard", "devices", "profile"},
-                                    {"help", "h", "transparent", "drop-unknown", "resume"});
+                                    {"help", "h", "transparent", "drop-unknown", "resume", "no-png-comments"});
     if (a.has("help") || a.has("h")) {
         std::fputs(kHelp, stdout);
         return 0;
@@ -283,8 +302,9 @@ int run(const Args& args) {
     PngOptions png;
     png.bits = bits;
     png.transparent = options.transparent;
-    png.text = {{"flamejit_version", FLAMEJIT_VERSION}, {"flamejit_sequence", run.label},
-                {"flamejit_seed", std::to_string(run.seed)}};
+    run.png_comments = !a.has("no-png-comments");
+    const std::vector<std::pair<std::string, std::string>> comments = {{"flamejit_sequence", run.label},
+                                                                       {"flamejit_seed", std::to_string(run.seed)}};
     const auto t0 = std::chrono::steady_clock::now();
     std::atomic<size_t> next{0};
     std::atomic<bool> stop{false};
@@ -292,7 +312,7 @@ int run(const Args& args) {
     std::set<std::string> structures;
     std::exception_ptr failure;
     {
-        FrameWriter writer(png, 2 * devices.size());
+        FrameWriter writer(png, run.png_comments ? &comments : nullptr, 2 * devices.size());
         std::vector<std::thread> workers;
         for (int device : devices) {
             RenderOptions o = options;

@@ -13,6 +13,7 @@
 #include "genome/flam3_reader.h"
 #include "image/png_io.h"
 #include "pipeline/renderer.h"
+#include "png_comments.h"
 
 namespace fj::cli {
 namespace {
@@ -48,6 +49,8 @@ const char* kHelp =
     "  --palettes FILE       flam3 palette library (default: $flam3_palettes or flam3's)\n"
     "  --drop-unknown        drop variations flamejit does not know, with a warning\n"
     "  --profile FILE        cuburn output profile for a .json genome (size, samples per pixel)\n"
+    "  --no-png-comments     write no text chunks (by default the PNG carries the rendered genome\n"
+    "                        as flam3 XML in flam3_genome, and the sample count, error rate, seed)\n"
     "\n"
     "Exit status: 0 success, 2 bad input or usage, 1 internal or device failure.\n";
 
@@ -89,7 +92,7 @@ private:
 int run(const Args& args) {
     const ParsedArgs a = parse_args(
         args, {"o", "output", "backend", "quality", "seed", "threads", "flame", "arch", "emit-cu", "shuffle", "block", "accumulate", "bits", "palettes", "device", "profile"},
-        {"help", "h", "transparent", "earlyclip", "drop-unknown"});
+        {"help", "h", "transparent", "earlyclip", "drop-unknown", "no-png-comments"});
     if (a.has("help") || a.has("h")) {
         std::fputs(kHelp, stdout);
         return 0;
@@ -133,12 +136,15 @@ int run(const Args& args) {
         PngOptions png;
         png.bits = bits;
         png.transparent = options.transparent;
-        png.genome_xml = input.sources[index].xml;
-        png.text = {{"flamejit_version", FLAMEJIT_VERSION},
-                    {"flamejit_backend", result.backend},
-                    {"flamejit_samples", std::to_string(result.stats.samples)},
-                    {"flamejit_seed", std::to_string(options.seed)},
-                    {"flamejit_time", std::to_string(result.seconds)}};
+        if (!a.has("no-png-comments")) {
+            // The genome as rendered, so the PNG reproduces its own image.
+            Flame rendered = flame;
+            if (options.quality > 0) rendered.quality = options.quality;
+            add_png_comments(png, rendered, result.stats, result.seconds,
+                             {{"flamejit_backend", result.backend},
+                              {"flamejit_seed", std::to_string(options.seed)},
+                              {"flamejit_seconds", std::to_string(result.seconds)}});
+        }
         write_png(path, result.image, png);
         std::printf("%s: %llu samples in %.2f s (%.1f M samples/s), backend %s, seed %llu\n", path.c_str(),
                     static_cast<unsigned long long>(result.stats.samples), result.seconds,

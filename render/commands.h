@@ -19,5 +19,6 @@ int cmd_info(const Args& args);
 int cmd_compare(const Args& args);
 int cmd_variations(const Args& args);
 int cmd_bench(const Args& args);
+int cmd_convert(const Args& args);
 
 }  // namespace fj::cli

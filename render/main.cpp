@@ -16,6 +16,7 @@ const char* kUsage =
     "commands:\n"
     "  render   render genome files to PNG images\n"
     "  animate  render the frames of an animation (keyframe sequence) to numbered PNGs\n"
+    "  convert  write a genome (flam3 XML or cuburn JSON) as flam3 XML, or a sequence at one time\n"
     "  compile  generate and compile a genome's kernel (no GPU needed); print its report\n"
     "  info     which backends work, devices, driver and NVRTC versions, kernel cache\n"
     "  compare  fidelity ratio of an image against two reference renders\n"
@@ -39,6 +40,7 @@ int main(int argc, char** argv) {
     const fj::cli::Args args(argv + 2, argv + argc);
     if (command == "render") return fj::cli::cmd_render(args);
     if (command == "animate") return fj::cli::cmd_animate(args);
+    if (command == "convert") return fj::cli::cmd_convert(args);
     if (command == "compile") return fj::cli::cmd_compile(args);
     if (command == "info") return fj::cli::cmd_info(args);
     if (command == "compare") return fj::cli::cmd_compare(args);

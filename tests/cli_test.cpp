@@ -93,7 +93,7 @@ TEST_CASE("cli: bad input gives exit 2, one to three lines, and no output file")
 }
 
 TEST_CASE("cli: every command has --help, and an unknown command is a usage error") {
-    for (const char* cmd : {"render", "compile", "info", "compare"}) {
+    for (const char* cmd : {"render", "compile", "info", "compare", "convert", "animate"}) {
         CAPTURE(cmd);
         const auto r = run_command(quoted(fj::test::flamejit_binary()) + " " + cmd + " --help");
         CHECK(r.status == 0);

@@ -210,7 +210,9 @@ void add_symmetry(XformList& list, int kind) {
         rot.d = round6(std::sin(k * step));
         rot.b = round6(-rot.d);
         rot.e = rot.a;
-        add(kind < 3 ? 0.0 : (k - 1.0) / (kind - 2.0), rot);
+        // Debian's flam3 is built with -ffast-math, which turns this division
+        // into a multiplication by the reciprocal (3/5 reads 0.6000000000000001).
+        add(kind < 3 ? 0.0 : (k - 1.0) * (1.0 / (kind - 2.0)), rot);
         ++added;
     }
     // flam3 sorts the last `added` entries of its array; with a final xform

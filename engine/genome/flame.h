@@ -108,11 +108,12 @@ struct Flame {
     double sample_count() const;
 };
 
-// Where a flame came from, for error messages and the PNG text chunk.
+// Where a flame came from, for error messages and tools. (PNGs embed the
+// genome as rendered, written by genome/flam3_writer.h, not this text.)
 struct FlameSource {
     std::string file;
     int index = 0;           // position among the <flame> elements of the file
-    std::string xml;         // the element as written, embedded in outputs
+    std::string xml;         // the element as written in the file (empty for cuburn nodes)
 };
 
 }  // namespace fj

@@ -1,0 +1,25 @@
+// flamejit — the text chunks of the PNGs that render and animate write.
+// SPDX-License-Identifier: GPL-3.0-or-later
+#include "png_comments.h"
+
+#include <cstdio>
+
+#include "genome/flam3_writer.h"
+
+namespace fj::cli {
+
+void add_png_comments(PngOptions& png, const Flame& rendered, const IterationStats& stats, double seconds,
+                      const std::vector<std::pair<std::string, std::string>>& extra) {
+    char rate[32];
+    // flam3 prints the rate with %g; so do we, so both read the same way.
+    std::snprintf(rate, sizeof rate, "%g",
+                  stats.samples ? static_cast<double>(stats.bad_values) / static_cast<double>(stats.samples) : 0.0);
+    png.text = {{"flam3_version", std::string("flamejit-") + FLAMEJIT_VERSION},
+                {"flam3_error_rate", rate},
+                {"flam3_samples", std::to_string(stats.samples)},
+                {"flam3_time", std::to_string(static_cast<long long>(seconds))}};
+    png.text.insert(png.text.end(), extra.begin(), extra.end());
+    png.genome_xml = write_flam3_string(rendered);
+}
+
+}  // namespace fj::cli

@@ -1,0 +1,29 @@
+// flamejit — the text chunks of the PNGs that render and animate write.
+// SPDX-License-Identifier: GPL-3.0-or-later
+//
+// flam3 embeds the genome it rendered and a few numbers about the render in
+// every PNG; tools that catalogue flam3 images (and flam3 users) read them by
+// flam3's keys. Where a value means what flam3's does, it goes under flam3's
+// key: flam3_genome (zTXt, the genome as flam3 XML, read back by flam3 and
+// flamejit alike), flam3_samples, flam3_error_rate (reseeded bad values per
+// sample), flam3_time (whole seconds), and flam3_version naming flamejit.
+// Values flam3 has no key for go under flamejit_ keys (backend, seed, ...).
+#pragma once
+
+#include <string>
+#include <utility>
+#include <vector>
+
+#include "backend.h"
+#include "genome/flame.h"
+#include "image/png_io.h"
+
+namespace fj::cli {
+
+// Fills png.text and png.genome_xml for an image rendered from `rendered`
+// (the genome as rendered: overrides applied, an animation frame's
+// interpolated genome); `extra` are flamejit_ pairs appended in order.
+void add_png_comments(PngOptions& png, const Flame& rendered, const IterationStats& stats, double seconds,
+                      const std::vector<std::pair<std::string, std::string>>& extra);
+
+}  // namespace fj::cli
