@@ -45,7 +45,7 @@ const char* kHelp =
     "  --seed N              random seed (default: a fresh one, printed); frame N uses (seed, N)\n"
     "  --threads N           CPU backend threads (default: all cores)\n"
     "  --profile FILE        cuburn output profile for a .json node (size, spp, loop length)\n"
-    "  --arch, --shuffle, --block, --bits, --transparent, --palettes, --drop-unknown: as render\n"
+    "  --arch, --shuffle, --block, --bits, --transparent, --earlyclip, --palettes, --drop-unknown: as render\n"
     "\n"
     "Every frame is written to a temporary name and renamed, so an interrupted run leaves only\n"
     "complete frames; --resume then renders exactly the missing ones.\n"
@@ -212,7 +212,7 @@ int run(const Args& args) {
     const ParsedArgs a = parse_args(args,
                                     {"o", "output", "frames", "backend", "quality", "seed", "threads", "arch", "shuffle",
                                      "block", "bits", "palettes", "temporal-samples", "shard", "devices", "profile"},
-                                    {"help", "h", "transparent", "drop-unknown", "resume"});
+                                    {"help", "h", "transparent", "earlyclip", "drop-unknown", "resume"});
     if (a.has("help") || a.has("h")) {
         std::fputs(kHelp, stdout);
         return 0;
@@ -230,6 +230,7 @@ int run(const Args& args) {
     if (options.threads < 0 || options.threads > 4096) throw UsageError("--threads must be in 0..4096");
     options.kernel = kernel_options_from(a);
     options.transparent = a.has("transparent");
+    options.earlyclip = a.has("earlyclip");
     run.seed = a.has("seed") ? static_cast<uint64_t>(a.integer("seed", 0)) : std::random_device{}();
     const long long temporal = a.integer("temporal-samples", 0);
     if (a.has("temporal-samples") && (temporal < 1 || temporal > kMaxTimeSamples))
