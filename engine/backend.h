@@ -2,7 +2,8 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 //
 // A backend owns one accumulator (the histogram of a frame). `iterate` adds
-// samples to it; `post_process` turns it into an image. Everything before
+// samples to it; `post_process` turns it into an image (with `end_pass`
+// between the passes of a frame of several). Everything before
 // (parsing, key, layout, packing, planning) and after (PNG) is backend-free.
 #pragma once
 
@@ -30,6 +31,9 @@ struct IterationRequest {
     const FramePlan* plan = nullptr;
     uint64_t samples = 0;
     uint64_t seed = 0;
+    // Unplotted steps at the start of every chain: flam3's 15 (FJ_FUSE), or
+    // 100 (FJ_FUSE_EARLYCLIP) when it renders with earlyclip=1.
+    int fuse = 15;
     ProgressFn progress;
 };
 
@@ -68,6 +72,11 @@ public:
     // Allocates and clears the accumulator for a frame.
     virtual void begin_frame(const FramePlan& plan) = 0;
     virtual IterationStats iterate(const IterationRequest& request) = 0;
+    // Ends one of several passes of a frame (flam3's `passes`): the
+    // histogram so far is log-scaled (density-estimated) with the plan's k1,
+    // k2 and bank, added to the frame's sum of passes, and cleared for the
+    // next pass. post_process then treats the histogram as the last pass.
+    virtual void end_pass(const PostPlan& post) = 0;
     virtual ImageF post_process(const PostPlan& post) = 0;
 };
 

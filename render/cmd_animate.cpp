@@ -49,7 +49,7 @@ const char* kHelp =
     "  --profile FILE        cuburn output profile for a .json node (size, spp, loop length)\n"
     "  --no-png-comments     write no text chunks (by default each frame carries its interpolated\n"
     "                        genome as flam3 XML in flam3_genome, and its sample count and seed)\n"
-    "  --arch, --shuffle, --block, --accumulate, --bits, --transparent, --palettes, --drop-unknown: as render\n"
+    "  --arch, --shuffle, --block, --accumulate, --bits, --transparent, --earlyclip, --palettes, --drop-unknown: as render\n"
     "\n"
     "Every frame is written to a temporary name and renamed, so an interrupted run leaves only\n"
     "complete frames; --resume then renders exactly the missing ones.\n"
@@ -231,7 +231,7 @@ int run(const Args& args) {
     const ParsedArgs a = parse_args(args,
                                     {"o", "output", "frames", "backend", "quality", "seed", "threads", "arch", "shuffle",
                                      "block", "accumulate", "bits", "palettes", "temporal-samples", "shard", "devices", "profile"},
-                                    {"help", "h", "transparent", "drop-unknown", "resume", "no-png-comments"});
+                                    {"help", "h", "transparent", "earlyclip", "drop-unknown", "resume", "no-png-comments"});
     if (a.has("help") || a.has("h")) {
         std::fputs(kHelp, stdout);
         return 0;
@@ -249,6 +249,7 @@ int run(const Args& args) {
     if (options.threads < 0 || options.threads > 4096) throw UsageError("--threads must be in 0..4096");
     options.kernel = kernel_options_from(a);
     options.transparent = a.has("transparent");
+    options.earlyclip = a.has("earlyclip");
     run.seed = a.has("seed") ? static_cast<uint64_t>(a.integer("seed", 0)) : std::random_device{}();
     const long long temporal = a.integer("temporal-samples", 0);
     if (a.has("temporal-samples") && (temporal < 1 || temporal > kMaxTimeSamples))

@@ -45,7 +45,7 @@ const char* kHelp =
     "                        and render warns)\n"
     "  --bits 8|16           PNG sample depth (default 8)\n"
     "  --transparent         alpha from density, background not blended (as flam3's transparency=1)\n"
-    "  --earlyclip           tone-map before the spatial filter (as flam3's earlyclip=1)\n"
+    "  --earlyclip           tone-map before the spatial filter, 100-step fuse (as flam3's earlyclip=1)\n"
     "  --palettes FILE       flam3 palette library (default: $flam3_palettes or flam3's)\n"
     "  --drop-unknown        drop variations flamejit does not know, with a warning\n"
     "  --profile FILE        cuburn output profile for a .json genome (size, samples per pixel)\n"

@@ -165,9 +165,12 @@ std::string test_backend() {
 }
 
 // flam3-render at two seeds, flamejit once; the fidelity ratio of the result.
+// With `flam3_done`, flam3's renders of this `base` from an earlier call are
+// compared again (another flamejit seed).
 Row compare_with_flam3(const std::string& name, const std::string& genome, const std::string& base, const std::string& flam3_env,
-                       const std::string& flamejit_args, int seed) {
+                       const std::string& flamejit_args, int seed, bool flam3_done = false) {
     for (const char* s : {"A", "B"}) {
+        if (flam3_done) break;
         const auto r = run_command("env in=" + quoted(genome) + " out=" + quoted(base + s + ".png") + " isaac_seed=fidelity" + s +
                                    " nthreads=2 verbose=0 " + flam3_env + " flam3-render");
         REQUIRE_MESSAGE(r.status == 0, name << ": " << r.output);
@@ -231,6 +234,78 @@ TEST_CASE("fidelity suite: random flam3-genome genomes render as flam3 renders t
     CHECK(ratios.size() >= 12);
     CHECK(median <= 1.15);
     CHECK(ratios.back() <= 1.3);
+}
+
+TEST_CASE("fidelity suite: palette alpha < 1 with DE, passes=2 with DE and early clip's fuse render as flam3 (two seeds, <= 1.3)") {
+    if (!have_flam3_tools()) {
+        FAIL("flam3-genome / flam3-render not installed (Debian flam3-utils): tools/test.sh installs them");
+        return;
+    }
+    const std::string dir = fj::test::scratch_dir("fidelity-passes");
+    auto random_genome = [&](int seed, const std::string& templ) {
+        const std::string base = dir + "/g" + std::to_string(seed);
+        fj::test::write_file(base + ".template", "<flame size=\"240 180\" quality=\"200\" " + templ + "/>\n");
+        const auto gen = run_command("env seed=" + std::to_string(seed) + " isaac_seed=suite" + std::to_string(seed) +
+                                     " noedits=1 template=" + quoted(base + ".template") + " flam3-genome");
+        REQUIRE_MESSAGE(gen.status == 0, gen.output);
+        return gen.output;
+    };
+    struct Case {
+        std::string name, genome, flam3_env, flamejit_args;
+    };
+    std::vector<Case> cases;
+    {
+        // Palette alpha 8..31 of 255: flam3 chooses DE kernels by hit counts,
+        // which ignore alpha (flamejit keeps its count channel for this).
+        std::string xml = random_genome(21, "supersample=\"1\" filter=\"1\" filter_shape=\"gaussian\" palette_mode=\"step\" "
+                                            "estimator_radius=\"9\" estimator_minimum=\"0\" estimator_curve=\"0.4\"");
+        std::string out;
+        const std::regex colour("<color index=\"([0-9]+)\" rgb=\"([^\"]*)\"/>");
+        auto at = std::sregex_iterator(xml.begin(), xml.end(), colour);
+        size_t last = 0;
+        for (; at != std::sregex_iterator(); ++at) {
+            const int index = std::stoi((*at)[1]);
+            out += xml.substr(last, at->position() - last) + "<color index=\"" + (*at)[1].str() + "\" rgb=\"" + (*at)[2].str() +
+                   "\" a=\"" + std::to_string(8 + index * 5 % 24) + "\"/>";
+            last = at->position() + at->length();
+        }
+        out += xml.substr(last);
+        REQUIRE(out.find(" a=\"") != std::string::npos);
+        cases.push_back({"palette alpha DE", out, "", ""});
+    }
+    cases.push_back({"passes 2 DE ss2",
+                     fj::test::set_flame_attribute(
+                         random_genome(24, "supersample=\"2\" filter=\"1\" filter_shape=\"gaussian\" palette_mode=\"linear\" "
+                                           "estimator_radius=\"7\" estimator_minimum=\"0\" estimator_curve=\"0.5\""),
+                         "passes", "2"),
+                     "", ""});
+    // Two slow spirals around nearly the same centre: chains start anywhere
+    // in [-1, 1]² and take about 100 steps to reach the small attractor, so
+    // with a 15-step fuse their young points would paint a halo flam3's
+    // early-clip render (100-step fuse) does not have.
+    cases.push_back({"earlyclip slow fuse",
+                     "<flame size=\"240 180\" center=\"0 0\" scale=\"350\" quality=\"200\" supersample=\"1\" filter=\"1\" "
+                     "filter_shape=\"gaussian\" estimator_radius=\"5\" estimator_minimum=\"0\" palette_mode=\"linear\">"
+                     "<xform weight=\"1\" color=\"0\" color_speed=\"0.2\" linear=\"1\" coefs=\"0.927 0.248 -0.248 0.927 0 0\"/>"
+                     "<xform weight=\"1\" color=\"1\" color_speed=\"0.2\" linear=\"1\" coefs=\"0.927 -0.248 0.248 0.927 0.012 0.006\"/>"
+                     "<color index=\"0\" rgb=\"255 60 20\"/><color index=\"128\" rgb=\"40 200 80\"/>"
+                     "<color index=\"255\" rgb=\"30 80 255\"/></flame>\n",
+                     "earlyclip=1", "--earlyclip"});
+    std::vector<Row> rows;
+    for (size_t i = 0; i < cases.size(); ++i) {
+        const Case& c = cases[i];
+        CAPTURE(c.name);
+        const std::string base = dir + "/case" + std::to_string(i);
+        fj::test::write_file(base + ".flam3", c.genome);
+        for (int seed : {1, 2}) {
+            // flam3 renders once; flamejit at two seeds.
+            rows.push_back(compare_with_flam3(c.name + " seed " + std::to_string(seed), base + ".flam3", base, c.flam3_env,
+                                              c.flamejit_args, seed, seed > 1));
+            REQUIRE_MESSAGE(rows.back().rgb.error_ab > 0.05, c.name << ": flam3's two renders are identical");
+            CHECK_MESSAGE(rows.back().rgb.ratio <= 1.3, c.name << " (" << base << ".flam3)");
+        }
+    }
+    print_table("count channel, passes, early clip (240x180, quality 200)", rows);
 }
 
 TEST_CASE("fidelity suite: every electric-sheep corpus genome, reduced, renders as flam3 renders it (<= 1.3)") {

@@ -27,7 +27,7 @@ struct ChainTrace {
     std::vector<float> start_x;  // the point each chain started from
 };
 
-ChainTrace run_point(int state, int steps, unsigned long long seed) {
+ChainTrace run_point(int state, int steps, unsigned long long seed, int fuse = FJ_FUSE) {
     fj::Rng rng = fj::make_rng(seed, 0);
     float x = 0.25f, y = -0.5f, c = 0.5f;
     unsigned long long bad = 0;
@@ -50,7 +50,7 @@ ChainTrace run_point(int state, int steps, unsigned long long seed) {
             ++unplotted;
         }
         const int before = fj::state_left(state);
-        fj::end_chain_if_done(x, y, c, state, rng);
+        fj::end_chain_if_done(x, y, c, state, rng, fuse);
         if (before == 0) {
             CHECK(fj::state_last(state) == 0);  // a new chain selects from row 0, as flam3's
             in_plot = false;
@@ -64,7 +64,7 @@ ChainTrace run_point(int state, int steps, unsigned long long seed) {
 }  // namespace
 
 TEST_CASE("chains: a fresh chain plots after 15 steps, plots 10000 samples, then restarts at a random point") {
-    const ChainTrace t = run_point(fj::first_chain_state(0.0f, 1.0f), 3 * (FJ_FUSE + FJ_CHAIN) + FJ_FUSE + 5, 1);
+    const ChainTrace t = run_point(fj::first_chain_state(0.0f, 1.0f, FJ_FUSE), 3 * (FJ_FUSE + FJ_CHAIN) + FJ_FUSE + 5, 1);
     REQUIRE(t.first_plot_step.size() == 4);
     for (size_t i = 0; i < t.first_plot_step.size(); ++i) {
         CAPTURE(i);
@@ -83,11 +83,27 @@ TEST_CASE("chains: a fresh chain plots after 15 steps, plots 10000 samples, then
 }
 
 TEST_CASE("chains: a settled first chain runs FJ_SETTLE more unplotted steps; later chains are fresh") {
-    const ChainTrace t = run_point(fj::first_chain_state(0.9f, 0.5f), 2 * (FJ_FUSE + FJ_CHAIN) + FJ_SETTLE, 2);
+    const ChainTrace t = run_point(fj::first_chain_state(0.9f, 0.5f, FJ_FUSE), 2 * (FJ_FUSE + FJ_CHAIN) + FJ_SETTLE, 2);
     REQUIRE(t.unplotted_before.size() == 2);
     CHECK(t.unplotted_before[0] == FJ_FUSE + FJ_SETTLE);
     CHECK(t.unplotted_before[1] == FJ_FUSE);
     CHECK(t.plotted == 2 * FJ_CHAIN);
+}
+
+TEST_CASE("chains: under early clip every chain, first and later, runs flam3's 100-step fuse") {
+    CHECK(FJ_FUSE_EARLYCLIP == 100);  // flam3 rect.c FUSE_28
+    const int fuse = FJ_FUSE_EARLYCLIP;
+    const ChainTrace t = run_point(fj::first_chain_state(0.0f, 1.0f, fuse), 2 * (fuse + FJ_CHAIN) + fuse + 3, 6, fuse);
+    REQUIRE(t.first_plot_step.size() == 3);
+    for (size_t i = 0; i < t.first_plot_step.size(); ++i) {
+        CAPTURE(i);
+        CHECK(t.unplotted_before[i] == fuse);
+        CHECK(t.first_plot_step[i] == static_cast<int>(i) * (fuse + FJ_CHAIN) + fuse);
+    }
+    CHECK(t.plotted == 2 * FJ_CHAIN + 3);
+    // A lane's rounds count the longer fuse once per chain.
+    CHECK(fj::fresh_lane_rounds(25000.0f, fuse) - fj::fresh_lane_rounds(25000.0f, FJ_FUSE) ==
+          doctest::Approx(3 * (fuse - FJ_FUSE)));
 }
 
 TEST_CASE("bad values: four in a row are retried without a plot, the fifth is plotted (flam3_iterate)") {
@@ -119,9 +135,9 @@ TEST_CASE("chains: with the fresh share, lanes of equal rounds plot young chain 
     for (double mean : {1500.0, 3000.0, 6000.0, 9000.0, 12448.0, 25000.0, 100000.0}) {
         CAPTURE(mean);
         const float share = fj::fresh_chain_fraction(static_cast<float>(mean));
-        const int rounds = static_cast<int>(std::ceil(fj::fresh_lane_rounds(static_cast<float>(mean))));
-        const ChainTrace fresh = run_point(fj::first_chain_state(0.0f, 1.0f), rounds, 4);
-        const ChainTrace settled = run_point(fj::first_chain_state(1.0f, 0.0f), rounds, 5);
+        const int rounds = static_cast<int>(std::ceil(fj::fresh_lane_rounds(static_cast<float>(mean), FJ_FUSE)));
+        const ChainTrace fresh = run_point(fj::first_chain_state(0.0f, 1.0f, FJ_FUSE), rounds, 4);
+        const ChainTrace settled = run_point(fj::first_chain_state(1.0f, 0.0f, FJ_FUSE), rounds, 5);
         auto young_starts = [](const ChainTrace& t) {
             int n = 0;
             for (int u : t.unplotted_before) n += u == FJ_FUSE;

@@ -317,3 +317,29 @@ TEST_CASE("kernel cache: a stitched iteration kernel compiles with its register 
     MESSAGE("stitched kernel: " << kernel.registers << " registers, spills " << kernel.spill_stores << "/"
                                 << kernel.spill_loads << " bytes, " << kernel.compile_ms << " ms");
 }
+
+TEST_CASE("kernel cache: the count channel's kernels compile for every accumulation mode") {
+    if (!have_nvrtc()) return;
+    fj::Flame flame;
+    fj::Xform xf;
+    xf.weight = 1;
+    xf.variations.push_back({0, 1.0, {}});  // linear
+    flame.xforms.push_back(xf);
+    const fj::VariationRegistry& registry = fj::VariationRegistry::standard();
+    for (fj::Accumulation mode : {fj::Accumulation::Atomic, fj::Accumulation::Scalar, fj::Accumulation::Warp,
+                                  fj::Accumulation::None}) {
+        CAPTURE(fj::to_string(mode));
+        fj::KernelOptions options;
+        options.accumulation = mode;
+        fj::KernelKey key = fj::make_kernel_key(flame, options);
+        key.density_count = true;
+        const std::string source = fj::stitch_kernel(key, fj::make_param_layout(key, registry), registry,
+                                                     fj::SnippetSource::standard());
+        CHECK(source.find("#define FJ_DENSITY_COUNT 1") != std::string::npos);
+        fj::CompileRequest r = request(source, key.arch);
+        r.entry = fj::kIterateKernelName;
+        fj::KernelCache cache(fj::test::scratch_dir("kernel-cache-count"));
+        const fj::CompiledKernel kernel = cache.get(r);
+        CHECK(kernel.registers > 0);
+    }
+}

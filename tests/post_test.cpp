@@ -483,3 +483,62 @@ TEST_CASE("post cuda: matches the CPU post-pass on a random accumulator (needs a
         if (!close(gpu.rgba[i], cpu.rgba[i], 1e-4, 1e-3)) ++bad;
     CHECK(bad == 0);
 }
+
+TEST_CASE("post cuda: two passes with a count channel match the CPU post-pass (needs a GPU)") {
+    int devices = 0;
+    cudaError_t err = cudaGetDeviceCount(&devices);
+    if (err != cudaSuccess || devices == 0) {
+        const std::string why = std::string("skipped: no CUDA device (") + cudaGetErrorString(err) + ")";
+        MESSAGE(why);
+        return;
+    }
+    fj::Flame f;
+    f.width = 64;
+    f.height = 48;
+    f.scale = 20;
+    f.supersample = 2;
+    fj::FramePlan plan = fj::plan_frame(f);
+    fj::PostPlan post = fj::make_post_plan(f, plan);
+    REQUIRE(post.density.kernel_count > 1);
+    const size_t cells = size_t(plan.hist_width) * plan.hist_height;
+    // Two passes of hits with palette alpha 0.2: counts 255 per hit, alpha 51.
+    std::vector<float> accum[2], counts[2];
+    std::mt19937 rng(12);
+    std::uniform_int_distribution<int> cx(0, plan.hist_width - 1), cy(0, plan.hist_height - 1);
+    for (int p = 0; p < 2; ++p) {
+        accum[p].assign(4 * cells, 0.0f);
+        counts[p].assign(cells, 0.0f);
+        for (int n = 0; n < 20000; ++n) {
+            const size_t cell = size_t(cy(rng)) * plan.hist_width + cx(rng);
+            float* c = &accum[p][4 * cell];
+            c[0] += 40, c[1] += 10, c[2] += 25, c[3] += 51;
+            counts[p][cell] += 255;
+        }
+    }
+    std::vector<float> cpu_passes(4 * cells, 0.0f);
+    fj::scale_pass_cpu(post, {accum[0].data(), counts[0].data()}, cpu_passes.data(), 2);
+    const fj::ImageF cpu = fj::post_process_cpu(post, {accum[1].data(), counts[1].data()}, cpu_passes.data(), 2);
+
+    float *d_accum = nullptr, *d_counts = nullptr, *d_passes = nullptr;
+    REQUIRE(cudaMalloc(&d_accum, 4 * cells * sizeof(float)) == cudaSuccess);
+    REQUIRE(cudaMalloc(&d_counts, cells * sizeof(float)) == cudaSuccess);
+    REQUIRE(cudaMalloc(&d_passes, 4 * cells * sizeof(float)) == cudaSuccess);
+    REQUIRE(cudaMemset(d_passes, 0, 4 * cells * sizeof(float)) == cudaSuccess);
+    const fj::CudaFrameBuffers buffers{d_accum, d_counts, d_passes};
+    fj::ImageF gpu;
+    for (int p = 0; p < 2; ++p) {
+        REQUIRE(cudaMemcpy(d_accum, accum[p].data(), 4 * cells * sizeof(float), cudaMemcpyHostToDevice) == cudaSuccess);
+        REQUIRE(cudaMemcpy(d_counts, counts[p].data(), cells * sizeof(float), cudaMemcpyHostToDevice) == cudaSuccess);
+        if (p == 0)
+            fj::scale_pass_cuda(post, buffers, nullptr);
+        else
+            gpu = fj::post_process_cuda(post, buffers, nullptr, nullptr);
+    }
+    cudaFree(d_accum);
+    cudaFree(d_counts);
+    cudaFree(d_passes);
+    int bad = 0;
+    for (size_t i = 0; i < cpu.rgba.size(); ++i)
+        if (!close(gpu.rgba[i], cpu.rgba[i], 1e-4, 1e-3)) ++bad;
+    CHECK(bad == 0);
+}

@@ -74,6 +74,7 @@ std::string KernelKey::canonical() const {
         << " shuffle=" << to_string(shuffle) << " block=" << block_size << " arch=" << arch;
     // Written only when not the default, so existing keys keep their text.
     if (accumulation != Accumulation::Atomic) out << " accumulate=" << to_string(accumulation);
+    if (density_count) out << " count=1";
     return out.str();
 }
 

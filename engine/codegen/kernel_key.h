@@ -70,6 +70,11 @@ struct KernelKey {
     int block_size = 256;
     std::string arch = "sm_90";
     Accumulation accumulation = Accumulation::Atomic;
+    // Hits also add to a separate count buffer, flam3's count channel, which
+    // chooses density-estimation kernels. Only set for frames where it can
+    // differ from alpha/255 (a palette alpha or temporal weight other than 1,
+    // with density estimation on), so other frames pay nothing for it.
+    bool density_count = false;
 
     // A stable one-line text form; equal keys give equal text.
     std::string canonical() const;

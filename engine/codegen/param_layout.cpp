@@ -117,8 +117,10 @@ ParamLayout make_param_layout(const KernelKey& key, const VariationRegistry& reg
 
 std::vector<float> pack_params(const Flame& flame, const KernelKey& key, const ParamLayout& layout,
                                const double world_to_cell[6]) {
-    if (make_kernel_key(flame, {key.shuffle, key.block_size, key.arch, key.accumulation}) != key)
-        throw std::logic_error("pack_params: flame does not have the kernel key's structure");
+    KernelKey expected = make_kernel_key(flame, {key.shuffle, key.block_size, key.arch, key.accumulation});
+    // The count channel is a frame's choice (prepared_frame.cpp), not the flame's structure.
+    expected.density_count = key.density_count;
+    if (expected != key) throw std::logic_error("pack_params: flame does not have the kernel key's structure");
     std::vector<float> block(layout.total, 0.0f);
     for (int i = 0; i < 6; ++i) block[ParamLayout::kCamera + i] = static_cast<float>(world_to_cell[i]);
 

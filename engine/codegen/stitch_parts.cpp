@@ -75,7 +75,8 @@ void write_code_switches(std::ostream& out, const KernelKey& key) {
         << "#define FJ_ACCUM_" << accumulation_macro(key.accumulation) << " 1\n"
         << "#define FJ_XAOS " << (key.xaos ? 1 : 0) << "\n"
         << "#define FJ_PALETTE_LINEAR " << (key.palette_mode == PaletteMode::Linear ? 1 : 0) << "\n"
-        << "#define FJ_HAS_FINAL " << (key.has_final ? 1 : 0) << "\n";
+        << "#define FJ_HAS_FINAL " << (key.has_final ? 1 : 0) << "\n"
+        << "#define FJ_DENSITY_COUNT " << (key.density_count ? 1 : 0) << "\n";
 }
 
 void write_iterate_template(std::ostream& out, const SnippetSource& source) {

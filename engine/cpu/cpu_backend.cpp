@@ -100,6 +100,8 @@ struct FrameJob {
     uint64_t rounds;
     uint64_t seed;
     float fresh_fraction;  // first chains that plot after the fuse (iterate/common.h)
+    int fuse;              // unplotted steps at each chain's start
+    bool counts;           // hits also add to the count buffer (KernelKey::density_count)
 };
 
 // One block of lanes: its points and random streams, structure of arrays.
@@ -111,7 +113,8 @@ struct Block {
 
 class Worker {
 public:
-    Worker(const FrameJob& job, float* hist) : job_(job), hist_(hist) {}
+    // `counts` is the count buffer when job.counts, else unused.
+    Worker(const FrameJob& job, float* hist, float* counts) : job_(job), hist_(hist), counts_(counts) {}
 
     void run_block(uint64_t block_index, std::atomic<uint64_t>& rounds_done, const std::atomic<bool>& stop) {
         const int T = job_.block;
@@ -123,7 +126,7 @@ public:
             b.x[i] = rand11(b.rng[i]);
             b.y[i] = rand11(b.rng[i]);
             b.c[i] = rand01(b.rng[i]);
-            b.state[i] = first_chain_state(rand01(b.rng[i]), job_.fresh_fraction);
+            b.state[i] = first_chain_state(rand01(b.rng[i]), job_.fresh_fraction, job_.fuse);
         }
         std::vector<float> nx(T), ny(T), nc(T);
         std::vector<int> ns(T);
@@ -193,7 +196,7 @@ private:
     void finish_point(Block& b, int t, int applied, float vis) {
         Rng& rng = b.rng[t];
         if (!settle_point(b.x[t], b.y[t], b.state[t], applied, rng, bad)) {
-            end_chain_if_done(b.x[t], b.y[t], b.c[t], b.state[t], rng);
+            end_chain_if_done(b.x[t], b.y[t], b.c[t], b.state[t], rng, job_.fuse);
             return;
         }
         LaneGroup f;
@@ -213,7 +216,7 @@ private:
         }
         plot(f.x[0], f.y[0], f.c[0], vis);
         ++plotted;
-        end_chain_if_done(b.x[t], b.y[t], b.c[t], b.state[t], rng);
+        end_chain_if_done(b.x[t], b.y[t], b.c[t], b.state[t], rng, job_.fuse);
     }
 
     // Every accumulation mode but `none` adds the same integers here: the
@@ -234,6 +237,10 @@ private:
         float rgba[4];
         palette_lookup(job_.P + job_.palette, c, job_.key->palette_mode == PaletteMode::Linear, rgba);
         for (int k = 0; k < 4; ++k) hit.amount[k] = hit_amount(vis, rgba[k]);
+        // flam3's count channel: visibility·255, blind to palette alpha and
+        // temporal weights (iterate_kernel.cuh's fj_count).
+        hit.count = job_.counts ? counts_ + cell : nullptr;
+        hit.count_amount = hit_amount(vis, 255.0f);
     }
 
     void flush_hits() {
@@ -244,6 +251,12 @@ private:
                     std::atomic_ref<float>(h[k]).fetch_add(hits_[i].amount[k], std::memory_order_relaxed);
                 else
                     h[k] += hits_[i].amount[k];
+            }
+            if (float* n = hits_[i].count) {
+                if (job_.shared_hist)
+                    std::atomic_ref<float>(*n).fetch_add(hits_[i].count_amount, std::memory_order_relaxed);
+                else
+                    *n += hits_[i].count_amount;
             }
         }
         hit_count_ = 0;
@@ -264,10 +277,13 @@ private:
     struct Hit {
         float* cell;
         float amount[4];
+        float* count;  // null without a count buffer
+        float count_amount;
     };
 
     const FrameJob& job_;
     float* hist_;
+    float* counts_;
     Hit hits_[kLanes];  // one warp-round's hits: each lane plots at most once
     int hit_count_ = 0;
 };
@@ -285,6 +301,10 @@ public:
         hist_h_ = plan.hist_height;
         accum_.assign(static_cast<size_t>(hist_w_) * hist_h_ * 4, 0.0f);
         private_hist_.clear();
+        // Made by the first iterate whose key asks for them.
+        counts_.clear();
+        private_counts_.clear();
+        passes_.clear();
     }
 
     IterationStats iterate(const IterationRequest& req) override {
@@ -303,6 +323,11 @@ public:
         job.hist_h = hist_h_;
         job.block = req.key->block_size;
         job.seed = req.seed;
+        job.fuse = req.fuse;
+        // The state word keeps a chain's steps left in 21 bits (iterate/common.h).
+        if (req.fuse < 0 || req.fuse > 100000) throw std::runtime_error("iterate: fuse must be in 0..100000");
+        job.counts = req.key->density_count;
+        if (job.counts && counts_.empty()) counts_.assign(static_cast<size_t>(hist_w_) * hist_h_, 0.0f);
 
         // Up to four blocks per thread balance the work, but no more than give
         // every lane a whole flam3 chain: shorter lanes need settled first
@@ -314,7 +339,7 @@ public:
         job.fresh_fraction = fresh_chain_fraction(per_lane);
         // Under warp-uniform xaos a lane moves once per M rounds on average.
         const double lazy = req.key->xaos && req.key->shuffle != Shuffle::Divergent ? xaos_proposal_mass(*req.flame) : 1.0;
-        job.rounds = static_cast<uint64_t>(std::ceil(fresh_lane_rounds(per_lane) * lazy));
+        job.rounds = static_cast<uint64_t>(std::ceil(fresh_lane_rounds(per_lane, job.fuse) * lazy));
 
         // Private histograms avoid contention; they live for the frame (an
         // animation frame iterates once per time step) and are summed once,
@@ -323,16 +348,23 @@ public:
         constexpr size_t kPrivateBudget = size_t(4) << 30;
         job.shared_hist = accum_.size() * sizeof(float) * (threads_ - 1) > kPrivateBudget;
         if (!job.shared_hist && private_hist_.empty()) private_hist_.resize(threads_ - 1);
+        if (!job.shared_hist && job.counts && private_counts_.empty()) private_counts_.resize(threads_ - 1);
         std::atomic<uint64_t> next_block{0}, rounds_done{0}, plotted{0}, bad{0}, idle{0};
         std::atomic<bool> stop{false};
         auto work = [&](int tid) {
             float* hist = accum_.data();
+            float* counts = counts_.data();
             if (tid > 0 && !job.shared_hist) {
                 std::vector<float>& own = private_hist_[tid - 1];
                 if (own.size() != accum_.size()) own.assign(accum_.size(), 0.0f);
                 hist = own.data();
+                if (job.counts) {
+                    std::vector<float>& own_counts = private_counts_[tid - 1];
+                    if (own_counts.size() != counts_.size()) own_counts.assign(counts_.size(), 0.0f);
+                    counts = own_counts.data();
+                }
             }
-            Worker worker(job, hist);
+            Worker worker(job, hist, counts);
             for (uint64_t bi; (bi = next_block++) < blocks;) worker.run_block(bi, rounds_done, stop);
             plotted += worker.plotted;
             bad += worker.bad;
@@ -364,9 +396,17 @@ public:
         return stats;
     }
 
+    void end_pass(const PostPlan& post) override {
+        merge_private_histograms();
+        if (passes_.empty()) passes_.assign(accum_.size(), 0.0f);
+        scale_pass_cpu(post, histogram(), passes_.data(), threads_);
+        std::fill(accum_.begin(), accum_.end(), 0.0f);
+        std::fill(counts_.begin(), counts_.end(), 0.0f);
+    }
+
     ImageF post_process(const PostPlan& post) override {
         merge_private_histograms();
-        return post_process_cpu(post, accum_.data(), threads_);
+        return post_process_cpu(post, histogram(), passes_.empty() ? nullptr : passes_.data(), threads_);
     }
 
     const std::vector<float>& accumulator() const {
@@ -374,18 +414,34 @@ public:
         return accum_;
     }
 
+    const std::vector<float>& counts() const {
+        merge_private_histograms();
+        return counts_;
+    }
+
 private:
     void merge_private_histograms() const {
         for (const auto& h : private_hist_)
             for (size_t i = 0; i < h.size(); ++i) accum_[i] += h[i];
         private_hist_.clear();
+        for (const auto& h : private_counts_)
+            for (size_t i = 0; i < h.size(); ++i) counts_[i] += h[i];
+        private_counts_.clear();
     }
+
+    HistogramView histogram() const { return {accum_.data(), counts_.empty() ? nullptr : counts_.data()}; }
 
     int threads_ = 1;
     int hist_w_ = 0, hist_h_ = 0;
     // Summed into accum_ when it is read; mutable so that reading is const.
     mutable std::vector<float> accum_;
     mutable std::vector<std::vector<float>> private_hist_;
+    // flam3's count channel, one float per cell, for frames whose key asks
+    // for it (else empty), with per-thread copies like the histogram.
+    mutable std::vector<float> counts_;
+    mutable std::vector<std::vector<float>> private_counts_;
+    // The log-scaled sum of the frame's finished passes (empty for one pass).
+    std::vector<float> passes_;
 };
 
 }  // namespace
@@ -398,6 +454,12 @@ const std::vector<float>& cpu_accumulator(const Backend& backend) {
     const auto* cpu = dynamic_cast<const CpuBackend*>(&backend);
     if (!cpu) throw std::runtime_error("cpu_accumulator: not a CPU backend");
     return cpu->accumulator();
+}
+
+const std::vector<float>& cpu_counts(const Backend& backend) {
+    const auto* cpu = dynamic_cast<const CpuBackend*>(&backend);
+    if (!cpu) throw std::runtime_error("cpu_counts: not a CPU backend");
+    return cpu->counts();
 }
 
 }  // namespace fj

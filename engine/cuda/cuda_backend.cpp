@@ -130,6 +130,8 @@ public:
         if (stream_) api.cuStreamSynchronize(stream_);
         accum_.release();
         packed_.release();
+        counts_.release();
+        passes_.release();
         points_.release();
         rng_.release();
         params_.release();
@@ -153,9 +155,13 @@ public:
         CU_CHECK(cuStreamSynchronize(stream_));
         pool_seeded_ = false;
         round_base_ = 0;
-        // The packed grid is cleared when a packed kernel first needs it.
+        // Cleared when first needed: the packed grid when a packed kernel
+        // first needs it, the count buffer by the first iterate whose key
+        // asks for it, the sum of passes by the first end_pass.
         packed_cleared_ = false;
         packed_flush_ = nullptr;
+        counts_ready_ = false;
+        passes_ready_ = false;
     }
 
     IterationStats iterate(const IterationRequest& request) override {
@@ -166,10 +172,18 @@ public:
         const auto start = std::chrono::steady_clock::now();
         const LoadedKernel& kernel = kernel_for(*request.key, *request.layout);
         const unsigned int pool = kernel.grid * kernel.block;
+        if (request.fuse < 0 || request.fuse > 100000) throw std::runtime_error("iterate: fuse must be in 0..100000");
         // How many plotted steps each lane will run decides the share of
         // fresh first chains (fj::fresh_chain_fraction, iterate/common.h).
         prepare_pool(pool, request.seed, kernel,
-                     fj::fresh_chain_fraction(static_cast<float>(request.samples) / static_cast<float>(pool)));
+                     fj::fresh_chain_fraction(static_cast<float>(request.samples) / static_cast<float>(pool)),
+                     request.fuse);
+        if (request.key->density_count && !counts_ready_) {
+            const size_t cells = static_cast<size_t>(hist_w_) * static_cast<size_t>(hist_h_);
+            counts_.reserve(cells * sizeof(float));
+            CU_CHECK(cuMemsetD32Async(counts_.get(), 0, cells, stream_));
+            counts_ready_ = true;
+        }
 
         const std::vector<float>& params = *request.params;
         params_.reserve(std::max<size_t>(params.size(), 1) * sizeof(float));
@@ -186,7 +200,7 @@ public:
         while (host_counters[0] < request.samples) {
             const unsigned long long plotted_before = host_counters[0];
             const auto launch_start = std::chrono::steady_clock::now();
-            launch_iterate(kernel, rounds);
+            launch_iterate(kernel, rounds, request.fuse);
             CU_CHECK(cuMemcpyDtoHAsync(host_counters, counters_.get(), sizeof host_counters, stream_));
             CU_CHECK(cuStreamSynchronize(stream_));
             const double ms = std::chrono::duration<double, std::milli>(
@@ -223,7 +237,25 @@ public:
         make_current();
         fold_packed();
         CU_CHECK(cuStreamSynchronize(stream_));
-        return post_process_cuda(post, reinterpret_cast<const float*>(accum_.get()), stream_);
+        return post_process_cuda(post, frame_buffers(), stream_, nullptr);
+    }
+
+    void end_pass(const PostPlan& post) override {
+        if (hist_w_ == 0) throw std::runtime_error("end_pass: begin_frame was not called");
+        make_current();
+        const size_t cells = static_cast<size_t>(hist_w_) * static_cast<size_t>(hist_h_);
+        if (!passes_ready_) {
+            passes_.reserve(cells * sizeof(float) * 4);
+            CU_CHECK(cuMemsetD32Async(passes_.get(), 0, cells * 4, stream_));
+            passes_ready_ = true;
+        }
+        fold_packed();
+        CU_CHECK(cuStreamSynchronize(stream_));
+        scale_pass_cuda(post, frame_buffers(), stream_);
+        // The next pass starts from an empty histogram, as in flam3.
+        CU_CHECK(cuMemsetD32Async(accum_.get(), 0, cells * 4, stream_));
+        if (counts_ready_) CU_CHECK(cuMemsetD32Async(counts_.get(), 0, cells, stream_));
+        CU_CHECK(cuStreamSynchronize(stream_));
     }
 
     double atomic_ceiling(const IterationRequest& request, uint64_t adds) {
@@ -262,6 +294,14 @@ public:
 
 private:
     void make_current() { CU_CHECK(cuCtxSetCurrent(context_)); }
+
+    CudaFrameBuffers frame_buffers() {
+        CudaFrameBuffers b;
+        b.accum = reinterpret_cast<const float*>(accum_.get());
+        b.counts = counts_ready_ ? reinterpret_cast<const float*>(counts_.get()) : nullptr;
+        b.passes = passes_ready_ ? reinterpret_cast<float*>(passes_.get()) : nullptr;
+        return b;
+    }
 
     // Grows the launch towards kTargetLaunchMs (at most 4× per step, so one
     // noisy measurement cannot overshoot far), and never much past what the
@@ -390,28 +430,30 @@ private:
 
     // The pool lives across iterate calls of one frame; a new frame, or a
     // kernel whose grid is larger than the pool, starts fresh points.
-    void prepare_pool(unsigned int pool, uint64_t seed, const LoadedKernel& kernel, float fresh_fraction) {
+    void prepare_pool(unsigned int pool, uint64_t seed, const LoadedKernel& kernel, float fresh_fraction, int fuse) {
         if (pool_seeded_ && pool <= pool_size_) return;
         points_.reserve(static_cast<size_t>(pool) * sizeof(float) * 4);
         rng_.reserve(static_cast<size_t>(pool) * sizeof(unsigned long long));
         CUdeviceptr points = points_.get(), rng = rng_.get();
         unsigned long long seed_arg = seed;
         unsigned int count = pool;
-        void* args[] = {&points, &rng, &seed_arg, &count, &fresh_fraction};
+        void* args[] = {&points, &rng, &seed_arg, &count, &fresh_fraction, &fuse};
         CU_CHECK(cuLaunchKernel(kernel.seed, (pool + kSeedBlock - 1) / kSeedBlock, 1, 1,
                                 kSeedBlock, 1, 1, 0, stream_, args, nullptr));
         pool_size_ = pool;
         pool_seeded_ = true;
     }
 
-    void launch_iterate(const LoadedKernel& kernel, unsigned int rounds) {
+    void launch_iterate(const LoadedKernel& kernel, unsigned int rounds, int fuse) {
         CUdeviceptr params = params_.get(), points = points_.get(), rng = rng_.get();
         CUdeviceptr counters = counters_.get();
         AccumTarget target = accum_target(kernel);
+        // Null unless the kernel was built with FJ_DENSITY_COUNT.
+        CUdeviceptr counts = counts_ready_ ? counts_.get() : 0;
         int hist_w = hist_w_, hist_h = hist_h_;
         unsigned int round_base = round_base_;
-        void* args[] = {&params, &points, &rng,        &target,  &hist_w,
-                        &hist_h, &rounds, &round_base, &counters};
+        void* args[] = {&params, &points,     &rng,      &target, &hist_w, &hist_h,
+                        &rounds, &round_base, &counters, &counts, &fuse};
         CU_CHECK(cuLaunchKernel(kernel.iterate, kernel.grid, 1, 1, kernel.block, 1, 1, kernel.dynamic_shared,
                                 stream_, args, nullptr));
     }
@@ -428,6 +470,10 @@ private:
     DeviceBuffer accum_, packed_, points_, rng_, params_, counters_;
     bool packed_cleared_ = false;
     CUfunction packed_flush_ = nullptr;  // set while the packed grid holds hits
+    // flam3's count channel (float per cell) and the sum of a frame's
+    // finished passes (float4 per cell); both only when a frame needs them.
+    DeviceBuffer counts_, passes_;
+    bool counts_ready_ = false, passes_ready_ = false;
     int hist_w_ = 0, hist_h_ = 0;
     unsigned int pool_size_ = 0;
     bool pool_seeded_ = false;

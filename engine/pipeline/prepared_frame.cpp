@@ -11,6 +11,7 @@
 #include "genome/interpolate.h"
 #include "pipeline/frame_structure.h"
 #include "pipeline/temporal_filter.h"
+#include "post/post_plan.h"
 
 namespace fj {
 namespace {
@@ -40,14 +41,75 @@ std::vector<float> checked_pack(const Flame& flame, const KernelKey& key, const 
     }
 }
 
-// flam3's log-density constant for one pass: os² / (area · 255 · density · sumfilt),
-// with the image area in world units from `ppu` (pixels per unit).
-double flam3_k2(int supersample, int width, int height, double ppu, double density, double mean_weight) {
-    const double area = double(width) * height / (ppu * ppu);
-    return double(supersample) * supersample / (area * 255.0 * density * mean_weight);
+// Steps of one frame: passes × temporal samples per pass, within the limit.
+int checked_steps(int passes, int per_pass, const std::string& where) {
+    if (passes < 1) throw InputError(where + "passes must be at least 1, not " + std::to_string(passes));
+    if (static_cast<long long>(passes) * per_pass > kMaxTimeSamples)
+        throw InputError(where + "passes × temporal_samples must be at most " + std::to_string(kMaxTimeSamples) +
+                         ", not " + std::to_string(static_cast<long long>(passes) * per_pass));
+    return passes * per_pass;
+}
+
+// Motion blur (and a still's passes under a non-box temporal filter) weight
+// the colours a step deposits, not its counts.
+void weight_palette(Flame& flame, double weight) {
+    for (RGBA& c : flame.palette) {
+        c.r *= weight;
+        c.g *= weight;
+        c.b *= weight;
+        c.a *= weight;
+    }
+}
+
+// What a step contributes to its pass's constants.
+struct StepValues {
+    const Flame* flame;
+    double ppux, sample_density;
+};
+
+// Splits the steps into `count` passes of equal length and gives each its
+// k1, k2 and density estimator (prepared_frame.h).
+std::vector<FramePass> make_passes(const std::vector<StepValues>& steps, int count, const FramePlan& plan,
+                                   double mean_weight) {
+    std::vector<FramePass> passes;
+    const size_t per_pass = steps.size() / count;
+    for (int b = 0; b < count; ++b) {
+        FramePass p;
+        p.first = b * per_pass;
+        p.count = per_pass;
+        const StepValues& first = steps[p.first];
+        const StepValues& last = steps[p.first + per_pass - 1];
+        p.k1 = flam3_k1(last.flame->brightness, count);
+        p.k2 = flam3_k2(plan.supersample, plan.width, plan.height, last.ppux, last.sample_density, mean_weight, count);
+        p.estimator_radius = first.flame->estimator_radius;
+        p.estimator_minimum = first.flame->estimator_minimum;
+        p.estimator_curve = first.flame->estimator_curve;
+        p.select_curve = last.flame->estimator_curve;
+        passes.push_back(p);
+    }
+    return passes;
+}
+
+// flam3's count channel differs from alpha/255 only where a hit deposits an
+// alpha other than 255 (palette alpha or temporal weight below 1), and only
+// matters where density estimation chooses kernels from it. Elsewhere the
+// kernel and the backends skip it.
+bool needs_density_count(const PreparedFrame& f) {
+    bool de = false;
+    for (const FramePass& p : f.passes) de = de || density_estimation_enabled(p.estimator_radius, p.estimator_minimum);
+    if (!de) return false;
+    for (const TimeSample& s : f.samples)
+        for (int c = 0; c < 256; ++c)
+            if (s.params[f.layout.palette + 4 * c + 3] != 255.0f) return true;
+    return false;
 }
 
 }  // namespace
+
+double flam3_k2(int supersample, int width, int height, double ppu, double density, double mean_weight, int passes) {
+    const double area = double(width) * height / (ppu * ppu);
+    return double(supersample) * supersample * passes / (area * 255.0 * density * mean_weight);
+}
 
 PreparedFrame prepare_still(const Flame& flame, const FrameOptions& options) {
     PreparedFrame f;
@@ -56,12 +118,25 @@ PreparedFrame prepare_still(const Flame& flame, const FrameOptions& options) {
     f.plan = checked_plan(flame, options.quality, "");
     f.key = make_kernel_key(flame, options.kernel);
     f.layout = make_param_layout(f.key, VariationRegistry::standard());
-    TimeSample s;
-    s.time = flame.time;
-    s.samples = f.plan.samples;
-    s.params = checked_pack(flame, f.key, f.layout, f.plan.world_to_cell, "");
-    f.samples.push_back(std::move(s));
-    f.k2 = flam3_k2(f.plan.supersample, f.plan.width, f.plan.height, f.plan.ppux, f.plan.sample_density, 1.0);
+    // flam3-render renders one temporal sample per pass, all of the same
+    // genome, with the temporal filter's weights over the passes.
+    const int steps = checked_steps(flame.passes, 1, "");
+    const TemporalSteps filter = make_temporal_steps(steps, flame.temporal_filter_type, flame.temporal_filter_exp,
+                                                     flame.temporal_filter_width);
+    std::vector<StepValues> values;
+    for (int i = 0; i < steps; ++i) {
+        Flame step = flame;
+        weight_palette(step, filter.weights[i]);
+        TimeSample s;
+        s.time = flame.time;
+        s.weight = filter.weights[i];
+        s.samples = f.plan.samples / steps;
+        s.params = checked_pack(step, f.key, f.layout, f.plan.world_to_cell, "");
+        f.samples.push_back(std::move(s));
+        values.push_back({&flame, f.plan.ppux, f.plan.sample_density});
+    }
+    f.passes = make_passes(values, steps, f.plan, filter.mean_weight);
+    f.key.density_count = needs_density_count(f);
     return f;
 }
 
@@ -69,10 +144,11 @@ PreparedFrame prepare_animation_frame(const std::vector<Flame>& keyframes, doubl
     PreparedFrame f;
     f.time = time;
     const Flame centre = interpolate(keyframes, time);
-    const int steps = options.temporal_samples > 0 ? options.temporal_samples : centre.temporal_samples;
-    if (steps < 1 || steps > kMaxTimeSamples)
+    const int per_pass = options.temporal_samples > 0 ? options.temporal_samples : centre.temporal_samples;
+    if (per_pass < 1 || per_pass > kMaxTimeSamples)
         throw InputError(at_time(time) + "temporal_samples must be in 1.." + std::to_string(kMaxTimeSamples) +
-                         ", not " + std::to_string(steps));
+                         ", not " + std::to_string(per_pass));
+    const int steps = checked_steps(centre.passes, per_pass, at_time(time));
     const TemporalSteps filter = make_temporal_steps(steps, centre.temporal_filter_type, centre.temporal_filter_exp,
                                                      centre.temporal_filter_width);
 
@@ -93,7 +169,7 @@ PreparedFrame prepare_animation_frame(const std::vector<Flame>& keyframes, doubl
     const FrameStructure structure = union_structure(pointers, centre.palette_mode);
 
     double gamma = 0, vibrancy = 0, background[3] = {0, 0, 0};
-    FramePlan last_plan;
+    std::vector<StepValues> values;
     for (int i = 0; i < steps; ++i) {
         const std::string where = at_time(time + filter.offsets[i]);
         // The step's own camera within the frame's histogram.
@@ -111,13 +187,7 @@ PreparedFrame prepare_animation_frame(const std::vector<Flame>& keyframes, doubl
             f.key = make_kernel_key(step, options.kernel);
             f.layout = make_param_layout(f.key, VariationRegistry::standard());
         }
-        // Motion blur weights the colours a step deposits, not its counts.
-        for (RGBA& c : step.palette) {
-            c.r *= filter.weights[i];
-            c.g *= filter.weights[i];
-            c.b *= filter.weights[i];
-            c.a *= filter.weights[i];
-        }
+        weight_palette(step, filter.weights[i]);
         TimeSample s;
         s.time = time + filter.offsets[i];
         s.weight = filter.weights[i];
@@ -127,7 +197,7 @@ PreparedFrame prepare_animation_frame(const std::vector<Flame>& keyframes, doubl
         gamma += at[i].gamma;
         vibrancy += at[i].vibrancy;
         for (int c = 0; c < 3; ++c) background[c] += at[i].background[c];
-        last_plan = plan;
+        values.push_back({&at[i], plan.ppux, plan.sample_density});
     }
 
     Flame& post = f.post_flame;
@@ -144,8 +214,8 @@ PreparedFrame prepare_animation_frame(const std::vector<Flame>& keyframes, doubl
     post.gamma = gamma / steps;
     post.vibrancy = vibrancy / steps;
     for (int c = 0; c < 3; ++c) post.background[c] = background[c] / steps;
-    f.k2 = flam3_k2(f.plan.supersample, f.plan.width, f.plan.height, last_plan.ppux, last_plan.sample_density,
-                    filter.mean_weight);
+    f.passes = make_passes(values, centre.passes, f.plan, filter.mean_weight);
+    f.key.density_count = needs_density_count(f);
     return f;
 }
 

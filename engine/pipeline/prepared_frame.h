@@ -7,16 +7,22 @@
 // frame needs no backend, so the next frame can be prepared on another
 // thread while the current one iterates.
 //
-// Stills (prepare_still) are one sample at the flame's own values, as
-// flam3-render renders them. Animation frames (prepare_animation_frame)
-// follow flam3's render_rectangle for one pass: the genome is interpolated
-// at every step of the temporal filter around the frame time; the image
-// size, supersample, temporal filter and highlight power come from the
-// frame time, the spatial filter from the first keyframe, the histogram
-// gutter from the largest estimator radius of all keyframes, the density
-// estimator from the first step, gamma, vibrancy and background are the
-// steps' means, brightness, gamma threshold and the k2 camera/quality from
-// the last step. `passes` > 1 is not implemented (one pass, as for stills).
+// Stills (prepare_still) are the flame's own values, as flam3-render renders
+// them: one time sample per pass. Animation frames (prepare_animation_frame)
+// follow flam3's render_rectangle: the genome is interpolated at every step
+// of the temporal filter around the frame time; the image size, supersample,
+// passes, temporal filter and highlight power come from the frame time, the
+// spatial filter from the first keyframe, the histogram gutter from the
+// largest estimator radius of all keyframes; gamma, vibrancy and background
+// are the means over all steps, the gamma threshold is the last step's.
+//
+// flam3's `passes` (nbatches) split the temporal filter's passes ×
+// temporal_samples steps into consecutive groups: each pass iterates its
+// steps into a cleared histogram, which is log-scaled (density-estimated) on
+// its own with its k1 and k2 and added to the others before the spatial
+// filter. A pass takes its density estimator from its first step, and the
+// estimator's kernel choice (curve), brightness (k1) and the k2 camera and
+// quality from its last.
 #pragma once
 
 #include <cstdint>
@@ -45,6 +51,18 @@ struct TimeSample {
     std::vector<float> params;   // the packed block
 };
 
+// One of a frame's passes (reference/flam3-behaviour.md §3.7, §3.12).
+struct FramePass {
+    size_t first = 0, count = 0;  // its steps in PreparedFrame::samples
+    double k1 = 0;                // includes 1/passes
+    // For the requested sample counts (includes passes and the temporal
+    // filter's mean weight); the renderer rescales it by requested/plotted
+    // weighted counts, since backends plot whole rounds.
+    double k2 = 0;
+    double estimator_radius = 0, estimator_minimum = 0, estimator_curve = 0.4;  // the bank
+    double select_curve = 0.4;    // the curve that chooses kernels
+};
+
 struct PreparedFrame {
     double time = 0;
     Flame post_flame;            // the values the post-pass reads (see above)
@@ -52,10 +70,13 @@ struct PreparedFrame {
     KernelKey key;
     ParamLayout layout;
     std::vector<TimeSample> samples;
-    // flam3's k2 for the requested sample counts; the renderer rescales it by
-    // requested/plotted weighted counts, since backends plot whole rounds.
-    double k2 = 0;
+    std::vector<FramePass> passes;  // in order; together they hold every sample
 };
+
+// flam3's log-density constant k2 of one pass: os²·passes / (area · 255 ·
+// density · sumfilt), with the image area in world units from `ppu` (pixels
+// per unit) and sumfilt the temporal filter's mean weight.
+double flam3_k2(int supersample, int width, int height, double ppu, double density, double mean_weight, int passes);
 
 // Throw InputError for values no frame can be rendered with.
 PreparedFrame prepare_still(const Flame& flame, const FrameOptions& options);

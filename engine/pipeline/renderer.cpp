@@ -10,6 +10,7 @@
 #include "cpu/cpu_backend.h"
 #include "cuda/cuda_backend.h"
 #include "errors.h"
+#include "iterate/common.h"
 #include "post/post_plan.h"
 
 namespace fj {
@@ -66,6 +67,28 @@ uint64_t sample_seed(uint64_t seed, size_t index) {
     return z ^ (z >> 31);
 }
 
+// The post-pass plan of one pass: the frame's (tone, filter) with the pass's
+// k1, k2 and density estimator. `frame_post` holds the bank of the frame's
+// post flame; a pass whose estimator differs gets its own.
+PostPlan pass_post_plan(const PostPlan& frame_post, const Flame& post_flame, const FramePass& pass,
+                        double k2_scale) {
+    PostPlan post = frame_post;
+    post.k1 = pass.k1;
+    post.k2 = pass.k2 * k2_scale;
+    if (pass.estimator_radius != post_flame.estimator_radius || pass.estimator_minimum != post_flame.estimator_minimum ||
+        pass.estimator_curve != post_flame.estimator_curve) {
+        try {
+            post.density = pass.estimator_radius > 0 ? make_density_bank(pass.estimator_radius, pass.estimator_minimum,
+                                                                         pass.estimator_curve, post.supersample)
+                                                     : DensityBank{};
+        } catch (const std::runtime_error& e) {
+            throw InputError(e.what());
+        }
+    }
+    if (post.density.kernel_count > 0) post.density.curve = pass.select_curve;
+    return post;
+}
+
 }  // namespace
 
 RenderResult Renderer::render(const PreparedFrame& frame, uint64_t seed) {
@@ -88,35 +111,43 @@ RenderResult Renderer::render(const PreparedFrame& frame, uint64_t seed) {
     backend_->begin_frame(frame.plan);
     RenderResult result;
     const size_t n = frame.samples.size();
-    double requested = 0, plotted = 0;
-    for (size_t i = 0; i < n; ++i) {
-        const TimeSample& sample = frame.samples[i];
-        IterationRequest req;
-        req.flame = &frame.post_flame;
-        req.key = &frame.key;
-        req.layout = &frame.layout;
-        req.params = &sample.params;
-        req.plan = &frame.plan;
-        req.samples = std::max<uint64_t>(sample.samples, 1);
-        req.seed = n == 1 ? seed : sample_seed(seed, i);
-        if (options_.progress)
-            req.progress = [this, i, n](double f) { options_.progress((static_cast<double>(i) + f) / n); };
-        const IterationStats stats = backend_->iterate(req);
-        result.stats.samples += stats.samples;
-        result.stats.bad_values += stats.bad_values;
-        result.stats.idle_lane_rounds += stats.idle_lane_rounds;
-        result.stats.packed_carries += stats.packed_carries;
-        result.stats.seconds += stats.seconds;
-        // The launch shape is the kernel's, the same for every time sample.
-        result.stats.registers = stats.registers;
-        result.stats.blocks_per_sm = stats.blocks_per_sm;
-        result.stats.threads = stats.threads;
-        result.stats.cache_slots = stats.cache_slots;
-        requested += sample.weight * static_cast<double>(sample.samples);
-        plotted += sample.weight * static_cast<double>(stats.samples);
+    for (size_t p = 0; p < frame.passes.size(); ++p) {
+        const FramePass& pass = frame.passes[p];
+        double requested = 0, plotted = 0;
+        for (size_t i = pass.first; i < pass.first + pass.count; ++i) {
+            const TimeSample& sample = frame.samples[i];
+            IterationRequest req;
+            req.flame = &frame.post_flame;
+            req.key = &frame.key;
+            req.layout = &frame.layout;
+            req.params = &sample.params;
+            req.plan = &frame.plan;
+            req.samples = std::max<uint64_t>(sample.samples, 1);
+            req.seed = n == 1 ? seed : sample_seed(seed, i);
+            // flam3 lets chains settle longer when it clips early (rect.c).
+            req.fuse = options_.earlyclip ? FJ_FUSE_EARLYCLIP : FJ_FUSE;
+            if (options_.progress)
+                req.progress = [this, i, n](double f) { options_.progress((static_cast<double>(i) + f) / n); };
+            const IterationStats stats = backend_->iterate(req);
+            result.stats.samples += stats.samples;
+            result.stats.bad_values += stats.bad_values;
+            result.stats.idle_lane_rounds += stats.idle_lane_rounds;
+            result.stats.packed_carries += stats.packed_carries;
+            result.stats.seconds += stats.seconds;
+            // The launch shape is the kernel's, the same for every time sample.
+            result.stats.registers = stats.registers;
+            result.stats.blocks_per_sm = stats.blocks_per_sm;
+            result.stats.threads = stats.threads;
+            result.stats.cache_slots = stats.cache_slots;
+            requested += sample.weight * static_cast<double>(sample.samples);
+            plotted += sample.weight * static_cast<double>(stats.samples);
+        }
+        const PostPlan pass_post = pass_post_plan(post, frame.post_flame, pass, plotted > 0 ? requested / plotted : 1.0);
+        if (p + 1 < frame.passes.size())
+            backend_->end_pass(pass_post);
+        else
+            result.image = backend_->post_process(pass_post);
     }
-    post.k2 = frame.k2 * (plotted > 0 ? requested / plotted : 1.0);
-    result.image = backend_->post_process(post);
     result.backend = backend_name_;
     result.time_samples = static_cast<int>(n);
     result.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();

@@ -4,9 +4,10 @@
 // The renderer keeps its backend across flames, so a multi-flame file (or an
 // animation) pays device start-up and kernel compiles once per structure.
 // A frame (pipeline/prepared_frame.h) is iterated one time sample at a time
-// into one accumulator, then post-processed once; k2 is scaled by the
-// requested over the plotted (temporally weighted) sample count, because
-// backends plot whole rounds and so a little more than asked.
+// into one accumulator, pass by pass: every pass but the last ends with the
+// backend's end_pass, the last with the post-pass. Each pass's k2 is scaled
+// by its requested over its plotted (temporally weighted) sample count,
+// because backends plot whole rounds and so a little more than asked.
 #pragma once
 
 #include <cstdint>
@@ -31,7 +32,7 @@ struct RenderOptions {
     KernelOptions kernel;        // shuffle, block size, arch (arch empty = the device's)
     std::string emit_cu;         // write the generated kernel source here
     bool transparent = false;    // alpha from density, no background (flam3's transparency=1)
-    bool earlyclip = false;      // tone-map before the spatial filter (flam3's earlyclip=1)
+    bool earlyclip = false;      // tone-map before the spatial filter, 100-step fuse (flam3's earlyclip=1)
     ProgressFn progress;
 };
 

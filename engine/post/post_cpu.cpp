@@ -38,7 +38,8 @@ struct CellTotals {
     double alpha = 0;
 };
 
-// Without DE every cell is scaled on its own.
+// Without DE every cell is scaled on its own. Scaled values are added to
+// `out`, which sums the passes of a frame.
 void log_scale_all(const PostPlan& plan, const float* accum, float* out, int threads,
                    std::vector<CellTotals>& totals) {
     const float k1 = float(plan.k1), k2 = float(plan.k2);
@@ -49,7 +50,7 @@ void log_scale_all(const PostPlan& plan, const float* accum, float* out, int thr
             if (c[3] == 0.0f) continue;
             ++totals[t].nonempty;
             float ls = log_scale_factor(c[3], k1, k2);
-            for (int i = 0; i < 4; ++i) out[4 * n + i] = c[i] * ls;
+            for (int i = 0; i < 4; ++i) out[4 * n + i] += c[i] * ls;
         }
     });
 }
@@ -59,8 +60,13 @@ void log_scale_all(const PostPlan& plan, const float* accum, float* out, int thr
 // taller than a kernel's diameter; even swaths run first, then odd ones, so
 // no two threads ever add into the same cell and the sums come out in the
 // same order for any thread count.
-void density_estimate(const PostPlan& plan, const float* accum, float* out, int threads,
+void density_estimate(const PostPlan& plan, const HistogramView& hist, float* out, int threads,
                       std::vector<CellTotals>& totals) {
+    const float* accum = hist.rgba;
+    // flam3 chooses kernels by its count channel; alpha/255 equals it when
+    // the frame has no count buffer (HistogramView).
+    const float* counts = hist.counts ? hist.counts : hist.rgba + 3;
+    const int stride = hist.counts ? 1 : 4;
     const DensityBank& bank = plan.density;
     const DensitySelect sel = density_select(plan);
     const float k1 = float(plan.k1), k2 = float(plan.k2);
@@ -83,7 +89,7 @@ void density_estimate(const PostPlan& plan, const float* accum, float* out, int 
                     const float* c = accum + 4 * ((long long)y * w + x);
                     if (c[3] == 0.0f) continue;
                     ++totals[t].nonempty;
-                    int k = de_kernel_index(density_around(accum, w, x, y, os), sel);
+                    int k = de_kernel_index(density_around(counts, stride, w, x, y, os), sel);
                     int r = radius[k];
                     float ls = log_scale_factor(c[3], k1, k2);
                     const float* coef = bank.coefs.data() + (size_t)k * row * row;
@@ -103,6 +109,14 @@ void density_estimate(const PostPlan& plan, const float* accum, float* out, int 
                 }
         });
     }
+}
+
+void scale_into(const PostPlan& plan, const HistogramView& hist, float* out, int threads,
+                std::vector<CellTotals>& totals) {
+    if (uses_density_estimation(plan))
+        density_estimate(plan, hist, out, threads, totals);
+    else
+        log_scale_all(plan, hist.rgba, out, threads, totals);
 }
 
 }  // namespace
@@ -125,18 +139,33 @@ void check_post_plan(const PostPlan& p) {
     }
 }
 
+void scale_pass_cpu(const PostPlan& plan, const HistogramView& hist, float* passes, int threads) {
+    check_post_plan(plan);
+    if (threads <= 0) threads = std::max(1u, std::thread::hardware_concurrency());
+    std::vector<CellTotals> totals(threads);
+    scale_into(plan, hist, passes, threads, totals);
+}
+
 ImageF post_process_cpu(const PostPlan& plan, const float* accum, int threads, PostStats* stats) {
+    return post_process_cpu(plan, HistogramView{accum, nullptr}, nullptr, threads, stats);
+}
+
+ImageF post_process_cpu(const PostPlan& plan, const HistogramView& hist, float* passes, int threads,
+                        PostStats* stats) {
     auto start = std::chrono::steady_clock::now();
     check_post_plan(plan);
     if (threads <= 0) threads = std::max(1u, std::thread::hardware_concurrency());
+    const float* accum = hist.rgba;
     const size_t cells = size_t(plan.hist_width) * plan.hist_height;
-    std::vector<float> scaled(4 * cells, 0.0f);
+    std::vector<float> own;
+    if (!passes) {
+        own.assign(4 * cells, 0.0f);
+        passes = own.data();
+    }
+    float* scaled = passes;
     std::vector<CellTotals> totals(threads);
     const bool de = uses_density_estimation(plan);
-    if (de)
-        density_estimate(plan, accum, scaled.data(), threads, totals);
-    else
-        log_scale_all(plan, accum, scaled.data(), threads, totals);
+    scale_into(plan, hist, scaled, threads, totals);
 
     ImageF img;
     img.width = plan.width;
@@ -162,7 +191,7 @@ ImageF post_process_cpu(const PostPlan& plan, const float* accum, int threads, P
     parallel_for(plan.height, threads, [&](int py, int) {
         for (int px = 0; px < plan.width; ++px) {
             double t[4], toned[4];
-            filter_pixel(scaled.data(), plan.hist_width, plan.de_offset + px * os, plan.de_offset + py * os,
+            filter_pixel(scaled, plan.hist_width, plan.de_offset + px * os, plan.de_offset + py * os,
                          plan.filter.coefs.data(), plan.filter.width, t);
             if (plan.earlyclip)
                 clip_filtered(t, toned);

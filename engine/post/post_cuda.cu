@@ -83,6 +83,7 @@ __device__ FJ_INLINE void add_cell(float4* dst, float4 v) {
 #endif
 }
 
+// Adds to `out`, which sums the passes of a frame (one thread per cell).
 __global__ void log_scale_kernel(const float4* accum, const int* cells, int count, float k1,
                                  float k2, float4* out) {
     int t = blockIdx.x * blockDim.x + threadIdx.x;
@@ -90,11 +91,15 @@ __global__ void log_scale_kernel(const float4* accum, const int* cells, int coun
     int n = cells[t];
     float4 c = accum[n];
     float ls = log_scale_factor(c.w, k1, k2);
-    out[n] = make_float4(c.x * ls, c.y * ls, c.z * ls, c.w * ls);
+    float4 o = out[n];
+    out[n] = make_float4(o.x + c.x * ls, o.y + c.y * ls, o.z + c.z * ls, o.w + c.w * ls);
 }
 
 // One thread per visited cell; the kernel bank is (2·half+1)² per kernel.
-__global__ void density_splat_kernel(const float4* accum, const int* cells, int count, int width,
+// Kernels are chosen from `counts` (every `stride` floats: the count buffer,
+// or the accumulator's alpha).
+__global__ void density_splat_kernel(const float4* accum, const float* counts, int stride,
+                                     const int* cells, int count, int width,
                                      int height, DensitySelect sel, const float* coefs,
                                      const int* radius, float k1, float k2, float4* out) {
     int t = blockIdx.x * blockDim.x + threadIdx.x;
@@ -102,8 +107,7 @@ __global__ void density_splat_kernel(const float4* accum, const int* cells, int 
     int n = cells[t];
     int y = n / width, x = n - y * width;
     float4 c = accum[n];
-    int k = de_kernel_index(density_around(reinterpret_cast<const float*>(accum), width, x, y,
-                                           sel.supersample), sel);
+    int k = de_kernel_index(density_around(counts, stride, width, x, y, sel.supersample), sel);
     int r = radius[k];
     int row = 2 * sel.half_width + 1;
     float ls = log_scale_factor(c.w, k1, k2);
@@ -151,18 +155,13 @@ __global__ void filter_tone_kernel(const float4* scaled, int hist_w, int width, 
 
 int blocks_for(long long n, int block) { return (int)((n + block - 1) / block); }
 
-}  // namespace
-
-void run_post_cuda(const CudaPostJob& job, const float* d_accum_f, void* stream_handle,
-                   float* host_rgba, CudaPostTotals* totals) {
-    cudaStream_t stream = static_cast<cudaStream_t>(stream_handle);
+// Adds the pass in `buffers` into d_scaled; returns what it visited.
+CudaPostTotals scale_pass(const CudaPostJob& job, const CudaPostBuffers& buffers, float4* d_scaled,
+                          cudaStream_t stream) {
     const long long cells = (long long)job.hist_width * job.hist_height;
     if (cells > INT32_MAX) throw std::runtime_error("CUDA post-pass: histogram over 2^31 cells");
-    const float4* d_accum = reinterpret_cast<const float4*>(d_accum_f);
+    const float4* d_accum = reinterpret_cast<const float4*>(buffers.accum);
     const int os = job.supersample;
-
-    DeviceArray<float4> d_scaled(cells);
-    FJ_CUDA_CHECK(cudaMemsetAsync(d_scaled.get(), 0, cells * sizeof(float4), stream));
 
     // Compact the cells worth visiting, and total the density, so the
     // scaling launch is sized by the hits rather than the histogram.
@@ -200,20 +199,53 @@ void run_post_cuda(const CudaPostJob& job, const float* d_accum_f, void* stream_
     if (count > 0 && job.density_estimation) {
         DeviceArray<float> d_bank = upload(job.bank_coefs, job.bank_coef_count, stream);
         DeviceArray<int> d_radius = upload(job.bank_radius, (size_t)job.kernel_count, stream);
+        // flam3 chooses kernels by its count channel; alpha/255 equals it
+        // when the frame keeps no count buffer.
+        const float* counts = buffers.counts ? buffers.counts : buffers.accum + 3;
+        const int stride = buffers.counts ? 1 : 4;
         density_splat_kernel<<<blocks_for(count, block), block, 0, stream>>>(
-            d_accum, d_cells.get(), count, job.hist_width, job.hist_height, job.select,
-            d_bank.get(), d_radius.get(), job.k1, job.k2, d_scaled.get());
+            d_accum, counts, stride, d_cells.get(), count, job.hist_width, job.hist_height, job.select,
+            d_bank.get(), d_radius.get(), job.k1, job.k2, d_scaled);
         FJ_CUDA_CHECK(cudaGetLastError());
         // The bank must outlive the kernel that reads it.
         FJ_CUDA_CHECK(cudaStreamSynchronize(stream));
     } else if (count > 0) {
         log_scale_kernel<<<blocks_for(count, block), block, 0, stream>>>(
-            d_accum, d_cells.get(), count, job.k1, job.k2, d_scaled.get());
+            d_accum, d_cells.get(), count, job.k1, job.k2, d_scaled);
         FJ_CUDA_CHECK(cudaGetLastError());
+        // d_cells is freed on return.
+        FJ_CUDA_CHECK(cudaStreamSynchronize(stream));
     }
+    CudaPostTotals totals;
+    totals.visited_cells = count;
+    totals.alpha_sum = alpha_sum;
+    return totals;
+}
 
+}  // namespace
+
+void run_scale_pass_cuda(const CudaPostJob& job, const CudaPostBuffers& buffers, void* stream_handle) {
+    if (!buffers.passes) throw std::runtime_error("CUDA post-pass: a pass needs a buffer to add into");
+    scale_pass(job, buffers, reinterpret_cast<float4*>(buffers.passes), static_cast<cudaStream_t>(stream_handle));
+}
+
+void run_post_cuda(const CudaPostJob& job, const CudaPostBuffers& buffers, void* stream_handle,
+                   float* host_rgba, CudaPostTotals* totals) {
+    cudaStream_t stream = static_cast<cudaStream_t>(stream_handle);
+    const long long cells = (long long)job.hist_width * job.hist_height;
+    if (cells > INT32_MAX) throw std::runtime_error("CUDA post-pass: histogram over 2^31 cells");
+    const int os = job.supersample;
+
+    // A frame of one pass scales into a buffer of its own; the last pass of
+    // several adds to the sum of the others.
+    DeviceArray<float4> d_own(buffers.passes ? 0 : cells);
+    float4* d_scaled = buffers.passes ? reinterpret_cast<float4*>(buffers.passes) : d_own.get();
+    if (!buffers.passes) FJ_CUDA_CHECK(cudaMemsetAsync(d_scaled, 0, cells * sizeof(float4), stream));
+    const CudaPostTotals seen = scale_pass(job, buffers, d_scaled, stream);
+
+    const int block = 256;
     if (job.earlyclip) {
-        tone_cells_kernel<<<blocks_for(cells, block), block, 0, stream>>>(d_scaled.get(), cells, job.tone);
+        tone_cells_kernel<<<blocks_for(cells, block), block, 0, stream>>>(d_scaled, cells, job.tone);
         FJ_CUDA_CHECK(cudaGetLastError());
     }
     DeviceArray<double> d_filter =
@@ -222,17 +254,14 @@ void run_post_cuda(const CudaPostJob& job, const float* d_accum_f, void* stream_
     DeviceArray<float4> d_image(pixels);
     dim3 tile(16, 16);
     dim3 grid(blocks_for(job.width, 16), blocks_for(job.height, 16));
-    filter_tone_kernel<<<grid, tile, 0, stream>>>(d_scaled.get(), job.hist_width, job.width,
+    filter_tone_kernel<<<grid, tile, 0, stream>>>(d_scaled, job.hist_width, job.width,
                                                   job.height, os, job.de_offset, d_filter.get(),
                                                   job.filter_width, job.tone, job.earlyclip, d_image.get());
     FJ_CUDA_CHECK(cudaGetLastError());
     FJ_CUDA_CHECK(cudaMemcpyAsync(host_rgba, d_image.get(), pixels * sizeof(float4),
                                   cudaMemcpyDeviceToHost, stream));
     FJ_CUDA_CHECK(cudaStreamSynchronize(stream));
-    if (totals) {
-        totals->visited_cells = count;
-        totals->alpha_sum = alpha_sum;
-    }
+    if (totals) *totals = seen;
 }
 
 }  // namespace fj

@@ -20,4 +20,21 @@ ImageF post_process_cuda(const PostPlan& plan, const float* d_accum, void* strea
 ImageF post_process_cuda(const PostPlan& plan, const float* d_accum, void* stream,
                          PostStats* stats);
 
+// A frame's device buffers: `accum` (float4 per cell); `counts`, one float
+// per cell when the frame keeps flam3's count channel (else null: alpha/255
+// counts hits); `passes`, float4 per cell, the log-scaled sum of the earlier
+// passes of a frame of several (else null).
+struct CudaFrameBuffers {
+    const float* accum = nullptr;
+    const float* counts = nullptr;
+    float* passes = nullptr;
+};
+// The last (or only) pass: scaled, added to `passes` when given (which is
+// then overwritten), filtered and tone-mapped.
+ImageF post_process_cuda(const PostPlan& plan, const CudaFrameBuffers& buffers, void* stream,
+                         PostStats* stats);
+// An earlier pass: log-scaled (density-estimated) with the plan's k1, k2
+// and bank, and added into buffers.passes.
+void scale_pass_cuda(const PostPlan& plan, const CudaFrameBuffers& buffers, void* stream);
+
 }  // namespace fj

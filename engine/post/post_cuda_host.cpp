@@ -10,9 +10,11 @@
 
 namespace fj {
 
-ImageF post_process_cuda(const PostPlan& plan, const float* d_accum, void* stream,
-                         PostStats* stats) {
-    auto start = std::chrono::steady_clock::now();
+namespace {
+
+// The plan's values as the nvcc-compiled half reads them; `radius` keeps the
+// splat radii the job points at.
+CudaPostJob make_job(const PostPlan& plan, std::vector<int>& radius) {
     check_post_plan(plan);
     CudaPostJob job;
     job.width = plan.width;
@@ -25,7 +27,6 @@ ImageF post_process_cuda(const PostPlan& plan, const float* d_accum, void* strea
     job.k2 = static_cast<float>(plan.k2);
     job.density_estimation = uses_density_estimation(plan);
     job.select = density_select(plan);
-    std::vector<int> radius;
     for (double h : plan.density.widths) radius.push_back(de_splat_radius(static_cast<float>(h)));
     job.bank_coefs = plan.density.coefs.data();
     job.bank_coef_count = plan.density.coefs.size();
@@ -35,13 +36,23 @@ ImageF post_process_cuda(const PostPlan& plan, const float* d_accum, void* strea
     job.filter_width = plan.filter.width;
     job.tone = tone_params<double>(plan);
     job.earlyclip = plan.earlyclip;
+    return job;
+}
 
+}  // namespace
+
+ImageF post_process_cuda(const PostPlan& plan, const CudaFrameBuffers& buffers, void* stream,
+                         PostStats* stats) {
+    auto start = std::chrono::steady_clock::now();
+    std::vector<int> radius;
+    const CudaPostJob job = make_job(plan, radius);
     ImageF img;
     img.width = plan.width;
     img.height = plan.height;
     img.rgba.resize(size_t(4) * plan.width * plan.height);
     CudaPostTotals totals;
-    run_post_cuda(job, d_accum, stream, img.rgba.data(), &totals);
+    run_post_cuda(job, CudaPostBuffers{buffers.accum, buffers.counts, buffers.passes}, stream, img.rgba.data(),
+                  &totals);
     if (stats) {
         stats->nonempty_cells = totals.visited_cells;
         stats->alpha_sum = totals.alpha_sum;
@@ -49,6 +60,17 @@ ImageF post_process_cuda(const PostPlan& plan, const float* d_accum, void* strea
         stats->seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
     }
     return img;
+}
+
+void scale_pass_cuda(const PostPlan& plan, const CudaFrameBuffers& buffers, void* stream) {
+    std::vector<int> radius;
+    const CudaPostJob job = make_job(plan, radius);
+    run_scale_pass_cuda(job, CudaPostBuffers{buffers.accum, buffers.counts, buffers.passes}, stream);
+}
+
+ImageF post_process_cuda(const PostPlan& plan, const float* d_accum, void* stream,
+                         PostStats* stats) {
+    return post_process_cuda(plan, CudaFrameBuffers{d_accum, nullptr, nullptr}, stream, stats);
 }
 
 ImageF post_process_cuda(const PostPlan& plan, const float* d_accum, void* stream) {

@@ -34,10 +34,23 @@ struct CudaPostTotals {
     double alpha_sum = 0;          // from cub::DeviceReduce
 };
 
+// The device buffers of one pass: `accum` hist_width × hist_height float4;
+// `counts` one float per cell (flam3's count channel) or null, when alpha/255
+// counts the hits; `passes` float4 per cell holding the log-scaled sum of a
+// frame's earlier passes, or null for a frame of one pass.
+struct CudaPostBuffers {
+    const float* accum = nullptr;
+    const float* counts = nullptr;
+    float* passes = nullptr;
+};
+
 // Runs the post-pass on `stream` (a CUstream/cudaStream_t, 0 = default) over
-// the device accumulator and writes width·height RGBA floats to host_rgba.
+// the device buffers and writes width·height RGBA floats to host_rgba. The
+// pass is added into `passes` when given (which is then overwritten).
 // Throws std::runtime_error naming the failed CUDA call.
-void run_post_cuda(const CudaPostJob& job, const float* d_accum, void* stream, float* host_rgba,
+void run_post_cuda(const CudaPostJob& job, const CudaPostBuffers& buffers, void* stream, float* host_rgba,
                    CudaPostTotals* totals);
+// Log-scales (density-estimates) one pass and adds it into buffers.passes.
+void run_scale_pass_cuda(const CudaPostJob& job, const CudaPostBuffers& buffers, void* stream);
 
 }  // namespace fj

@@ -193,6 +193,14 @@ DensityBank make_density_bank(double radius, double minimum, double curve, int s
     return bank;
 }
 
+double flam3_k1(double brightness, int passes) {
+    return brightness * 255.0 * 268.0 / 256.0 / passes;
+}
+
+bool density_estimation_enabled(double radius, double minimum) {
+    return radius > 0 && radius > minimum;
+}
+
 PostPlan make_post_plan(const Flame& flame, const FramePlan& plan) {
     PostPlan post;
     post.width = plan.width;
@@ -205,7 +213,7 @@ PostPlan make_post_plan(const Flame& flame, const FramePlan& plan) {
     if (!(plan.sample_density > 0) || !(plan.ppux > 0) || !(plan.ppuy > 0))
         throw std::runtime_error("post-pass needs a frame plan with positive density and scale");
     // One pass, one temporal sample weight 1, contrast 1 (§3.7).
-    post.k1 = flame.brightness * 255.0 * 268.0 / 256.0;
+    post.k1 = flam3_k1(flame.brightness, 1);
     double area = double(plan.width) * plan.height / (plan.ppux * plan.ppuy);
     post.k2 = double(plan.supersample) * plan.supersample / (area * 255.0 * plan.sample_density);
     if (flame.estimator_radius > 0)

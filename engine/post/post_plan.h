@@ -64,6 +64,13 @@ struct PostStats {
 int spatial_filter_width(const Flame& flame);
 SpatialFilter make_spatial_filter(FilterShape shape, double radius, int supersample);
 DensityBank make_density_bank(double radius, double minimum, double curve, int supersample);
+// flam3's k1 of one pass: brightness · 255 · 268 / 256 / passes (contrast 1).
+double flam3_k1(double brightness, int passes);
+// Whether flam3 runs density estimation with these radii: its bank then
+// has more than one kernel, which needs radius > minimum (and radius > 0).
+bool density_estimation_enabled(double radius, double minimum);
+// One pass of one time sample (callers with several set k1, k2 and the
+// bank per pass).
 PostPlan make_post_plan(const Flame& flame, const FramePlan& plan);
 
 }  // namespace fj

@@ -12,11 +12,14 @@
 namespace fj {
 
 // flam3's chains (rect.c iter_thread, flam3_iterate): every chain starts at
-// a random point, runs FJ_FUSE unplotted steps and then plots FJ_CHAIN
+// a random point, runs a fuse of unplotted steps and then plots FJ_CHAIN
 // samples before the next one starts afresh. For genomes that mix slowly the
 // young part of each chain shows in the image, so flamejit keeps the same
-// chains instead of letting points run forever.
+// chains instead of letting points run forever. The fuse is FJ_FUSE steps,
+// or FJ_FUSE_EARLYCLIP when flam3 renders with earlyclip=1 (rect.c's two
+// fuse constants); it reaches the code below as the `fuse` argument.
 #define FJ_FUSE 15
+#define FJ_FUSE_EARLYCLIP 100
 #define FJ_CHAIN 10000
 // Steps after which a chain's point no longer remembers where it started,
 // for all but pathological genomes. A lane whose first chain is "settled"
@@ -39,8 +42,8 @@ FJ_HD FJ_INLINE int state_left(int s) { return s >> 11; }
 
 // The state of a point that starts its lane's first chain: fresh (plots
 // after the fuse) when u < fresh_fraction, else settled.
-FJ_HD FJ_INLINE int first_chain_state(float u, float fresh_fraction) {
-    return point_state(FJ_FUSE + FJ_CHAIN + (u < fresh_fraction ? 0 : FJ_SETTLE), 0, 0);
+FJ_HD FJ_INLINE int first_chain_state(float u, float fresh_fraction, int fuse) {
+    return point_state(fuse + FJ_CHAIN + (u < fresh_fraction ? 0 : FJ_SETTLE), 0, 0);
 }
 
 // The share of lanes whose first chain is fresh. flam3 plots one young
@@ -69,9 +72,9 @@ FJ_HD FJ_INLINE float fresh_chain_fraction(float mean_plotted) {
 }
 
 // Rounds a fresh lane needs to plot p samples, counting each chain's fuse.
-FJ_HD FJ_INLINE float fresh_lane_rounds(float mean_plotted) {
+FJ_HD FJ_INLINE float fresh_lane_rounds(float mean_plotted, int fuse) {
     const float p = mean_plotted + (1.0f - fresh_chain_fraction(mean_plotted)) * (float)FJ_SETTLE;
-    return p + (float)FJ_FUSE * ceilf(p / (float)FJ_CHAIN);
+    return p + (float)fuse * ceilf(p / (float)FJ_CHAIN);
 }
 
 // flam3's rules after an xform moved a point (flam3_iterate): a bad value
@@ -97,12 +100,12 @@ FJ_HD FJ_INLINE bool settle_point(float& x, float& y, int& state, int applied, R
 
 // After a step (and its plot): a chain that has plotted its FJ_CHAIN samples
 // ends, and the point starts a fresh one as flam3 seeds a sub-batch.
-FJ_HD FJ_INLINE void end_chain_if_done(float& x, float& y, float& c, int& state, Rng& rng) {
+FJ_HD FJ_INLINE void end_chain_if_done(float& x, float& y, float& c, int& state, Rng& rng, int fuse) {
     if (state_left(state) > 0) return;
     x = rand11(rng);
     y = rand11(rng);
     c = rand01(rng);
-    state = point_state(FJ_FUSE + FJ_CHAIN, 0, 0);
+    state = point_state(fuse + FJ_CHAIN, 0, 0);
 }
 
 // Index of the xform a draw u in [0,1) selects from a cumulative row.

@@ -9,6 +9,7 @@
 //   FJ_XAOS             1 when selection depends on the previous xform
 //   FJ_PALETTE_LINEAR   1 for palette_mode="linear"
 //   FJ_HAS_FINAL        1 when there is a final xform
+//   FJ_DENSITY_COUNT    1 when hits also go to a separate count buffer
 //   FJ_NXFORMS, FJ_SELECT, FJ_PALETTE, FJ_FINAL_OPACITY   parameter-block offsets
 //   FJ_PROPOSAL, FJ_ACCEPT   (xaos) warp-uniform proposal and acceptance rows
 //   fj_apply_xform(P, k, x, y, c, vis, rng)   applies xform k
@@ -17,6 +18,7 @@
 // One launch: every thread loads its point and random state from the pool,
 // runs `rounds` rounds (select, apply, plot, exchange), and stores them back.
 // Points persist across launches, so the fuse is paid once per pool.
+// `fuse` is the unplotted steps at each chain's start (iterate/common.h).
 
 #if defined(FJ_SHUFFLE_DIVERGENT)
 #define FJ_WARP_UNIFORM 0
@@ -34,14 +36,27 @@ struct FjPoint {
     int state;  // fj::point_state
 };
 
-__device__ FJ_INLINE void fj_plot(const float* __restrict__ P, FjAccum& accum, int hist_w, int hist_h, float x,
-                                  float y, float c, float vis) {
+// flam3's count channel: every hit also adds visibility·255 (truncated) to
+// a count that ignores palette alpha and temporal weights and only chooses
+// density-estimation kernels. Compiled in (FJ_DENSITY_COUNT, KernelKey's
+// density_count) only for frames where it can differ from alpha.
+__device__ FJ_INLINE void fj_count(float* __restrict__ counts, long long cell, float vis) {
+#if FJ_DENSITY_COUNT && !defined(FJ_ACCUM_NONE)
+    if (cell >= 0) atomicAdd(counts + cell, fj::hit_amount(vis, 255.0f));
+#else
+    (void)counts, (void)cell, (void)vis;
+#endif
+}
+
+__device__ FJ_INLINE void fj_plot(const float* __restrict__ P, FjAccum& accum, float* __restrict__ counts, int hist_w,
+                                  int hist_h, float x, float y, float c, float vis) {
     long long cell = fj::camera_cell(P, x, y, hist_w, hist_h);
     if (vis <= 0.0f) cell = -1;
     float rgba[4];
     fj::palette_lookup(P + FJ_PALETTE, c, FJ_PALETTE_LINEAR, rgba);
     for (int k = 0; k < 4; ++k) rgba[k] = fj::hit_amount(vis, rgba[k]);
     fj_accumulate(accum, cell, rgba);
+    fj_count(counts, cell, vis);
 }
 
 // The atomic ceiling: the accumulator's update rate alone. Every thread adds
@@ -61,7 +76,7 @@ fj_atomic_ceiling(FjAccumTarget target, unsigned int cells, unsigned int rounds,
 // start); a share `fresh_fraction` of them plot after the fuse, the others
 // settle first (fj::fresh_chain_fraction says why).
 extern "C" __global__ void fj_seed(float4* __restrict__ points, unsigned long long* __restrict__ rng_states,
-                                   unsigned long long seed, unsigned int count, float fresh_fraction) {
+                                   unsigned long long seed, unsigned int count, float fresh_fraction, int fuse) {
     const unsigned int i = blockIdx.x * blockDim.x + threadIdx.x;
     if (i >= count) return;
     fj::Rng rng = fj::make_rng(seed, i);
@@ -69,7 +84,7 @@ extern "C" __global__ void fj_seed(float4* __restrict__ points, unsigned long lo
     p.x = fj::rand11(rng);
     p.y = fj::rand11(rng);
     p.c = fj::rand01(rng);
-    p.state = fj::first_chain_state(fj::rand01(rng), fresh_fraction);
+    p.state = fj::first_chain_state(fj::rand01(rng), fresh_fraction, fuse);
     points[i] = *reinterpret_cast<float4*>(&p);
     rng_states[i] = rng.state;
 }
@@ -77,7 +92,7 @@ extern "C" __global__ void fj_seed(float4* __restrict__ points, unsigned long lo
 extern "C" __global__ void __launch_bounds__(FJ_BLOCK)
 fj_iterate(const float* __restrict__ P, float4* __restrict__ points, unsigned long long* __restrict__ rng_states,
            FjAccumTarget target, int hist_w, int hist_h, unsigned int rounds, unsigned int round_base,
-           unsigned long long* __restrict__ counters) {
+           unsigned long long* __restrict__ counters, float* __restrict__ counts, int fuse) {
     const unsigned int tid = blockIdx.x * FJ_BLOCK + threadIdx.x;
     fj::Rng rng;
     rng.state = rng_states[tid];
@@ -123,10 +138,10 @@ fj_iterate(const float* __restrict__ P, float4* __restrict__ points, unsigned lo
                     }
                 }
 #endif
-                fj_plot(P, accum, hist_w, hist_h, fx, fy, fc, vis);
+                fj_plot(P, accum, counts, hist_w, hist_h, fx, fy, fc, vis);
                 ++plotted;
             }
-            fj::end_chain_if_done(pt.x, pt.y, pt.c, pt.state, rng);
+            fj::end_chain_if_done(pt.x, pt.y, pt.c, pt.state, rng, fuse);
         }
 
 #if FJ_EXCHANGE

@@ -3,10 +3,11 @@
 //
 // flam3 3.1.1 rect.c semantics (reference/flam3-behaviour.md §3.7, §3.8).
 // The accumulator cell is RGBA where every hit adds visibility·palette·255;
-// flam3 keeps a separate hit counter (visibility·255 per hit) for choosing the
-// DE kernel. We have no such channel and use A/255 instead: identical when
-// palette alpha is 1 (the usual case), fewer counted hits — so wider kernels —
-// where palette alpha < 1. This is a known deviation.
+// flam3 keeps a separate hit counter (visibility·255 per hit, blind to
+// palette alpha and temporal weights) for choosing the DE kernel. Frames
+// whose palette alpha and temporal weights are all 1 get the same counts from
+// the alpha channel, so only the others keep a count buffer (KernelKey's
+// density_count); the functions below read whichever the frame has.
 #pragma once
 
 #include "fj_device.h"
@@ -34,13 +35,15 @@ FJ_HD FJ_INLINE float log_scale_factor(float a, float k1, float k2) {
 // Hit count around (x, y) for kernel selection: the (2s+1)² neighbourhood,
 // s = floor(os/2), scaled by (os/(os+1))² for even supersampling so that the
 // count per output pixel matches across supersample settings. The caller
-// keeps (x, y) at least os-1 cells inside the histogram.
-FJ_HD FJ_INLINE float density_around(const float* accum, int hist_w, int x, int y, int os) {
+// keeps (x, y) at least os-1 cells inside the histogram. `counts` holds 255
+// per full hit every `stride` floats: the count buffer (stride 1) or the
+// accumulator's alpha (its address + 3, stride 4).
+FJ_HD FJ_INLINE float density_around(const float* counts, int stride, int hist_w, int x, int y, int os) {
     int s = os / 2;
     float f = 0.0f;
     for (int dy = -s; dy <= s; ++dy)
         for (int dx = -s; dx <= s; ++dx)
-            f += accum[4 * ((long long)(y + dy) * hist_w + (x + dx)) + 3] * (1.0f / 255.0f);
+            f += counts[stride * ((long long)(y + dy) * hist_w + (x + dx))] * (1.0f / 255.0f);
     if ((os & 1) == 0) {
         float r = (float)os / (float)(os + 1);
         f *= r * r;
