@@ -205,7 +205,7 @@ TEST_CASE("genome: corpus genomes read exactly as flam3_parse_xml2 reads them") 
         MESSAGE("corpus folder " << dir << " is absent: electric-sheep genomes not compared");
     }
     std::sort(files.begin(), files.end());
-    const std::string flam3_test = "/usr/share/flam3/test.flam3";
+    const std::string flam3_test = fj::test::flam3_data_path("test.flam3");
     if (fj::test::file_exists(flam3_test)) files.push_back(flam3_test);
     else MESSAGE(flam3_test << " is absent (package flam3-utils): not compared");
     REQUIRE_MESSAGE(!files.empty(), "no genome files to compare");

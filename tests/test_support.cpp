@@ -8,6 +8,7 @@
 
 #include <atomic>
 #include <cstdio>
+#include <cstdlib>
 #include <filesystem>
 #include <fstream>
 #include <regex>
@@ -18,13 +19,31 @@
 
 namespace fj::test {
 
-std::string source_path(const std::string& rel) { return std::string(FJ_SOURCE_DIR) + "/" + rel; }
-std::string corpus_path(const std::string& rel) { return std::string(FJ_CORPUS_DIR) + "/" + rel; }
-std::string flamejit_binary() { return std::string(FJ_BINARY_DIR) + "/flamejit"; }
+namespace {
+
+// The variable's value when set and not empty, else the configure-time path:
+// a test executable copied to a machine without the source or build tree (a
+// bundle from tools/bundle.sh, whose env.sh sets these) reads its inputs
+// where the variables say, and runs unchanged in the build tree otherwise.
+std::string path_from_env(const char* variable, const std::string& configured) {
+    const char* value = std::getenv(variable);
+    return value && *value ? value : configured;
+}
+
+std::string binary_dir() { return path_from_env("FJ_BINARY_DIR", FJ_BINARY_DIR); }
+
+}  // namespace
+
+std::string source_path(const std::string& rel) { return path_from_env("FJ_SOURCE_DIR", FJ_SOURCE_DIR) + "/" + rel; }
+std::string corpus_path(const std::string& rel) { return path_from_env("FJ_CORPUS_DIR", FJ_CORPUS_DIR) + "/" + rel; }
+std::string flam3_data_path(const std::string& rel) {
+    return path_from_env("FJ_FLAM3_DATA_DIR", "/usr/share/flam3") + "/" + rel;
+}
+std::string flamejit_binary() { return path_from_env("FJ_FLAMEJIT", binary_dir() + "/flamejit"); }
 
 std::string scratch_dir(const std::string& tag) {
     static std::atomic<int> counter{0};
-    const std::string dir = std::string(FJ_BINARY_DIR) + "/test-scratch/" + tag + "-" +
+    const std::string dir = path_from_env("FJ_SCRATCH_DIR", binary_dir() + "/test-scratch") + "/" + tag + "-" +
                             std::to_string(getpid()) + "-" + std::to_string(counter++);
     std::filesystem::remove_all(dir);
     std::filesystem::create_directories(dir);

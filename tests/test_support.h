@@ -6,11 +6,14 @@
 
 namespace fj::test {
 
-// Paths fixed at configure time.
-std::string source_path(const std::string& rel);   // inside the project
-std::string corpus_path(const std::string& rel);   // inside ../shared/corpus
-std::string flamejit_binary();
-// A fresh empty folder under the build tree, unique per call.
+// Paths fixed at configure time, each overridden at run time by an
+// environment variable when it is set (a bundle's env.sh sets them all):
+std::string source_path(const std::string& rel);      // inside the project ($FJ_SOURCE_DIR)
+std::string corpus_path(const std::string& rel);      // inside the artist corpus ($FJ_CORPUS_DIR)
+std::string flam3_data_path(const std::string& rel);  // inside /usr/share/flam3 ($FJ_FLAM3_DATA_DIR)
+std::string flamejit_binary();                        // $FJ_FLAMEJIT, else flamejit in $FJ_BINARY_DIR
+// A fresh empty folder under $FJ_SCRATCH_DIR (default: test-scratch in the
+// build tree), unique per call.
 std::string scratch_dir(const std::string& tag);
 bool file_exists(const std::string& path);
 std::string read_file(const std::string& path);

@@ -6,25 +6,45 @@
 #
 # Usage (from the project root, after a build into build/):
 #   tools/gpu_bench.sh RESULTS_DIR [quick]
+# or from a bundle made by tools/bundle.sh (a machine without the build), in
+# any folder:
+#   BUNDLE/tools/gpu_bench.sh RESULTS_DIR [quick]
 # Writes logs and JSON into RESULTS_DIR; copy the JSON files that matter into
 # benchmarks/results/ with the device, driver and command they name.
 # "quick" shortens the benchmarks (smaller sizes, fewer qualities).
+# Environment: FLAMEJIT (the flamejit binary; default build/flamejit, or the
+# bundle's), FJ_TEST_RUNNER (command line that runs the GPU suites; default
+# `ctest --test-dir build -L gpu --output-on-failure`, or the bundle's
+# `run_tests.sh --gpu`), FLAM3 (set: compare throughput with flam3-render).
 set -uo pipefail
 out=${1:?usage: tools/gpu_bench.sh RESULTS_DIR [quick]}
 quick=${2:-}
 mkdir -p "$out"
-fj=build/flamejit
+here=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
+if [[ -f $here/env.sh && -x $here/run_tests.sh ]]; then
+    # A bundle: its env.sh puts its libraries, flam3-render and test inputs first.
+    source "$here/env.sh"
+    fj=${FLAMEJIT:-$here/bin/flamejit}
+    genomes=$here/share/flamejit/benchmarks/genomes
+    tests=${FJ_TEST_RUNNER:-"$(printf %q "$here/run_tests.sh") --gpu"}
+    describe() { head -3 "$here/MANIFEST"; }
+else
+    fj=${FLAMEJIT:-build/flamejit}
+    genomes=benchmarks/genomes
+    tests=${FJ_TEST_RUNNER:-ctest --test-dir build -L gpu --output-on-failure}
+    describe() { git describe --always --dirty; }
+fi
 export FLAMEJIT_CACHE_DIR=${FLAMEJIT_CACHE_DIR:-$(mktemp -d)}
 
 step() { echo "== $*" | tee -a "$out/summary.txt"; }
 
 step "device"
-{ nvidia-smi --query-gpu=name,driver_version,memory.total --format=csv || true; $fj info; git describe --always --dirty || true; } \
+{ nvidia-smi --query-gpu=name,driver_version,memory.total --format=csv || true; "$fj" info; describe || true; } \
     >"$out/info.txt" 2>&1
 cat "$out/info.txt" >>"$out/summary.txt"
 
-step "GPU test suites (ctest -L gpu)"
-ctest --test-dir build -L gpu --output-on-failure >"$out/gpu-tests.txt" 2>&1
+step "GPU test suites ($tests)"
+bash -c "$tests" >"$out/gpu-tests.txt" 2>&1
 tail -3 "$out/gpu-tests.txt" >>"$out/summary.txt"
 
 if command -v compute-sanitizer >/dev/null; then
@@ -32,7 +52,7 @@ if command -v compute-sanitizer >/dev/null; then
         for shuffle in ring full none divergent; do
             step "compute-sanitizer --tool $tool, --shuffle $shuffle"
             compute-sanitizer --tool "$tool" --error-exitcode 9 \
-                $fj render benchmarks/genomes/xaos.flam3 --backend cuda --quality 1 --shuffle "$shuffle" \
+                "$fj" render "$genomes/xaos.flam3" --backend cuda --quality 1 --shuffle "$shuffle" \
                 -o "$out/sanitized.png" >"$out/sanitizer-$tool-$shuffle.txt" 2>&1
             echo "exit $? $(grep -E 'ERROR SUMMARY|RACECHECK SUMMARY' "$out/sanitizer-$tool-$shuffle.txt" | tail -1)" \
                 | tee -a "$out/summary.txt"
@@ -43,7 +63,7 @@ if command -v compute-sanitizer >/dev/null; then
         for acc in shared packed; do
             step "compute-sanitizer --tool $tool, --accumulate $acc"
             compute-sanitizer --tool "$tool" --error-exitcode 9 \
-                $fj render benchmarks/genomes/xaos.flam3 --backend cuda --quality 1 --accumulate "$acc" \
+                "$fj" render "$genomes/xaos.flam3" --backend cuda --quality 1 --accumulate "$acc" \
                 -o "$out/sanitized.png" >"$out/sanitizer-$tool-$acc.txt" 2>&1
             echo "exit $? $(grep -E 'ERROR SUMMARY|RACECHECK SUMMARY' "$out/sanitizer-$tool-$acc.txt" | tail -1)" \
                 | tee -a "$out/summary.txt"
@@ -60,14 +80,14 @@ size=1920x1080 quality=100 qualities=10,20,50,100 ref=2000
 # packed_carries, which must be 0 for its timing to count as exact).
 for acc in atomic scalar warp shared packed; do
     step "bench throughput --accumulate $acc"
-    $fj bench throughput benchmarks/genomes/*.flam3 --backend cuda --size $size --quality $quality \
+    "$fj" bench throughput "$genomes"/*.flam3 --backend cuda --size $size --quality $quality \
         --accumulate $acc ${FLAM3:+--flam3} --json "$out/throughput-$acc.json" 2>&1 | tee -a "$out/summary.txt"
 done
 step "bench throughput, CPU backend, same genomes"
-$fj bench throughput benchmarks/genomes/*.flam3 --backend cpu --size $size --quality $((quality / 10 + 1)) \
+"$fj" bench throughput "$genomes"/*.flam3 --backend cpu --size $size --quality $((quality / 10 + 1)) \
     ${FLAM3:+--flam3} --json "$out/throughput-cpu.json" 2>&1 | tee -a "$out/summary.txt"
 step "bench shuffle (GPU, equal samples and equal time)"
-$fj bench shuffle benchmarks/genomes/linear3.flam3 benchmarks/genomes/spherical4.flam3 --backend cuda \
+"$fj" bench shuffle "$genomes/linear3.flam3" "$genomes/spherical4.flam3" --backend cuda \
     --block 128,256,512,1024 --size $size --qualities $qualities --reference-quality $ref --no-de \
     --json "$out/shuffle-gpu.json" --plot "$out/shuffle-gpu.svg" 2>&1 | tee -a "$out/summary.txt"
 step "done"

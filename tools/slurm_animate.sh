@@ -9,6 +9,12 @@
 #   FLAMEJIT  the flamejit binary (default: flamejit on PATH, else build/flamejit beside this script)
 #   SEED      random seed shared by all tasks (default 1), so a re-run draws the same frames
 #
+# On nodes without the build's packages, use a bundle (tools/bundle.sh):
+# `source BUNDLE/env.sh` before sbatch. Slurm hands the submitting shell's
+# environment to the tasks (its --export=ALL default), so they find the
+# bundle's flamejit on PATH and its libraries on LD_LIBRARY_PATH; sbatch runs
+# a copy of this script, so its own folder cannot say where the bundle is.
+#
 # Task I of N renders slice I of N (`--shard I/N`) with `--resume`, so the
 # array needs no coordination: re-submitting the same array (or `scontrol
 # requeue` after a preemption) renders only frames that are missing or were

@@ -5,6 +5,7 @@
 #include <cctype>
 #include <cmath>
 #include <cstdlib>
+#include <filesystem>
 #include <map>
 #include <mutex>
 #include <stdexcept>
@@ -111,7 +112,19 @@ void hsv_to_rgb(const HSV& hsv, double* r, double* g, double* b) {
 
 std::string default_palette_file() {
     const char* env = std::getenv("flam3_palettes");
-    return env && *env ? env : "/usr/share/flam3/flam3-palettes.xml";
+    if (env && *env) return env;
+    const std::string installed = "/usr/share/flam3/flam3-palettes.xml";
+    if (std::filesystem::exists(installed)) return installed;
+    // A relocatable bundle (tools/bundle.sh) carries the library beside its
+    // bin/, for machines without flam3 installed; the installed file still
+    // wins where there is one, as flam3 itself reads only that.
+    std::error_code ec;
+    const std::filesystem::path self = std::filesystem::read_symlink("/proc/self/exe", ec);
+    if (!ec) {
+        const std::filesystem::path carried = self.parent_path().parent_path() / "share/flam3/flam3-palettes.xml";
+        if (std::filesystem::exists(carried, ec)) return carried.string();
+    }
+    return installed;
 }
 
 std::array<RGBA, 256> library_palette(const std::string& file, int number, double hue_rotation) {

@@ -20,7 +20,8 @@ HSV rgb_to_hsv(double r, double g, double b);
 void hsv_to_rgb(const HSV& hsv, double* r, double* g, double* b);
 
 // The library file to use when a reader was given none: $flam3_palettes,
-// else the Debian/flam3 install location.
+// else the Debian/flam3 install location, else (where that is absent) the
+// copy in a bundle's share/flam3/ beside the running binary's bin/.
 std::string default_palette_file();
 
 // Library palette `number` from `file`, every hue rotated by `hue_rotation`
