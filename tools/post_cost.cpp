@@ -57,7 +57,7 @@ Counts count_post(const fj::PostPlan& plan, const std::vector<float>& accum) {
             }
             if (y < os - 1 || y >= h - (os - 1) || x < os - 1 || x >= w - (os - 1)) continue;  // flam3's border
             ++c.nonempty;
-            const int k = fj::de_kernel_index(fj::density_around(accum.data(), w, x, y, os), sel);
+            const int k = fj::de_kernel_index(fj::density_around(accum.data() + 3, 4, w, x, y, os), sel);
             const int r = fj::de_splat_radius(static_cast<float>(plan.density.widths[k]));
             c.splat_taps += static_cast<long long>(2 * r + 1) * (2 * r + 1);
             const float* coef = plan.density.coefs.data() + static_cast<size_t>(k) * row * row;
