@@ -14,7 +14,9 @@
 #include "codegen/param_layout.h"
 #include "codegen/stitcher.h"
 #include "codegen/variation_registry.h"
+#include "genome/flam3_reader.h"
 #include "cuda/compiler.h"
+#include "cuda/cubin_code.h"
 #include "cuda/kernel_cache.h"
 #include "cuda/nvrtc_api.h"
 #include "test_support.h"
@@ -327,7 +329,7 @@ TEST_CASE("kernel cache: the count channel's kernels compile for every accumulat
     flame.xforms.push_back(xf);
     const fj::VariationRegistry& registry = fj::VariationRegistry::standard();
     for (fj::Accumulation mode : {fj::Accumulation::Atomic, fj::Accumulation::Scalar, fj::Accumulation::Warp,
-                                  fj::Accumulation::None}) {
+                                  fj::Accumulation::Shared, fj::Accumulation::Packed, fj::Accumulation::None}) {
         CAPTURE(fj::to_string(mode));
         fj::KernelOptions options;
         options.accumulation = mode;
@@ -342,4 +344,110 @@ TEST_CASE("kernel cache: the count channel's kernels compile for every accumulat
         const fj::CompiledKernel kernel = cache.get(r);
         CHECK(kernel.registers > 0);
     }
+}
+
+namespace {
+
+// The generated kernel of one flame of a genome file of the project.
+std::string stitched_kernel(const std::string& genome, const std::string& arch) {
+    const std::vector<fj::Flame> flames = fj::read_flam3_file(std::string(FJ_SOURCE_DIR) + "/" + genome);
+    REQUIRE_FALSE(flames.empty());
+    const fj::VariationRegistry& registry = fj::VariationRegistry::standard();
+    const fj::KernelKey key = fj::make_kernel_key(flames[0], {fj::Shuffle::Ring, 256, arch});
+    return fj::stitch_kernel(key, fj::make_param_layout(key, registry), registry, fj::SnippetSource::standard());
+}
+
+}  // namespace
+
+TEST_CASE("compiler: the compile-time-only options leave the generated code as it was") {
+    if (!have_nvrtc()) return;
+    // The genomes cover the code switches: plain, xaos, final xform with post affines.
+    struct Case {
+        const char* genome;
+        const char* arch;
+    };
+    const Case cases[] = {{"genomes/default.flam3", "sm_90"},
+                          {"genomes/default.flam3", "sm_80"},
+                          {"benchmarks/genomes/xaos.flam3", "sm_90"},
+                          {"benchmarks/genomes/final-post.flam3", "sm_90"}};
+    for (const Case& c : cases) {
+        CAPTURE(c.genome);
+        CAPTURE(c.arch);
+        const std::string source = stitched_kernel(c.genome, c.arch);
+        const fj::NvrtcRun with = fj::run_nvrtc(source, "with.cu", fj::nvrtc_options(c.arch));
+        const fj::NvrtcRun without = fj::run_nvrtc(source, "without.cu", fj::nvrtc_code_options(c.arch));
+        REQUIRE(with.compiled);
+        REQUIRE(without.compiled);
+        CHECK(fj::cubin_code_digest(with.cubin) != "");
+        CHECK(fj::cubin_code_digest(with.cubin) == fj::cubin_code_digest(without.cubin));
+        const fj::PtxasReport a = fj::parse_ptxas_report(with.log, fj::kIterateKernelName);
+        const fj::PtxasReport b = fj::parse_ptxas_report(without.log, fj::kIterateKernelName);
+        CHECK(a.registers > 0);
+        CHECK(a.registers == b.registers);
+        CHECK(a.spill_stores == b.spill_stores);
+        CHECK(a.spill_loads == b.spill_loads);
+    }
+    // What flamejit compiles with is the code options followed by these.
+    std::vector<std::string> expected = fj::nvrtc_code_options("sm_90");
+    for (const std::string& o : fj::nvrtc_compile_time_options()) expected.push_back(o);
+    CHECK(fj::nvrtc_options("sm_90") == expected);
+}
+
+TEST_CASE("compiler: the code digest tells code changes from everything else") {
+    if (!have_nvrtc()) return;
+    const std::vector<std::string> options = fj::nvrtc_options("sm_90");
+    const fj::NvrtcRun a = fj::run_nvrtc(kSource, "a.cu", options);
+    const fj::NvrtcRun b = fj::run_nvrtc(kSource, "b.cu", options);
+    REQUIRE(a.compiled);
+    REQUIRE(b.compiled);
+    const std::string digest = fj::cubin_code_digest(a.cubin);
+    CHECK(digest.size() == 16);
+    CHECK(digest == fj::cubin_code_digest(b.cubin));  // the same compile twice, another file name
+
+    // Options that change the machine code change the digest.
+    std::vector<std::string> no_fma = options;
+    no_fma.push_back("-fmad=false");
+    std::vector<std::string> no_opt = options;
+    no_opt.push_back("--ptxas-options=-O0");
+    CHECK(fj::cubin_code_digest(fj::run_nvrtc(kSource, "c.cu", no_fma).cubin) != digest);
+    CHECK(fj::cubin_code_digest(fj::run_nvrtc(kSource, "d.cu", no_opt).cubin) != digest);
+
+    // Another kernel in the module changes the module's digest, not fj_iterate's.
+    const std::string more = std::string(kSource) +
+                             "extern \"C\" __global__ void other(float* d) { d[threadIdx.x] = sqrtf(d[0]); }\n";
+    const fj::NvrtcRun c = fj::run_nvrtc(more, "e.cu", options);
+    REQUIRE(c.compiled);
+    CHECK(fj::cubin_code_digest(c.cubin) != digest);
+    CHECK(fj::cubin_code_digest(c.cubin, "fj_iterate") == fj::cubin_code_digest(a.cubin, "fj_iterate"));
+    CHECK(fj::cubin_code_digest(c.cubin, "other") != fj::cubin_code_digest(c.cubin, "fj_iterate"));
+
+    // Not a CUBIN: no digest rather than a made-up one.
+    CHECK(fj::cubin_code_digest("") == "");
+    CHECK(fj::cubin_code_digest(std::string(200, 'x')) == "");
+    CHECK(fj::cubin_code_digest(a.cubin.substr(0, 80)) == "");
+}
+
+TEST_CASE("compiler: run_nvrtc takes headers, and names an option NVRTC refuses") {
+    if (!have_nvrtc()) return;
+    const std::string body = "#include \"scale.h\"\n"
+                             "extern \"C\" __global__ void fj_iterate(float* d) { d[threadIdx.x] *= kScale; }\n";
+    const fj::NvrtcRun run =
+        fj::run_nvrtc(body, "body.cu", fj::nvrtc_options("sm_90"), {{"scale.h", "constexpr float kScale = 3.0f;\n"}});
+    CHECK(run.compiled);
+    CHECK(run.cubin.size() > 0);
+    CHECK(run.compile_ms > 0);
+    // Without the header the source is what is wrong: a log, no exception.
+    const fj::NvrtcRun missing = fj::run_nvrtc(body, "body.cu", fj::nvrtc_options("sm_90"));
+    CHECK_FALSE(missing.compiled);
+    CHECK(missing.log.find("scale.h") != std::string::npos);
+    // An option NVRTC does not know is not the source's fault: it throws, naming it.
+    std::vector<std::string> bad = fj::nvrtc_options("sm_90");
+    bad.push_back("-no-such-option");
+    std::string message;
+    try {
+        fj::run_nvrtc(kSource, "bad.cu", bad);
+    } catch (const std::runtime_error& e) {
+        message = e.what();
+    }
+    CHECK(message.find("-no-such-option") != std::string::npos);
 }

@@ -50,8 +50,45 @@ private:
     std::string source_path_, log_path_;
 };
 
-// The option list given to NVRTC for an arch; part of the cache key.
+// The option list given to NVRTC for an arch; part of the cache key. It is
+// nvrtc_code_options(arch) followed by nvrtc_compile_time_options().
 std::vector<std::string> nvrtc_options(const std::string& arch);
+
+// The options that decide what NVRTC generates (language, arch, execution
+// space) and the ptxas report.
+std::vector<std::string> nvrtc_code_options(const std::string& arch);
+
+// Options that only make NVRTC faster: the CUBIN's code is the same with and
+// without them (tests/kernel_cache_test.cpp compares cubin_code_digest). An
+// option that changes generated code belongs in nvrtc_code_options, and only
+// after a measurement on a GPU.
+std::vector<std::string> nvrtc_compile_time_options();
+
+// A header handed to nvrtcCreateProgram instead of read from disk.
+struct NvrtcHeader {
+    std::string name;  // as the source #includes it
+    std::string text;
+};
+
+// One NVRTC compilation as it happened. Times are wall milliseconds of the
+// three steps; loading NVRTC itself is not included.
+struct NvrtcRun {
+    bool compiled = false;  // false: NVRTC rejected the source (the log says why)
+    std::string cubin;
+    std::string log;
+    double create_ms = 0;   // nvrtcCreateProgram
+    double compile_ms = 0;  // nvrtcCompileProgram: front end, NVVM, ptxas
+    double cubin_ms = 0;    // the log and the CUBIN copied out, the program freed
+};
+
+// Compiles `source` with exactly `options`: what compile_kernel does, for
+// callers that choose their own options (tools/nvrtc_options.cpp measures
+// option sets with it). Throws std::runtime_error when NVRTC is unusable or
+// fails for a reason other than the source (an unknown option, ...), with
+// the first line of NVRTC's log.
+NvrtcRun run_nvrtc(const std::string& source, const std::string& name,
+                   const std::vector<std::string>& options,
+                   const std::vector<NvrtcHeader>& headers = {});
 
 // Compiles with NVRTC. On failure writes `<failed_dir>/<key>.cu` and `.log`
 // and throws KernelCompileError; throws std::runtime_error when NVRTC itself
