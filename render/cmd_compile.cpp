@@ -9,6 +9,7 @@
 #include "codegen/param_layout.h"
 #include "codegen/stitcher.h"
 #include "cuda/kernel_cache.h"
+#include "pipeline/prepared_frame.h"
 
 namespace fj::cli {
 namespace {
@@ -45,7 +46,11 @@ int run(const Args& args) {
     const auto& registry = VariationRegistry::standard();
     KernelCache cache;
     for (int index : input.selected) {
-        const KernelKey key = make_kernel_key(input.flames[index], kopt);
+        // The key render would use, the frame-dependent parts (the count
+        // channel) included.
+        FrameOptions frame_options;
+        frame_options.kernel = kopt;
+        const KernelKey key = prepare_still(input.flames[index], frame_options).key;
         CompileRequest request;
         request.source = stitch_kernel(key, make_param_layout(key, registry), registry, SnippetSource::standard());
         request.arch = kopt.arch;

@@ -19,7 +19,7 @@ using fj::test::run_command;
 
 namespace {
 
-std::string quoted(const std::string& s) { return "'" + s + "'"; }
+using fj::test::quoted;
 std::string flamejit() { return quoted(fj::test::flamejit_binary()); }
 
 bool have_flam3_tools() { return run_command("command -v flam3-genome && command -v flam3-animate").status == 0; }

@@ -15,7 +15,7 @@ using fj::test::run_command;
 
 namespace {
 
-std::string quoted(const std::string& s) { return "'" + s + "'"; }
+using fj::test::quoted;
 
 int count_lines(const std::string& text) {
     return static_cast<int>(std::count(text.begin(), text.end(), '\n')) + (text.empty() || text.back() == '\n' ? 0 : 1);

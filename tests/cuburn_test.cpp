@@ -27,7 +27,7 @@ using fj::test::run_command;
 
 namespace {
 
-std::string quoted(const std::string& s) { return "'" + s + "'"; }
+using fj::test::quoted;
 
 // %.6g keeps 6 significant digits: relative 1e-5 of the affine's scale.
 bool close(double a, double b, double scale) { return std::fabs(a - b) <= 2e-5 * std::max(1.0, scale); }

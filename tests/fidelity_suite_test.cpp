@@ -34,7 +34,7 @@ using fj::test::run_command;
 
 namespace {
 
-std::string quoted(const std::string& s) { return "'" + s + "'"; }
+using fj::test::quoted;
 
 enum Edit : unsigned {
     kXaos = 1,          // a chaos row on every xform: stay ×3, next ×0.2

@@ -25,7 +25,7 @@ using fj::test::run_command;
 
 namespace {
 
-std::string quoted(const std::string& s) { return "'" + s + "'"; }
+using fj::test::quoted;
 
 // Every difference between two Flames, one line each; values compare with
 // == (exact), palette components within `palette_ulps` units in the last place.

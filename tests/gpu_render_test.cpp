@@ -15,7 +15,7 @@
 using fj::test::run_command;
 
 namespace {
-std::string quoted(const std::string& s) { return "'" + s + "'"; }
+using fj::test::quoted;
 }  // namespace
 
 TEST_CASE("gpu: CUDA renders of random flam3 genomes match flam3-render and the CPU backend (ratio <= 1.5)") {

@@ -24,7 +24,7 @@ using fj::test::run_command;
 
 namespace {
 
-std::string quoted(const std::string& s) { return "'" + s + "'"; }
+using fj::test::quoted;
 
 // The <flame ...>...</flame> elements of a document, in order.
 std::vector<std::string> flame_elements(const std::string& xml) {

@@ -17,8 +17,11 @@
 #include "pipeline/prepared_frame.h"
 #include "post/post_cpu.h"
 #include "post/post_plan.h"
+#include "test_support.h"
 
 namespace {
+
+using fj::test::quoted;
 
 // A still whose <flame> attributes and colour alpha the cases choose.
 fj::Flame still(const std::string& attributes, int alpha, const std::string& second_xform = "") {
@@ -84,6 +87,17 @@ TEST_CASE("count channel: kept exactly when a palette alpha or temporal weight i
     // Opacity alone changes both channels alike (visibility·255 each).
     CHECK_FALSE(fj::prepare_still(still("estimator_radius=\"9\"", 255, "<xform weight=\"1\" linear=\"1\" opacity=\"0.5\"/>"), {})
                     .key.density_count);
+}
+
+TEST_CASE("count channel: flamejit compile reports the key render uses, count flag included") {
+    const std::string dir = fj::test::scratch_dir("compile-count");
+    const std::string genome = dir + "/alpha.flam3";
+    fj::test::write_file(genome, "<flame size=\"64 48\" estimator_radius=\"9\"><xform weight=\"1\" linear=\"1\"/>"
+                                 "<color index=\"0\" rgb=\"255 128 0\" a=\"128\"/></flame>");
+    const auto r = fj::test::run_command(quoted(fj::test::flamejit_binary()) + " compile " +
+                                         quoted(genome) + " --arch sm_90");
+    REQUIRE_MESSAGE(r.status == 0, r.output);
+    CHECK(r.output.find("count=1") != std::string::npos);
 }
 
 TEST_CASE("passes: an animation frame splits its steps into passes with their own estimator, curve and brightness") {

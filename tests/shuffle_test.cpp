@@ -17,7 +17,7 @@ using fj::test::run_command;
 
 namespace {
 
-std::string quoted(const std::string& s) { return "'" + s + "'"; }
+using fj::test::quoted;
 
 double mean_abs_difference(const fj::ImageF& a, const fj::ImageF& b) {
     double sum = 0;

@@ -66,6 +66,8 @@ void write_file(const std::string& path, const std::string& text) {
     if (!out) throw std::runtime_error("cannot write " + path);
 }
 
+std::string quoted(const std::string& s) { return "'" + s + "'"; }
+
 CommandResult run_command(const std::string& command) {
     CommandResult result;
     FILE* pipe = popen((command + " 2>&1").c_str(), "r");

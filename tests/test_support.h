@@ -25,6 +25,8 @@ struct CommandResult {
 };
 // Runs a shell command line and captures its output.
 CommandResult run_command(const std::string& command);
+// A path or argument in single quotes, for run_command (no quote inside).
+std::string quoted(const std::string& s);
 
 // The variation ids flam3-genome may pick as main variations (all but the
 // pre-variations, which it never chooses), comma-separated for use_vars=.

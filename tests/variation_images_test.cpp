@@ -53,7 +53,7 @@ const char* kTemplate =
     "estimator_minimum=\"0\" estimator_curve=\"0.4\" gamma=\"4\" brightness=\"4\" vibrancy=\"1\" "
     "background=\"0 0 0\"/>\n";
 
-std::string quoted(const std::string& s) { return "'" + s + "'"; }
+using fj::test::quoted;
 
 struct Outcome {
     const fj::VariationInfo* info = nullptr;
