@@ -74,7 +74,8 @@ double atomic_ceiling(const Flame& flame, const RenderOptions& options, const st
         return cpu_atomic_ceiling(plan, threads, plan.samples);
     }
     KernelOptions kopt = options.kernel;
-    const KernelKey key = make_kernel_key(flame, kopt);
+    KernelKey key = make_kernel_key(flame, kopt);
+    key.atomic_ceiling = true;
     const ParamLayout layout = make_param_layout(key, VariationRegistry::standard());
     const std::vector<float> params = pack_params(flame, key, layout, plan.world_to_cell);
     CudaBackendOptions cuda;

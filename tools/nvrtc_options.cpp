@@ -70,7 +70,7 @@ struct OptionSet {
     std::string what;  // why it is measured
     std::vector<std::string> remove, add;
     bool prelude_header = false;
-    bool drop_ceiling = false;  // the module without its benchmark-only entry point
+    bool with_ceiling = false;  // the module with its benchmark-only entry point
 };
 
 // What is measured: every option NVRTC 13 documents that plausibly changes
@@ -100,7 +100,7 @@ std::vector<OptionSet> option_sets() {
         {"without -Xptxas -v", "no ptxas report (flamejit needs it; its cost)", {"--ptxas-options=-v"}, {}},
         {"prelude as header", "the common prelude (fj_device.h, common.h) as an included header", {}, {}, true},
         {"prelude as header, -pch", "the same, with NVRTC's automatic precompiled header", {}, {"-pch"}, true},
-        {"without fj_atomic_ceiling", "source: the module without the throughput benchmark's ceiling kernel",
+        {"with fj_atomic_ceiling", "source: the module with the throughput benchmark's ceiling kernel",
          {}, {}, false, true},
     };
     const std::vector<std::string> current = fj::nvrtc_options("sm_90");
@@ -128,21 +128,11 @@ std::vector<std::string> options_of(const OptionSet& set, const std::string& arc
 struct Kernel {
     std::string label;  // genome file and flame index
     std::string source;
+    std::string source_with_ceiling;  // as bench throughput compiles it
     int variations = 0;
     size_t xforms = 0;
     bool has_final = false, xaos = false;
 };
-
-// The module without fj_atomic_ceiling: the kernel's text from its
-// declaration to the closing brace at the start of a line.
-std::string drop_ceiling(const std::string& source) {
-    const size_t name = source.find("fj_atomic_ceiling(");
-    if (name == std::string::npos) return source;
-    const size_t begin = source.rfind("extern \"C\"", name);
-    const size_t end = source.find("\n}\n", name);
-    if (begin == std::string::npos || end == std::string::npos) return source;
-    return source.substr(0, begin) + source.substr(end + 3);
-}
 
 // The prelude is everything before the first "// ---- " line the stitcher
 // writes (variations follow); the body includes it instead.
@@ -204,7 +194,7 @@ Sample compile_once(const Kernel& k, const OptionSet& set, const std::string& ar
     fs::remove(time_file);
     options.push_back("--time=" + time_file.string());
     std::vector<fj::NvrtcHeader> headers;
-    std::string source = set.drop_ceiling ? drop_ceiling(k.source) : k.source;
+    std::string source = set.with_ceiling ? k.source_with_ceiling : k.source;
     if (set.prelude_header) {
         auto [prelude, body] = split_prelude(source);
         headers.push_back({"fj_prelude.h", prelude});
@@ -358,11 +348,13 @@ int main(int argc, char** argv) {
     for (const std::string& file : opt.genomes) {
         const std::vector<fj::Flame> flames = fj::read_flam3_file(file);
         for (size_t i = 0; i < flames.size(); ++i) {
-            const fj::KernelKey key = fj::make_kernel_key(flames[i], {fj::Shuffle::Ring, 256, opt.arch});
+            fj::KernelKey key = fj::make_kernel_key(flames[i], {fj::Shuffle::Ring, 256, opt.arch});
             if (!seen.insert(key.canonical()).second) continue;
             Kernel k;
             k.label = fs::path(file).filename().string() + (flames.size() > 1 ? "#" + std::to_string(i) : "");
             k.source = fj::stitch_kernel(key, fj::make_param_layout(key, registry), registry, snippets);
+            key.atomic_ceiling = true;
+            k.source_with_ceiling = fj::stitch_kernel(key, fj::make_param_layout(key, registry), registry, snippets);
             std::set<int> vars;
             for (const auto& x : key.xforms) vars.insert(x.variations.begin(), x.variations.end());
             if (key.has_final) vars.insert(key.final_xform.variations.begin(), key.final_xform.variations.end());

@@ -75,6 +75,10 @@ struct KernelKey {
     // differ from alpha/255 (a palette alpha or temporal weight other than 1,
     // with density estimation on), so other frames pay nothing for it.
     bool density_count = false;
+    // The module also holds fj_atomic_ceiling, the accumulator's update-rate
+    // kernel that `bench throughput` times; renders leave it out (it costs
+    // about 8 % of a cold compile, benchmarks/README.md "Compile path").
+    bool atomic_ceiling = false;
 
     // A stable one-line text form; equal keys give equal text.
     std::string canonical() const;

@@ -262,6 +262,8 @@ public:
         if (hist_w_ == 0) throw std::runtime_error("atomic_ceiling: begin_frame was not called");
         make_current();
         const LoadedKernel& kernel = kernel_for(*request.key, *request.layout);
+        if (!kernel.atomic_ceiling)
+            throw std::runtime_error("atomic_ceiling: the kernel key was made without atomic_ceiling");
         const unsigned long long threads = static_cast<unsigned long long>(kernel.grid) * kernel.block;
         counters_.reserve(kCounters * sizeof(unsigned long long));
         prepare_packed(kernel);
@@ -333,7 +335,8 @@ private:
         try {
             CU_CHECK(cuModuleGetFunction(&kernel.iterate, kernel.module, kIterateKernelName));
             CU_CHECK(cuModuleGetFunction(&kernel.seed, kernel.module, "fj_seed"));
-            CU_CHECK(cuModuleGetFunction(&kernel.atomic_ceiling, kernel.module, "fj_atomic_ceiling"));
+            if (key.atomic_ceiling)
+                CU_CHECK(cuModuleGetFunction(&kernel.atomic_ceiling, kernel.module, "fj_atomic_ceiling"));
             kernel.accumulation = key.accumulation;
             if (key.accumulation == Accumulation::Packed)
                 CU_CHECK(cuModuleGetFunction(&kernel.packed_flush, kernel.module, "fj_packed_flush"));
@@ -371,14 +374,17 @@ private:
         CU_CHECK(cuDeviceGetAttribute(&optin, CU_DEVICE_ATTRIBUTE_MAX_SHARED_MEMORY_PER_BLOCK_OPTIN, device_));
         CU_CHECK(cuFuncGetAttribute(&static_bytes, CU_FUNC_ATTRIBUTE_SHARED_SIZE_BYTES, kernel.iterate));
         const long long room = std::min<long long>(per_sm_bytes / blocks_per_sm - reserved, optin) - static_bytes;
-        for (CUfunction f : {kernel.iterate, kernel.atomic_ceiling})
+        // The ceiling kernel, where the module has one, shares the cache.
+        std::vector<CUfunction> users = {kernel.iterate};
+        if (kernel.atomic_ceiling) users.push_back(kernel.atomic_ceiling);
+        for (CUfunction f : users)
             CU_CHECK(cuFuncSetAttribute(f, CU_FUNC_ATTRIBUTE_PREFERRED_SHARED_MEMORY_CARVEOUT,
                                         CU_SHAREDMEM_CARVEOUT_MAX_SHARED));
         unsigned int bits = 0;
         while (bits < 24 && (static_cast<long long>(kCacheSlotBytes) << (bits + 1)) <= room) ++bits;
         for (; bits >= 5; --bits) {
             const unsigned int bytes = kCacheSlotBytes << bits;
-            for (CUfunction f : {kernel.iterate, kernel.atomic_ceiling})
+            for (CUfunction f : users)
                 CU_CHECK(cuFuncSetAttribute(f, CU_FUNC_ATTRIBUTE_MAX_DYNAMIC_SHARED_SIZE_BYTES, static_cast<int>(bytes)));
             int placed = 0;
             CU_CHECK(cuOccupancyMaxActiveBlocksPerMultiprocessor(&placed, kernel.iterate,

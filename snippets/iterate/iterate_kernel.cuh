@@ -10,6 +10,7 @@
 //   FJ_PALETTE_LINEAR   1 for palette_mode="linear"
 //   FJ_HAS_FINAL        1 when there is a final xform
 //   FJ_DENSITY_COUNT    1 when hits also go to a separate count buffer
+//   FJ_ATOMIC_CEILING   1 when the module holds fj_atomic_ceiling (benchmarks)
 //   FJ_NXFORMS, FJ_SELECT, FJ_PALETTE, FJ_FINAL_OPACITY   parameter-block offsets
 //   FJ_PROPOSAL, FJ_ACCEPT   (xaos) warp-uniform proposal and acceptance rows
 //   fj_apply_xform(P, k, x, y, c, vis, rng)   applies xform k
@@ -63,6 +64,7 @@ __device__ FJ_INLINE void fj_plot(const float* __restrict__ P, FjAccum& accum, f
 // `rounds` unit hits to uniformly random cells of the same grid, through the
 // same fj_accumulate as fj_iterate (and, for `packed`, into the packed grid
 // that the backend flushes before the post-pass).
+#if FJ_ATOMIC_CEILING
 extern "C" __global__ void __launch_bounds__(FJ_BLOCK)
 fj_atomic_ceiling(FjAccumTarget target, unsigned int cells, unsigned int rounds, unsigned long long seed) {
     fj::Rng rng = fj::make_rng(seed, blockIdx.x * FJ_BLOCK + threadIdx.x);
@@ -71,6 +73,7 @@ fj_atomic_ceiling(FjAccumTarget target, unsigned int cells, unsigned int rounds,
     for (unsigned int r = 0; r < rounds; ++r) fj_accumulate(accum, (long long)(fj::next_u32(rng) % cells), one);
     fj_accum_close(accum);
 }
+#endif
 
 // Fresh points: uniform in [-1,1]², colour uniform in [0,1] (flam3's chain
 // start); a share `fresh_fraction` of them plot after the fuse, the others
