@@ -5,20 +5,30 @@
 # SPDX-License-Identifier: GPL-3.0-or-later
 #
 # Usage (from the project root, after a build into build/):
-#   tools/gpu_bench.sh RESULTS_DIR [quick]
+#   tools/gpu_bench.sh RESULTS_DIR [quick] [PHASES]
 # or from a bundle made by tools/bundle.sh (a machine without the build), in
 # any folder:
-#   BUNDLE/tools/gpu_bench.sh RESULTS_DIR [quick]
-# Writes logs and JSON into RESULTS_DIR; copy the JSON files that matter into
+#   BUNDLE/tools/gpu_bench.sh RESULTS_DIR [quick] [PHASES]
+# Writes logs and JSON into RESULTS_DIR, and the whole folder as
+# RESULTS_DIR.tar.gz; copy the JSON files that matter into
 # benchmarks/results/ with the device, driver and command they name.
-# "quick" shortens the benchmarks (smaller sizes, fewer qualities).
+# "quick" shortens the benchmarks (smaller sizes, fewer qualities); "full"
+# (or empty) keeps them. PHASES, comma-separated, picks what runs (default:
+# all, in this order): tests, sanitize, throughput, cpu, shuffle; a long
+# batch can so be split over several shorter sessions into one folder.
 # Environment: FLAMEJIT (the flamejit binary; default build/flamejit, or the
 # bundle's), FJ_TEST_RUNNER (command line that runs the GPU suites; default
 # `ctest --test-dir build -L gpu --output-on-failure`, or the bundle's
 # `run_tests.sh --gpu`), FLAM3 (set: compare throughput with flam3-render).
 set -uo pipefail
-out=${1:?usage: tools/gpu_bench.sh RESULTS_DIR [quick]}
+usage="usage: tools/gpu_bench.sh RESULTS_DIR [quick|full] [tests,sanitize,throughput,cpu,shuffle]"
+out=${1:?$usage}
 quick=${2:-}
+phases=${3:-tests,sanitize,throughput,cpu,shuffle}
+[[ $quick == "" || $quick == quick || $quick == full ]] || { echo "$usage" >&2; exit 2; }
+for p in ${phases//,/ }; do
+    [[ $p =~ ^(tests|sanitize|throughput|cpu|shuffle)$ ]] || { echo "gpu_bench: unknown phase '$p'; $usage" >&2; exit 2; }
+done
 mkdir -p "$out"
 here=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
 if [[ -f $here/env.sh && -x $here/run_tests.sh ]]; then
@@ -37,40 +47,44 @@ fi
 export FLAMEJIT_CACHE_DIR=${FLAMEJIT_CACHE_DIR:-$(mktemp -d)}
 
 step() { echo "== $*" | tee -a "$out/summary.txt"; }
+wanted() { [[ ,$phases, == *",$1,"* ]]; }
+# One sanitizer run: bounded, since the tools slow kernels down by 10-100x.
+sanitize() {
+    local tool=$1 label=$2
+    shift 2
+    step "compute-sanitizer --tool $tool, $label"
+    timeout 300 compute-sanitizer --tool "$tool" --error-exitcode 9 \
+        "$fj" render "$small" --backend cuda --quality 4 -o "$out/sanitized.png" "$@" \
+        >"$out/sanitizer-$tool-${label// /-}.txt" 2>&1
+    echo "exit $? $(grep -E 'ERROR SUMMARY|RACECHECK SUMMARY' "$out/sanitizer-$tool-${label// /-}.txt" | tail -1)" \
+        | tee -a "$out/summary.txt"
+}
 
 step "device"
 { nvidia-smi --query-gpu=name,driver_version,memory.total --format=csv || true; "$fj" info; describe || true; } \
     >"$out/info.txt" 2>&1
 cat "$out/info.txt" >>"$out/summary.txt"
 
-step "GPU test suites ($tests)"
-bash -c "$tests" >"$out/gpu-tests.txt" 2>&1
-tail -3 "$out/gpu-tests.txt" >>"$out/summary.txt"
+if wanted tests; then
+    step "GPU test suites ($tests)"
+    bash -c "$tests" >"$out/gpu-tests.txt" 2>&1
+    tail -3 "$out/gpu-tests.txt" >>"$out/summary.txt"
+fi
 
-if command -v compute-sanitizer >/dev/null; then
+if wanted sanitize && command -v compute-sanitizer >/dev/null; then
+    # The xaos genome (its lazy proposal included) at a small size: the races
+    # and barriers checked do not depend on the image size.
+    small=$out/xaos-320x180.flam3
+    sed 's/size="1920 1080"/size="320 180"/' "$genomes/xaos.flam3" >"$small"
     for tool in racecheck synccheck memcheck; do
-        for shuffle in ring full none divergent; do
-            step "compute-sanitizer --tool $tool, --shuffle $shuffle"
-            compute-sanitizer --tool "$tool" --error-exitcode 9 \
-                "$fj" render "$genomes/xaos.flam3" --backend cuda --quality 1 --shuffle "$shuffle" \
-                -o "$out/sanitized.png" >"$out/sanitizer-$tool-$shuffle.txt" 2>&1
-            echo "exit $? $(grep -E 'ERROR SUMMARY|RACECHECK SUMMARY' "$out/sanitizer-$tool-$shuffle.txt" | tail -1)" \
-                | tee -a "$out/summary.txt"
-        done
+        for shuffle in ring full none divergent; do sanitize "$tool" "shuffle $shuffle" --shuffle "$shuffle"; done
         # The accumulation modes with shared state of their own: the shared
         # cache (claims, shared atomics, the end-of-launch flush) and the
         # packed words with their flush kernel.
-        for acc in shared packed; do
-            step "compute-sanitizer --tool $tool, --accumulate $acc"
-            compute-sanitizer --tool "$tool" --error-exitcode 9 \
-                "$fj" render "$genomes/xaos.flam3" --backend cuda --quality 1 --accumulate "$acc" \
-                -o "$out/sanitized.png" >"$out/sanitizer-$tool-$acc.txt" 2>&1
-            echo "exit $? $(grep -E 'ERROR SUMMARY|RACECHECK SUMMARY' "$out/sanitizer-$tool-$acc.txt" | tail -1)" \
-                | tee -a "$out/summary.txt"
-        done
+        for acc in shared packed; do sanitize "$tool" "accumulate $acc" --accumulate "$acc"; done
     done
     rm -f "$out/sanitized.png"
-else
+elif wanted sanitize; then
     step "compute-sanitizer not found: skipped"
 fi
 
@@ -78,16 +92,24 @@ size=1920x1080 quality=100 qualities=10,20,50,100 ref=2000
 [ "$quick" = quick ] && size=960x540 quality=20 qualities=5,10,20 ref=400
 # Every accumulation mode (packed is lossy in hot cells: its JSON rows carry
 # packed_carries, which must be 0 for its timing to count as exact).
-for acc in atomic scalar warp shared packed; do
-    step "bench throughput --accumulate $acc"
-    "$fj" bench throughput "$genomes"/*.flam3 --backend cuda --size $size --quality $quality \
-        --accumulate $acc ${FLAM3:+--flam3} --json "$out/throughput-$acc.json" 2>&1 | tee -a "$out/summary.txt"
-done
-step "bench throughput, CPU backend, same genomes"
-"$fj" bench throughput "$genomes"/*.flam3 --backend cpu --size $size --quality $((quality / 10 + 1)) \
-    ${FLAM3:+--flam3} --json "$out/throughput-cpu.json" 2>&1 | tee -a "$out/summary.txt"
-step "bench shuffle (GPU, equal samples and equal time)"
-"$fj" bench shuffle "$genomes/linear3.flam3" "$genomes/spherical4.flam3" --backend cuda \
-    --block 128,256,512,1024 --size $size --qualities $qualities --reference-quality $ref --no-de \
-    --json "$out/shuffle-gpu.json" --plot "$out/shuffle-gpu.svg" 2>&1 | tee -a "$out/summary.txt"
-step "done"
+if wanted throughput; then
+    for acc in atomic scalar warp shared packed; do
+        step "bench throughput --accumulate $acc"
+        "$fj" bench throughput "$genomes"/*.flam3 --backend cuda --size $size --quality $quality \
+            --accumulate $acc ${FLAM3:+--flam3} --json "$out/throughput-$acc.json" 2>&1 | tee -a "$out/summary.txt"
+    done
+fi
+if wanted cpu; then
+    step "bench throughput, CPU backend, same genomes"
+    "$fj" bench throughput "$genomes"/*.flam3 --backend cpu --size $size --quality $((quality / 10 + 1)) \
+        ${FLAM3:+--flam3} --json "$out/throughput-cpu.json" 2>&1 | tee -a "$out/summary.txt"
+fi
+if wanted shuffle; then
+    step "bench shuffle (GPU, equal samples and equal time)"
+    "$fj" bench shuffle "$genomes/linear3.flam3" "$genomes/spherical4.flam3" --backend cuda \
+        --block 128,256,512,1024 --size $size --qualities $qualities --reference-quality $ref --no-de \
+        --json "$out/shuffle-gpu.json" --plot "$out/shuffle-gpu.svg" 2>&1 | tee -a "$out/summary.txt"
+fi
+step "done: $phases"
+# One file to carry back.
+tar czf "$out.tar.gz" -C "$(dirname "$out")" "$(basename "$out")"
