@@ -9,21 +9,12 @@
 #include <sstream>
 #include <thread>
 
+#include "atomic_file.h"
 #include "cuda/cuda_backend.h"
+#include "host_info.h"
 
 namespace fj::cli {
 namespace {
-
-std::string cpu_model() {
-    std::ifstream in("/proc/cpuinfo");
-    std::string line;
-    while (std::getline(in, line))
-        if (line.rfind("model name", 0) == 0) {
-            const size_t colon = line.find(':');
-            if (colon != std::string::npos) return line.substr(colon + 2);
-        }
-    return "unknown CPU";
-}
 
 // The options (sorted) and arguments, as a command line that repeats the run.
 std::string command_line(const ParsedArgs& a, const std::string& command) {
@@ -102,25 +93,14 @@ nlohmann::json bench_header(const ParsedArgs& a, const std::string& command) {
     }
     h["cpu"] = cpu_model();
     h["commit"] = FLAMEJIT_COMMIT;
-    const std::time_t now = std::time(nullptr);
-    char date[32];
-    std::strftime(date, sizeof date, "%Y-%m-%dT%H:%M:%SZ", std::gmtime(&now));
-    h["date"] = date;
+    h["date"] = utc_timestamp();
     h["command"] = command_line(a, command);
     h["flamejit_version"] = FLAMEJIT_VERSION;
     return h;
 }
 
-void write_text_file(const std::string& path, const std::string& text) {
-    const std::string tmp = path + ".tmp";
-    {
-        std::ofstream out(tmp, std::ios::binary);
-        out << text;
-        if (!out.flush()) throw std::runtime_error("cannot write " + path);
-    }
-    std::filesystem::rename(tmp, path);
+void write_json_file(const std::string& path, const nlohmann::json& value) {
+    write_file_atomically(path, value.dump(2) + "\n");
 }
-
-void write_json_file(const std::string& path, const nlohmann::json& value) { write_text_file(path, value.dump(2) + "\n"); }
 
 }  // namespace fj::cli

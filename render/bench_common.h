@@ -33,7 +33,6 @@ BenchRenderSetup bench_render_setup(const ParsedArgs& args);
 nlohmann::json bench_header(const ParsedArgs& args, const std::string& command);
 
 void write_json_file(const std::string& path, const nlohmann::json& value);
-void write_text_file(const std::string& path, const std::string& text);
 
 int bench_shuffle(const Args& args);
 int bench_throughput(const Args& args);

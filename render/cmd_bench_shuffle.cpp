@@ -8,6 +8,7 @@
 #include <nlohmann/json.hpp>
 
 #include "analysis/shuffle_simulation.h"
+#include "atomic_file.h"
 #include "bench_common.h"
 #include "cli_common.h"
 #include "pipeline/renderer.h"
@@ -153,7 +154,7 @@ void write_plot(const std::string& path, const std::vector<Measurement>& rows) {
         svg += buf;
     }
     svg += "</svg>\n";
-    write_text_file(path, svg);
+    write_file_atomically(path, svg);
 }
 
 int render_strategies(const ParsedArgs& a) {

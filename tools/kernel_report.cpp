@@ -25,12 +25,14 @@
 #include <thread>
 #include <vector>
 
+#include "atomic_file.h"
 #include "codegen/param_layout.h"
 #include "codegen/stitcher.h"
 #include "codegen/switch_kernel.h"
 #include "cuda/compiler.h"
 #include "cuda/nvrtc_api.h"
 #include "genome/flam3_reader.h"
+#include "host_info.h"
 
 namespace fs = std::filesystem;
 
@@ -66,7 +68,10 @@ struct Row {
 
 Options parse(int argc, char** argv) {
     Options o;
-    for (int i = 0; i < argc; ++i) o.command += (i ? " " : "") + std::string(argv[i]);
+    for (int i = 0; i < argc; ++i) {
+        if (i) o.command += ' ';
+        o.command += argv[i];
+    }
     for (int i = 1; i < argc; ++i) {
         const std::string a = argv[i];
         auto value = [&]() -> std::string {
@@ -85,18 +90,6 @@ Options parse(int argc, char** argv) {
     if (o.arch.rfind("sm_", 0) != 0) usage_error("--arch must look like sm_90");
     if (o.repeat < 1 || o.repeat > 20) usage_error("--repeat must be in 1..20");
     return o;
-}
-
-// Output of a read-only shell command, trimmed; empty when it fails.
-std::string command_output(const std::string& command) {
-    std::string out;
-    if (FILE* pipe = popen((command + " 2>/dev/null").c_str(), "r")) {
-        char buf[256];
-        while (fgets(buf, sizeof buf, pipe)) out += buf;
-        if (pclose(pipe) != 0) out.clear();
-    }
-    while (!out.empty() && (out.back() == '\n' || out.back() == ' ')) out.pop_back();
-    return out;
 }
 
 Measure measure(const std::string& source, const std::string& arch, int repeat, const std::string& tag) {
@@ -145,29 +138,10 @@ const Stat kStats[] = {
     {"CUBIN KiB", "cubin_kib", [](const Measure& m) { return m.cubin_bytes / 1024.0; }},
 };
 
-// The host's CPU model: compile times depend on it.
-std::string cpu_model() {
-    std::ifstream in("/proc/cpuinfo");
-    for (std::string line; std::getline(in, line);)
-        if (line.rfind("model name", 0) == 0 && line.find(':') != std::string::npos)
-            return line.substr(line.find(':') + 2);
-    return "unknown";
-}
-
 std::string fmt(double v) {
     char buf[32];
     std::snprintf(buf, sizeof buf, v == std::floor(v) && std::fabs(v) < 1e9 ? "%.0f" : "%.1f", v);
     return buf;
-}
-
-void write_atomically(const fs::path& path, const std::string& text) {
-    const fs::path tmp = path.string() + ".tmp";
-    {
-        std::ofstream out(tmp, std::ios::binary);
-        out << text;
-        if (!out.flush()) throw std::runtime_error("cannot write " + tmp.string());
-    }
-    fs::rename(tmp, path);
 }
 
 }  // namespace
@@ -242,12 +216,10 @@ int main(int argc, char** argv) {
                      row.switched.compile_ms);
     }
 
-    const std::time_t now = std::time(nullptr);
-    char date[32];
-    std::strftime(date, sizeof date, "%Y-%m-%dT%H:%M:%SZ", std::gmtime(&now));
-    std::string commit = command_output("git rev-parse HEAD");
-    if (commit.empty()) commit = FLAMEJIT_COMMIT;
-    const bool dirty = !command_output("git status --porcelain --untracked-files=no").empty();
+    const std::string date = fj::utc_timestamp();
+    const fj::SourceRevision revision = fj::source_revision();
+    const std::string& commit = revision.commit;
+    const bool dirty = revision.dirty;
 
     nlohmann::ordered_json summary = nlohmann::ordered_json::object();
     std::ostringstream md;
@@ -260,7 +232,7 @@ int main(int argc, char** argv) {
        << ").\n\n"
        << "- commit: `" << commit << "`" << (dirty ? " (with local changes)" : "") << "\n"
        << "- date: " << date << "\n"
-       << "- NVRTC: " << fj::nvrtc_version() << ", arch " << opt.arch << "; host CPU: " << cpu_model() << " ("
+       << "- NVRTC: " << fj::nvrtc_version() << ", arch " << opt.arch << "; host CPU: " << fj::cpu_model() << " ("
        << std::thread::hardware_concurrency() << " hardware threads)\n"
        << "- command: `" << opt.command << "`\n"
        << "- corpus: " << files.size() << " files, " << flames << " flames with flam3 variations only ("
@@ -326,7 +298,7 @@ int main(int argc, char** argv) {
         {"date", date},
         {"nvrtc", fj::nvrtc_version()},
         {"arch", opt.arch},
-        {"host_cpu", cpu_model()},
+        {"host_cpu", fj::cpu_model()},
         {"host_threads", std::thread::hardware_concurrency()},
         {"command", opt.command},
         {"nvrtc_options", fj::nvrtc_options(opt.arch)},
@@ -337,8 +309,8 @@ int main(int argc, char** argv) {
         {"summary", summary},
         {"kernels", kernels}};
     fs::create_directories(opt.out);
-    write_atomically(fs::path(opt.out) / "kernel-report.md", md.str());
-    write_atomically(fs::path(opt.out) / "kernel-report.json", json.dump(2) + "\n");
+    fj::write_file_atomically((fs::path(opt.out) / "kernel-report.md").string(), md.str());
+    fj::write_file_atomically((fs::path(opt.out) / "kernel-report.json").string(), json.dump(2) + "\n");
     std::printf("%s", md.str().substr(0, md.str().find("## Per kernel key")).c_str());
     return 0;
 }

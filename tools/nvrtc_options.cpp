@@ -41,12 +41,14 @@
 #include <thread>
 #include <vector>
 
+#include "atomic_file.h"
 #include "codegen/param_layout.h"
 #include "codegen/stitcher.h"
 #include "cuda/compiler.h"
 #include "cuda/cubin_code.h"
 #include "cuda/nvrtc_api.h"
 #include "genome/flam3_reader.h"
+#include "host_info.h"
 
 namespace fs = std::filesystem;
 
@@ -251,31 +253,6 @@ int cold_child(int set_index, const std::string& source_path, const std::string&
     return 0;
 }
 
-std::string command_output(const std::string& command) {
-    std::string out;
-    if (FILE* pipe = popen((command + " 2>/dev/null").c_str(), "r")) {
-        char buf[512];
-        while (fgets(buf, sizeof buf, pipe)) out += buf;
-        if (pclose(pipe) != 0) out.clear();
-    }
-    while (!out.empty() && (out.back() == '\n' || out.back() == ' ')) out.pop_back();
-    return out;
-}
-
-std::string cpu_model() {
-    std::ifstream in("/proc/cpuinfo");
-    for (std::string line; std::getline(in, line);)
-        if (line.rfind("model name", 0) == 0 && line.find(':') != std::string::npos) return line.substr(line.find(':') + 2);
-    return "unknown";
-}
-
-std::string load_average() {
-    std::ifstream in("/proc/loadavg");
-    std::string a, b, c;
-    in >> a >> b >> c;
-    return a + " " + b + " " + c;
-}
-
 std::string fmt(double v, int digits = 0) {
     if (v < 0) return "–";
     char buf[32];
@@ -366,7 +343,7 @@ int main(int argc, char** argv) {
         }
     }
     const std::vector<OptionSet> sets = option_sets();
-    const std::string load_before = load_average();
+    const std::string load_before = fj::load_average();
     std::fprintf(stderr, "%zu kernels, %zu option sets, %d rounds; load %s\n", kernels.size(), sets.size(), opt.repeat,
                  load_before.c_str());
 
@@ -391,7 +368,7 @@ int main(int argc, char** argv) {
                 }
             }
         }
-        std::fprintf(stderr, "round %d/%d done; load %s\n", round + 1, opt.repeat, load_average().c_str());
+        std::fprintf(stderr, "round %d/%d done; load %s\n", round + 1, opt.repeat, fj::load_average().c_str());
     }
 
     // Fresh processes, the default genome's kernel (the first), for every set
@@ -409,7 +386,7 @@ int main(int argc, char** argv) {
                     continue;
                 const fs::path child_scratch = scratch / ("cold-" + std::to_string(s));
                 fs::create_directories(child_scratch / "pch");
-                const std::string out = command_output("'" + self + "' --cold-child " + std::to_string(s) + " '" +
+                const std::string out = fj::command_output("'" + self + "' --cold-child " + std::to_string(s) + " '" +
                                                        source_path.string() + "' " + opt.arch + " '" +
                                                        child_scratch.string() + "'");
                 double load = 0, wall = 0, cpu = 0, fe = 0, nvvm = 0, ptx = 0;
@@ -430,7 +407,7 @@ int main(int argc, char** argv) {
             const size_t c = (j + round) % opt.clis.size();
             const fs::path cache = scratch / ("cli-cache-" + std::to_string(c) + "-" + std::to_string(round));
             const auto t0 = std::chrono::steady_clock::now();
-            const std::string out = command_output("FLAMEJIT_CACHE_DIR='" + cache.string() + "' '" + opt.clis[c] +
+            const std::string out = fj::command_output("FLAMEJIT_CACHE_DIR='" + cache.string() + "' '" + opt.clis[c] +
                                                    "' compile '" + opt.genomes[0] + "' --arch " + opt.arch);
             const double wall_ms =
                 std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - t0).count();
@@ -443,16 +420,14 @@ int main(int argc, char** argv) {
             cli_ms[c].push_back(std::atof(out.c_str() + at + 12));
             cli_wall[c].push_back(wall_ms);
         }
-    const std::string load_after = load_average();
+    const std::string load_after = fj::load_average();
     std::error_code ignored;
     fs::remove_all(scratch, ignored);
 
-    const std::time_t now = std::time(nullptr);
-    char date[32];
-    std::strftime(date, sizeof date, "%Y-%m-%dT%H:%M:%SZ", std::gmtime(&now));
-    std::string commit = command_output("git rev-parse HEAD");
-    if (commit.empty()) commit = FLAMEJIT_COMMIT;
-    const bool dirty = !command_output("git status --porcelain --untracked-files=no").empty();
+    const std::string date = fj::utc_timestamp();
+    const fj::SourceRevision revision = fj::source_revision();
+    const std::string& commit = revision.commit;
+    const bool dirty = revision.dirty;
 
     // Per set: the default kernel's medians and, over all kernels, the median
     // of each kernel's ratio to flamejit's options.
@@ -472,7 +447,7 @@ int main(int argc, char** argv) {
        << opt.cold << " samples per set, sets with unchanged fj_iterate code only).\n\n"
        << "- commit: `" << commit << "`" << (dirty ? " (with local changes)" : "") << "\n"
        << "- date: " << date << "\n"
-       << "- NVRTC " << fj::nvrtc_version() << ", arch " << opt.arch << "; host CPU: " << cpu_model() << " ("
+       << "- NVRTC " << fj::nvrtc_version() << ", arch " << opt.arch << "; host CPU: " << fj::cpu_model() << " ("
        << std::thread::hardware_concurrency() << " hardware threads); load average " << load_before
        << " before, " << load_after << " after (1, 5, 15 min)\n"
        << "- flamejit's options: `";
@@ -596,7 +571,7 @@ int main(int argc, char** argv) {
                                          {"date", date},
                                          {"nvrtc", fj::nvrtc_version()},
                                          {"arch", opt.arch},
-                                         {"host_cpu", cpu_model()},
+                                         {"host_cpu", fj::cpu_model()},
                                          {"host_threads", std::thread::hardware_concurrency()},
                                          {"load_average_before", load_before},
                                          {"load_average_after", load_after},
@@ -608,8 +583,8 @@ int main(int argc, char** argv) {
                                          {"option_sets", jsets},
                                          {"command_line_cold", jclis}};
     fs::create_directories(opt.out);
-    std::ofstream(fs::path(opt.out) / "nvrtc-options.md") << md.str();
-    std::ofstream(fs::path(opt.out) / "nvrtc-options.json") << json.dump(2) << "\n";
+    fj::write_file_atomically((fs::path(opt.out) / "nvrtc-options.md").string(), md.str());
+    fj::write_file_atomically((fs::path(opt.out) / "nvrtc-options.json").string(), json.dump(2) + "\n");
     std::printf("%s", md.str().c_str());
     return 0;
 }

@@ -2,9 +2,7 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #include "genome/flam3_writer.h"
 
-#include <unistd.h>
-
-#include <atomic>
+#include <cerrno>
 #include <charconv>
 #include <cmath>
 #include <cstdio>
@@ -16,6 +14,7 @@
 
 #include <pugixml.hpp>
 
+#include "atomic_file.h"
 #include "codegen/variation_registry.h"
 #include "genome/flam3_xform_reader.h"
 #include "genome/palette_library.h"
@@ -433,14 +432,6 @@ void write_flame(pugi::xml_node parent, const Flame& f, int index) {
     write_palette(node, f, Where{f, index, "palette"});
 }
 
-std::string temporary_name_for(const std::filesystem::path& target) {
-    static std::atomic<unsigned> counter{0};
-    // Hidden, and unique per process and call, so concurrent writers never share one.
-    std::string name(1, '.');
-    name += target.filename().string();
-    name += ".tmp-" + std::to_string(getpid()) + "-" + std::to_string(counter++);
-    return (target.parent_path() / name).string();
-}
 
 }  // namespace
 
@@ -460,26 +451,7 @@ std::string write_flam3_string(const std::vector<Flame>& flames) {
 std::string write_flam3_string(const Flame& flame) { return write_flam3_string(std::vector<Flame>{flame}); }
 
 void write_flam3_file(const std::string& path, const std::vector<Flame>& flames) {
-    const std::string text = write_flam3_string(flames);
-    const std::filesystem::path target(path);
-    const std::string temporary = temporary_name_for(target);
-    std::string error;
-    {
-        std::ofstream out(temporary, std::ios::binary);
-        if (!out) throw std::runtime_error("cannot write " + path + ": " + std::strerror(errno));
-        out << text;
-        out.close();
-        if (!out) error = std::strerror(errno);
-    }
-    if (error.empty()) {
-        std::error_code ec;
-        if (std::filesystem::is_directory(target, ec)) error = "a folder of that name exists";
-        else if (std::rename(temporary.c_str(), path.c_str()) != 0) error = std::strerror(errno);
-    }
-    if (!error.empty()) {
-        std::remove(temporary.c_str());
-        throw std::runtime_error("cannot write " + path + ": " + error);
-    }
+    write_file_atomically(path, write_flam3_string(flames));
 }
 
 }  // namespace fj

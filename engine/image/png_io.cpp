@@ -3,9 +3,7 @@
 #include "image/png_io.h"
 
 #include <png.h>
-#include <unistd.h>
 
-#include <atomic>
 #include <cerrno>
 #include <cmath>
 #include <csetjmp>
@@ -13,6 +11,8 @@
 #include <cstring>
 #include <filesystem>
 #include <stdexcept>
+
+#include "atomic_file.h"
 
 namespace fj {
 
@@ -95,14 +95,6 @@ png_text make_text(const std::string& key, const std::string& value, int compres
     return t;
 }
 
-std::string temporary_name_for(const std::filesystem::path& target) {
-    static std::atomic<unsigned> counter{0};
-    // Hidden, and unique per process and call, so concurrent writers never share one.
-    std::string name(1, '.');
-    name += target.filename().string();
-    name += ".tmp-" + std::to_string(getpid()) + "-" + std::to_string(counter++);
-    return (target.parent_path() / name).string();
-}
 
 struct DecodedPng {
     int width = 0, height = 0, bits = 8;
@@ -250,15 +242,7 @@ void write_png(const std::string& path, const ImageF& image, const PngOptions& o
         file.file = nullptr;
         if (error.empty() && closed != 0) error = std::strerror(errno);
     }
-    if (error.empty()) {
-        std::error_code ec;
-        if (std::filesystem::is_directory(target, ec)) error = "a folder of that name exists";
-        else if (std::rename(temporary.c_str(), path.c_str()) != 0) error = std::strerror(errno);
-    }
-    if (!error.empty()) {
-        std::remove(temporary.c_str());
-        throw std::runtime_error("cannot write " + path + ": " + error);
-    }
+    commit_temporary(temporary, path, error);
 }
 
 PngImage read_png(const std::string& path) {

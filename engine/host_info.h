@@ -1,0 +1,31 @@
+// flamejit — facts about the machine and the source tree that results
+// files name (benchmarks, reports).
+// SPDX-License-Identifier: GPL-3.0-or-later
+#pragma once
+
+#include <string>
+
+namespace fj {
+
+// Standard output of a read-only shell command, trailing blanks trimmed;
+// empty when the command fails.
+std::string command_output(const std::string& command);
+
+// The host CPU's model name (/proc/cpuinfo), or "unknown CPU".
+std::string cpu_model();
+
+// The 1, 5 and 15 minute load averages (/proc/loadavg), space-separated.
+std::string load_average();
+
+// Now, in UTC, as 2026-01-31T12:00:00Z.
+std::string utc_timestamp();
+
+// The commit of the git tree in the current folder, else the one the build
+// was configured at; `dirty` when tracked files differ from it.
+struct SourceRevision {
+    std::string commit;
+    bool dirty = false;
+};
+SourceRevision source_revision();
+
+}  // namespace fj
