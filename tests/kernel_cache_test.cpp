@@ -4,6 +4,7 @@
 
 #include <elf.h>
 
+#include <cstdlib>
 #include <cstring>
 #include <filesystem>
 #include <functional>
@@ -177,6 +178,33 @@ TEST_CASE("kernel cache: keys separate source, arch and entry") {
     fj::CompileRequest other_entry = request();
     other_entry.entry = "fj_seed";
     CHECK(base != cache.key_for(other_entry));
+}
+
+TEST_CASE("kernel cache: options from FLAMEJIT_NVRTC_OPTIONS reach NVRTC and the key") {
+    if (!have_nvrtc()) return;
+    fj::KernelCache cache(fj::test::scratch_dir("kernel-cache-extra"));
+    const std::string plain = cache.key_for(request());
+    const std::vector<std::string> plain_options = fj::nvrtc_options("sm_90");
+    setenv("FLAMEJIT_NVRTC_OPTIONS", " -Xptxas=-O1   -lineinfo ", 1);
+    const std::vector<std::string> options = fj::nvrtc_options("sm_90");
+    const std::string extra = cache.key_for(request());
+    const fj::CompiledKernel k = cache.get(request());
+    setenv("FLAMEJIT_NVRTC_OPTIONS", "-no-such-option", 1);
+    std::string message;
+    try {
+        cache.get(request(std::string(kSource) + "\n"));
+    } catch (const std::runtime_error& e) {
+        message = e.what();
+    }
+    unsetenv("FLAMEJIT_NVRTC_OPTIONS");
+    REQUIRE(options.size() == plain_options.size() + 2);
+    CHECK(options[options.size() - 2] == "-Xptxas=-O1");
+    CHECK(options.back() == "-lineinfo");
+    CHECK(extra != plain);
+    CHECK(k.key == extra);
+    CHECK(k.registers > 0);
+    CHECK(message.find("-no-such-option") != std::string::npos);
+    CHECK(fj::nvrtc_options("sm_90") == plain_options);
 }
 
 TEST_CASE("kernel cache: damaged files are detected, deleted and rebuilt") {

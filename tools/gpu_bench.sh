@@ -14,20 +14,20 @@
 # benchmarks/results/ with the device, driver and command they name.
 # "quick" shortens the benchmarks (smaller sizes, fewer qualities); "full"
 # (or empty) keeps them. PHASES, comma-separated, picks what runs (default:
-# all, in this order): tests, sanitize, throughput, cpu, shuffle; a long
+# all, in this order): tests, sanitize, throughput, codegen, cpu, shuffle; a long
 # batch can so be split over several shorter sessions into one folder.
 # Environment: FLAMEJIT (the flamejit binary; default build/flamejit, or the
 # bundle's), FJ_TEST_RUNNER (command line that runs the GPU suites; default
 # `ctest --test-dir build -L gpu --output-on-failure`, or the bundle's
 # `run_tests.sh --gpu`), FLAM3 (set: compare throughput with flam3-render).
 set -uo pipefail
-usage="usage: tools/gpu_bench.sh RESULTS_DIR [quick|full] [tests,sanitize,throughput,cpu,shuffle]"
+usage="usage: tools/gpu_bench.sh RESULTS_DIR [quick|full] [tests,sanitize,throughput,codegen,cpu,shuffle]"
 out=${1:?$usage}
 quick=${2:-}
-phases=${3:-tests,sanitize,throughput,cpu,shuffle}
+phases=${3:-tests,sanitize,throughput,codegen,cpu,shuffle}
 [[ $quick == "" || $quick == quick || $quick == full ]] || { echo "$usage" >&2; exit 2; }
 for p in ${phases//,/ }; do
-    [[ $p =~ ^(tests|sanitize|throughput|cpu|shuffle)$ ]] || { echo "gpu_bench: unknown phase '$p'; $usage" >&2; exit 2; }
+    [[ $p =~ ^(tests|sanitize|throughput|codegen|cpu|shuffle)$ ]] || { echo "gpu_bench: unknown phase '$p'; $usage" >&2; exit 2; }
 done
 mkdir -p "$out"
 here=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
@@ -97,6 +97,16 @@ if wanted throughput; then
         step "bench throughput --accumulate $acc"
         "$fj" bench throughput "$genomes"/*.flam3 --backend cuda --size $size --quality $quality \
             --accumulate $acc ${FLAM3:+--flam3} --json "$out/throughput-$acc.json" 2>&1 | tee -a "$out/summary.txt"
+    done
+fi
+if wanted codegen; then
+    # NVRTC options that compile faster but change the generated code
+    # (benchmarks/README.md "Compile path"): adopted only if the GPU agrees.
+    for run in ptxas-O1:-Xptxas=-O1 Ofc-min:-Ofc=min; do
+        label=${run%%:*} opts=${run#*:}
+        step "bench throughput with FLAMEJIT_NVRTC_OPTIONS=$opts"
+        FLAMEJIT_NVRTC_OPTIONS=$opts "$fj" bench throughput "$genomes"/*.flam3 --backend cuda --size $size \
+            --quality $quality --json "$out/throughput-$label.json" 2>&1 | tee -a "$out/summary.txt"
     done
 fi
 if wanted cpu; then

@@ -5,6 +5,7 @@
 #include <cctype>
 #include <chrono>
 #include <cstdio>
+#include <cstdlib>
 #include <filesystem>
 #include <fstream>
 #include <sstream>
@@ -89,9 +90,19 @@ std::vector<std::string> nvrtc_compile_time_options() {
     return {"-minimal"};
 }
 
+std::vector<std::string> nvrtc_extra_options() {
+    std::vector<std::string> options;
+    if (const char* text = std::getenv("FLAMEJIT_NVRTC_OPTIONS")) {
+        std::istringstream words(text);
+        for (std::string word; words >> word;) options.push_back(word);
+    }
+    return options;
+}
+
 std::vector<std::string> nvrtc_options(const std::string& arch) {
     std::vector<std::string> options = nvrtc_code_options(arch);
     for (std::string& option : nvrtc_compile_time_options()) options.push_back(std::move(option));
+    for (std::string& option : nvrtc_extra_options()) options.push_back(std::move(option));
     return options;
 }
 

@@ -51,8 +51,16 @@ private:
 };
 
 // The option list given to NVRTC for an arch; part of the cache key. It is
-// nvrtc_code_options(arch) followed by nvrtc_compile_time_options().
+// nvrtc_code_options(arch), then nvrtc_compile_time_options(), then
+// nvrtc_extra_options().
 std::vector<std::string> nvrtc_options(const std::string& arch);
+
+// Options from the environment variable FLAMEJIT_NVRTC_OPTIONS (separated by
+// blanks), for measuring code options on a GPU before adopting one (e.g.
+// "-Xptxas=-O1" or "-Ofc=min"; benchmarks/README.md "Compile path"). Kernels
+// compiled with them have keys of their own in the cache; NVRTC refusing one
+// is an error naming it.
+std::vector<std::string> nvrtc_extra_options();
 
 // The options that decide what NVRTC generates (language, arch, execution
 // space) and the ptxas report.
