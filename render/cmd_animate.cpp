@@ -48,7 +48,8 @@ const char* kHelp =
     "  --threads N           CPU backend threads (default: all cores)\n"
     "  --profile FILE        cuburn output profile for a .json node (size, spp, loop length)\n"
     "  --no-png-comments     write no text chunks (by default each frame carries its interpolated\n"
-    "                        genome as flam3 XML in flam3_genome, and its sample count and seed)\n"
+    "                        genome as flam3 XML in flam3_genome, and its sample count and seed);\n"
+    "                        enable_png_comments=0 in the environment does the same, as for flam3\n"
     "  --arch, --shuffle, --block, --accumulate, --bits, --transparent, --earlyclip, --palettes, --drop-unknown: as render\n"
     "\n"
     "Every frame is written to a temporary name and renamed, so an interrupted run leaves only\n"
@@ -303,7 +304,7 @@ int run(const Args& args) {
     PngOptions png;
     png.bits = bits;
     png.transparent = options.transparent;
-    run.png_comments = !a.has("no-png-comments");
+    run.png_comments = png_comments_wanted(a);
     const std::vector<std::pair<std::string, std::string>> comments = {{"flamejit_sequence", run.label},
                                                                        {"flamejit_seed", std::to_string(run.seed)}};
     const auto t0 = std::chrono::steady_clock::now();

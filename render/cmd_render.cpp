@@ -50,7 +50,8 @@ const char* kHelp =
     "  --drop-unknown        drop variations flamejit does not know, with a warning\n"
     "  --profile FILE        cuburn output profile for a .json genome (size, samples per pixel)\n"
     "  --no-png-comments     write no text chunks (by default the PNG carries the rendered genome\n"
-    "                        as flam3 XML in flam3_genome, and the sample count, error rate, seed)\n"
+    "                        as flam3 XML in flam3_genome, and the sample count, error rate, seed);\n"
+    "                        enable_png_comments=0 in the environment does the same, as for flam3\n"
     "\n"
     "Exit status: 0 success, 2 bad input or usage, 1 internal or device failure.\n";
 
@@ -136,7 +137,7 @@ int run(const Args& args) {
         PngOptions png;
         png.bits = bits;
         png.transparent = options.transparent;
-        if (!a.has("no-png-comments")) {
+        if (png_comments_wanted(a)) {
             // The genome as rendered, so the PNG reproduces its own image.
             Flame rendered = flame;
             if (options.quality > 0) rendered.quality = options.quality;

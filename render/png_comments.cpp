@@ -3,10 +3,16 @@
 #include "png_comments.h"
 
 #include <cstdio>
+#include <cstdlib>
 
 #include "genome/flam3_writer.h"
 
 namespace fj::cli {
+
+bool png_comments_wanted(const ParsedArgs& args) {
+    const char* flam3_switch = std::getenv("enable_png_comments");
+    return !args.has("no-png-comments") && !(flam3_switch && std::atoi(flam3_switch) == 0);
+}
 
 void add_png_comments(PngOptions& png, const Flame& rendered, const IterationStats& stats, double seconds,
                       const std::vector<std::pair<std::string, std::string>>& extra) {

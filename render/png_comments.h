@@ -15,10 +15,15 @@
 #include <vector>
 
 #include "backend.h"
+#include "cli_args.h"
 #include "genome/flame.h"
 #include "image/png_io.h"
 
 namespace fj::cli {
+
+// Whether the PNGs carry text chunks: not with --no-png-comments, nor where
+// flam3's own switch, the environment variable enable_png_comments, is 0.
+bool png_comments_wanted(const ParsedArgs& args);
 
 // Fills png.text and png.genome_xml for an image rendered from `rendered`
 // (the genome as rendered: overrides applied, an animation frame's

@@ -519,6 +519,13 @@ TEST_CASE("writer: rendered PNGs carry the rendered genome as zTXt flam3_genome;
     const auto bare = run_command(cmd + quoted(dir + "/bare.png") + " --no-png-comments");
     REQUIRE_MESSAGE(bare.status == 0, bare.output);
     CHECK(png_chunks(dir + "/bare.png").empty());
+    // flam3's own switch does the same; any other value keeps the chunks.
+    const auto off = run_command("enable_png_comments=0 " + cmd + quoted(dir + "/off.png"));
+    REQUIRE_MESSAGE(off.status == 0, off.output);
+    CHECK(png_chunks(dir + "/off.png").empty());
+    const auto on = run_command("enable_png_comments=1 " + cmd + quoted(dir + "/on.png"));
+    REQUIRE_MESSAGE(on.status == 0, on.output);
+    CHECK(png_chunks(dir + "/on.png").count("flam3_genome") == 1);
 }
 
 TEST_CASE("writer: animate frames carry their interpolated genome; --no-png-comments removes the chunks") {
