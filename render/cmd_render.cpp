@@ -51,7 +51,9 @@ const char* kHelp =
     "  --profile FILE        cuburn output profile for a .json genome (size, samples per pixel)\n"
     "  --no-png-comments     write no text chunks (by default the PNG carries the rendered genome\n"
     "                        as flam3 XML in flam3_genome, and the sample count, error rate, seed);\n"
-    "                        enable_png_comments=0 in the environment does the same, as for flam3\n"
+    "                        enable_png_comments=0 in the environment does the same, as for flam3;\n"
+    "                        nick, url and id in the environment go to flam3_nickname, flam3_url\n"
+    "                        and flam3_id, as flam3 writes them\n"
     "\n"
     "Exit status: 0 success, 2 bad input or usage, 1 internal or device failure.\n";
 

@@ -14,13 +14,29 @@ bool png_comments_wanted(const ParsedArgs& args) {
     return !args.has("no-png-comments") && !(flam3_switch && std::atoi(flam3_switch) == 0);
 }
 
+namespace {
+
+// flam3 writes its nickname, url and id chunks whether or not the variables
+// are set, empty when not (flam3-render 3.1.1, observed), so tools that read
+// them find the keys in every flam3 PNG.
+std::string environment(const char* name) {
+    const char* value = std::getenv(name);
+    return value ? value : "";
+}
+
+}  // namespace
+
 void add_png_comments(PngOptions& png, const Flame& rendered, const IterationStats& stats, double seconds,
                       const std::vector<std::pair<std::string, std::string>>& extra) {
     char rate[32];
     // flam3 prints the rate with %g; so do we, so both read the same way.
     std::snprintf(rate, sizeof rate, "%g",
                   stats.samples ? static_cast<double>(stats.bad_values) / static_cast<double>(stats.samples) : 0.0);
+    // flam3's keys in flam3's order.
     png.text = {{"flam3_version", std::string("flamejit-") + FLAMEJIT_VERSION},
+                {"flam3_nickname", environment("nick")},
+                {"flam3_url", environment("url")},
+                {"flam3_id", environment("id")},
                 {"flam3_error_rate", rate},
                 {"flam3_samples", std::to_string(stats.samples)},
                 {"flam3_time", std::to_string(static_cast<long long>(seconds))}};

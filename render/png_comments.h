@@ -6,8 +6,12 @@
 // flam3's keys. Where a value means what flam3's does, it goes under flam3's
 // key: flam3_genome (zTXt, the genome as flam3 XML, read back by flam3 and
 // flamejit alike), flam3_samples, flam3_error_rate (reseeded bad values per
-// sample), flam3_time (whole seconds), and flam3_version naming flamejit.
-// Values flam3 has no key for go under flamejit_ keys (backend, seed, ...).
+// sample), flam3_time (whole seconds), flam3_version naming flamejit, and
+// flam3_nickname, flam3_url and flam3_id from the environment variables
+// nick, url and id that flam3 reads (empty when unset, as flam3 writes
+// them). The tEXt chunks come in flam3-render's order (version, nickname,
+// url, id, error rate, samples, time), then the flamejit_ keys for values
+// flam3 has none for (backend, seed, ...), then the genome, as flam3 does.
 #pragma once
 
 #include <string>

@@ -141,6 +141,7 @@ void Differences::flames(const fj::Flame& a, const fj::Flame& b) {
         xform("xform " + std::to_string(i), a.xforms[i], b.xforms[i], a.xforms.size());
     value("has_final", a.has_final, b.has_final);
     if (a.has_final && b.has_final) xform("final", a.final_xform, b.final_xform, 0);
+    if (a.edit != b.edit) lines_.push_back("edit: " + a.edit + " vs " + b.edit);
 }
 
 // Every difference between two genomes as libflam3 parsed them.
@@ -393,6 +394,117 @@ TEST_CASE("writer: hand-written genomes with symmetry, palettes, chaos and final
 
 namespace {
 
+// Electric-sheep genealogy as the sheep server writes it, with a <sheep>
+// child, text, and characters that need escaping.
+const char* kGenealogyFlame =
+    "<flame name=\"sheep\" size=\"24 16\" scale=\"8\" quality=\"3\" nick=\"ignored\">\n"
+    "   <xform weight=\"1\" color=\"0\" spherical=\"1\" coefs=\"0.5 0 0 0.5 0.2 0\"/>\n"
+    "   <edit nick=\"old\" action=\"lost: flam3 keeps the last edit\"/>\n"
+    "   <color index=\"0\" rgb=\"255 0 0\"/><color index=\"255\" rgb=\"0 0 255\"/>\n"
+    "   <edit date=\"Wed Nov 27 20:43:20 -0500 2013\" nick=\"R&amp;D &lt;3\" url=\"www.example.org\" id=\"81159\" "
+    "action=\"clone upload\">\n"
+    "      <edit date=\"Wed Nov 27 20:17:18 -0500 2013\" action=\"mutate xform 1 coefs\" filename=\"upload\" index=\"0\">\n"
+    "         <!-- a comment is not genealogy -->\n"
+    "         <edit filename=\"1127n1-3.flame\" index=\"0\"/>\n"
+    "         <sheep generation=\"165\" id=\"21344\"/>\n"
+    "         <note>free text</note>\n"
+    "      </edit>\n"
+    "   </edit>\n"
+    "</flame>\n";
+
+// The <edit> part of what libflam3's flam3_print writes for a genome it
+// parsed: its own copy of the genealogy, independent of our reader. Lines
+// of only whitespace are left out: flam3 prints a comment as one, and
+// flamejit drops comments.
+std::string flam3_printed_edit(flam3_genome& g) {
+    char* buffer = nullptr;
+    size_t size = 0;
+    FILE* stream = open_memstream(&buffer, &size);
+    REQUIRE(stream);
+    flam3_print(stream, &g, nullptr, flam3_print_edits);
+    std::fclose(stream);
+    std::string text(buffer, size);
+    std::free(buffer);
+    const size_t begin = text.find("<edit"), end = text.rfind("</flame>");
+    if (begin == std::string::npos || end == std::string::npos) return "";
+    std::istringstream lines(text.substr(begin, end - begin));
+    std::string out;
+    for (std::string line; std::getline(lines, line);)
+        if (line.find_first_not_of(" \t") != std::string::npos) out += line + "\n";
+    return out;
+}
+
+}  // namespace
+
+TEST_CASE("writer: a flame's <edit> genealogy survives read, write and read, after the palette, as libflam3 reads it") {
+    const auto flames = fj::read_flam3_string(kGenealogyFlame, "sheep.flam3");
+    REQUIRE(flames.size() == 1);
+    const std::string& edit = flames[0].edit;
+    // The last <edit>, whole: nested edits, the sheep, the text; no comment.
+    CHECK(edit.rfind("<edit date=\"Wed Nov 27 20:43:20", 0) == 0);
+    CHECK(edit.find("lost:") == std::string::npos);
+    CHECK(edit.find("<sheep generation=\"165\" id=\"21344\"") != std::string::npos);
+    CHECK(edit.find("<edit filename=\"1127n1-3.flame\"") != std::string::npos);
+    CHECK(edit.find("free text") != std::string::npos);
+    CHECK(edit.find("comment") == std::string::npos);
+
+    // After the palette, as flam3_print puts it; read back unchanged (the
+    // round trip compares the edit text too) and, by libflam3, as it reads
+    // the original's.
+    const std::string written = fj::write_flam3_string(flames);
+    const size_t at = written.find("<edit");
+    REQUIRE(at != std::string::npos);
+    CHECK(written.rfind("<color") < at);
+    CHECK(written.find("<xform") < at);
+    CHECK(written.find("<edit", at + 1) != std::string::npos);  // nested, not flattened
+    check_round_trip("genealogy", flames, kGenealogyFlame);
+    Flam3Genomes theirs(kGenealogyFlame, "sheep.flam3");
+    Flam3Genomes ours(written, "sheep.flam3 (written)");
+    REQUIRE(theirs.count == 1);
+    REQUIRE(ours.count == 1);
+    const std::string expected = flam3_printed_edit(theirs.cps[0]);
+    CHECK(expected.find("21344") != std::string::npos);
+    CHECK(flam3_printed_edit(ours.cps[0]) == expected);
+
+    // flam3-genome re-prints a genome's edit unchanged when it makes no new
+    // genome (clone_all); our reader finds the same genealogy in what it
+    // prints from our file. (flam3 prints attribute values unescaped, so
+    // this genealogy has no character that needs escaping.)
+    if (run_command("command -v flam3-genome").status == 0) {
+        const std::string dir = fj::test::scratch_dir("writer-genealogy");
+        fj::Flame plain = fj::read_flam3_string("<flame size=\"9 9\"><xform weight=\"1\" linear=\"1\"/><edit nick=\"n\" date=\"d\">"
+                                                "<edit filename=\"f\" index=\"0\"/><sheep id=\"1\"/></edit></flame>",
+                                                "plain")
+                              .at(0);
+        fj::test::write_file(dir + "/plain.flam3", fj::write_flam3_string(plain));
+        const auto r = run_command("env clone_all=" + quoted(dir + "/plain.flam3") + " flam3-genome 2>/dev/null");
+        REQUIRE_MESSAGE(r.status == 0, r.output);
+        const auto reprinted = fj::read_flam3_string(r.output, "clone_all");
+        REQUIRE(reprinted.size() == 1);
+        CHECK(reprinted[0].edit == plain.edit);
+        CHECK(plain.edit.find("<sheep id=\"1\"") != std::string::npos);
+    } else {
+        MESSAGE("flam3-genome not installed: its re-printing of <edit> not compared");
+    }
+
+    // An interpolated genome has no genealogy (flam3-animate embeds none);
+    // a sequence of one keyframe is that keyframe, edit and all.
+    std::vector<fj::Flame> keys = {flames[0], flames[0]};
+    keys[1].time = 2;
+    CHECK(fj::interpolate(keys, 0.5).edit.empty());
+    CHECK(fj::interpolate({flames[0]}, 0.5).edit == edit);
+
+    // Set by hand, an edit that is not one <edit> element is refused, not written half.
+    fj::Flame bad = flames[0];
+    for (const char* text : {"<edit>", "<sheep/>", "<edit/><edit/>"}) {
+        CAPTURE(text);
+        bad.edit = text;
+        CHECK_THROWS_AS(fj::write_flam3_string(bad), std::invalid_argument);
+    }
+}
+
+namespace {
+
 // flam3-genome random genomes restricted to the variations flamejit has.
 std::string random_genomes(const std::string& dir, int seed, const std::string& env) {
     const std::string templ = dir + "/template.flam3";
@@ -448,10 +560,10 @@ struct PngChunk {
     int compression = 0;
 };
 
-// The text chunks of a PNG by keyword, with how each was stored, read with
-// libpng directly (fj::read_png_text does not say which were compressed).
-std::map<std::string, PngChunk> png_chunks(const std::string& path) {
-    std::map<std::string, PngChunk> out;
+// The text chunks of a PNG in file order, with how each was stored, read
+// with libpng directly (fj::read_png_text does not say which were compressed).
+std::vector<std::pair<std::string, PngChunk>> png_chunk_list(const std::string& path) {
+    std::vector<std::pair<std::string, PngChunk>> out;
     FILE* file = std::fopen(path.c_str(), "rb");
     REQUIRE_MESSAGE(file, path);
     png_structp png = png_create_read_struct(PNG_LIBPNG_VER_STRING, nullptr, nullptr, nullptr);
@@ -464,13 +576,29 @@ std::map<std::string, PngChunk> png_chunks(const std::string& path) {
         png_textp text = nullptr;
         int count = 0;
         png_get_text(png, info, &text, &count);
-        for (int k = 0; k < count; ++k) out[text[k].key] = {std::string(text[k].text, text[k].text_length), text[k].compression};
+        for (int k = 0; k < count; ++k)
+            out.push_back({text[k].key, {std::string(text[k].text, text[k].text_length), text[k].compression}});
     } else {
         FAIL_CHECK("libpng cannot read " << path);
     }
     png_destroy_read_struct(&png, &info, &end);
     std::fclose(file);
     return out;
+}
+
+// The same by keyword.
+std::map<std::string, PngChunk> png_chunks(const std::string& path) {
+    std::map<std::string, PngChunk> out;
+    for (auto& [key, chunk] : png_chunk_list(path)) out[key] = chunk;
+    return out;
+}
+
+// The keywords of a PNG's text chunks in file order, those starting with `prefix`.
+std::vector<std::string> png_chunk_keys(const std::string& path, const std::string& prefix) {
+    std::vector<std::string> keys;
+    for (const auto& [key, chunk] : png_chunk_list(path))
+        if (key.rfind(prefix, 0) == 0) keys.push_back(key);
+    return keys;
 }
 
 const char* kTinyFlame =
@@ -528,26 +656,85 @@ TEST_CASE("writer: rendered PNGs carry the rendered genome as zTXt flam3_genome;
     CHECK(png_chunks(dir + "/on.png").count("flam3_genome") == 1);
 }
 
+TEST_CASE("writer: PNGs carry flam3_nickname, flam3_url and flam3_id from nick, url and id, in flam3-render's order") {
+    const std::string dir = fj::test::scratch_dir("writer-png-nick");
+    fj::test::write_file(dir + "/sheep.flam3", kGenealogyFlame);
+    const std::string unset = "env -u nick -u url -u id ";
+    const std::string cmd = quoted(fj::test::flamejit_binary()) + " render " + quoted(dir + "/sheep.flam3") +
+                            " --backend cpu --threads 2 --seed 5 --quality 2 -o ";
+    const auto r = run_command(unset + "nick='a sheep' url=example.org/x id=81159 " + cmd + quoted(dir + "/set.png"));
+    REQUIRE_MESSAGE(r.status == 0, r.output);
+    const auto set = png_chunks(dir + "/set.png");
+    const std::map<std::string, std::string> expected = {
+        {"flam3_nickname", "a sheep"}, {"flam3_url", "example.org/x"}, {"flam3_id", "81159"}};
+    for (const auto& [key, value] : expected) {
+        CAPTURE(key);
+        REQUIRE(set.count(key));
+        CHECK(set.at(key).text == value);
+        CHECK(set.at(key).compression == PNG_TEXT_COMPRESSION_NONE);
+    }
+    // The embedded genome keeps the file's genealogy.
+    const auto embedded = fj::read_flam3_string(set.at("flam3_genome").text, "flam3_genome");
+    REQUIRE(embedded.size() == 1);
+    CHECK(embedded[0].edit == fj::read_flam3_string(kGenealogyFlame, "sheep.flam3").at(0).edit);
+
+    // Unset, flam3-render still writes the three keys, empty (observed with
+    // flam3-render 3.1.1); so does flamejit.
+    const auto u = run_command(unset + cmd + quoted(dir + "/unset.png"));
+    REQUIRE_MESSAGE(u.status == 0, u.output);
+    const auto bare = png_chunks(dir + "/unset.png");
+    for (const auto& [key, value] : expected) {
+        CAPTURE(key);
+        REQUIRE(bare.count(key));
+        CHECK(bare.at(key).text.empty());
+    }
+
+    // The order of flam3's keys, taken from a PNG flam3-render writes here
+    // (when it is not installed, from one it wrote with flam3 3.1.1).
+    std::vector<std::string> flam3_order = {"flam3_version", "flam3_nickname", "flam3_url", "flam3_id",
+                                            "flam3_error_rate", "flam3_samples", "flam3_time", "flam3_genome"};
+    if (run_command("command -v flam3-render").status == 0) {
+        const auto f = run_command(unset + "nick=a url=b id=c out=" + quoted(dir + "/flam3.png") +
+                                   " isaac_seed=nick nthreads=1 verbose=0 flam3-render < " + quoted(dir + "/sheep.flam3"));
+        REQUIRE_MESSAGE(f.status == 0, f.output);
+        flam3_order = png_chunk_keys(dir + "/flam3.png", "");
+        CHECK(png_chunks(dir + "/flam3.png").at("flam3_nickname").text == "a");
+    } else {
+        MESSAGE("flam3-render not installed: chunk order compared with the recorded one");
+    }
+    CHECK(png_chunk_keys(dir + "/set.png", "flam3_") == flam3_order);
+    CHECK(png_chunk_keys(dir + "/unset.png", "flam3_") == flam3_order);
+    // flamejit's own keys come after flam3's text and before the genome.
+    const auto all = png_chunk_keys(dir + "/set.png", "");
+    REQUIRE(all.size() > flam3_order.size());
+    CHECK(all[7].rfind("flamejit_", 0) == 0);
+    CHECK(all.back() == "flam3_genome");
+}
+
 TEST_CASE("writer: animate frames carry their interpolated genome; --no-png-comments removes the chunks") {
     const std::string dir = fj::test::scratch_dir("writer-animate");
     const std::string seq =
         "<seq><flame time=\"0\" size=\"16 12\" scale=\"6\" quality=\"2\"><xform weight=\"1\" spherical=\"1\" "
         "coefs=\"0.5 0 0 0.5 0.2 0\"/><xform weight=\"1\" linear=\"1\" coefs=\"0.5 0 0 0.5 -0.3 0.1\"/>"
-        "<color index=\"0\" rgb=\"255 0 0\"/><color index=\"255\" rgb=\"0 0 255\"/></flame>"
+        "<color index=\"0\" rgb=\"255 0 0\"/><color index=\"255\" rgb=\"0 0 255\"/><edit nick=\"k0\"/></flame>"
         "<flame time=\"2\" size=\"16 12\" scale=\"7\" quality=\"2\" rotate=\"30\"><xform weight=\"1\" spherical=\"1\" "
         "coefs=\"0.4 0.1 0 0.5 0.2 0\"/><xform weight=\"2\" linear=\"1\" coefs=\"0.5 0 0 0.5 -0.3 0.1\"/>"
         "<color index=\"0\" rgb=\"0 255 0\"/><color index=\"255\" rgb=\"0 0 255\"/></flame></seq>\n";
     fj::test::write_file(dir + "/seq.flam3", seq);
     const std::string cmd = quoted(fj::test::flamejit_binary()) + " animate " + quoted(dir + "/seq.flam3") +
                             " --frames 1:1 --backend cpu --threads 2 --seed 5 --temporal-samples 2 --quality 1 -o ";
-    const auto r = run_command(cmd + quoted(dir + "/f%02d.png"));
+    const auto r = run_command("env nick=animator " + cmd + quoted(dir + "/f%02d.png"));
     REQUIRE_MESSAGE(r.status == 0, r.output);
     const auto chunks = png_chunks(dir + "/f01.png");
     REQUIRE(chunks.count("flam3_genome"));
     CHECK(chunks.at("flam3_genome").compression == PNG_TEXT_COMPRESSION_zTXt);
     CHECK(chunks.count("flam3_samples"));
+    REQUIRE(chunks.count("flam3_nickname"));
+    CHECK(chunks.at("flam3_nickname").text == "animator");
 
+    // Interpolated: no genealogy of its own (the comparison includes the edit).
     fj::Flame expected = fj::interpolate(fj::read_flam3_string(seq, "seq.flam3"), 1.0);
+    CHECK(expected.edit.empty());
     expected.quality = 1;
     expected.temporal_samples = 2;
     const auto embedded = fj::read_flam3_string(chunks.at("flam3_genome").text, "flam3_genome");

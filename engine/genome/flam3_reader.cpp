@@ -175,8 +175,16 @@ Flame read_flame(const ReadContext& ctx, const pugi::xml_node& element, const st
             if (kind != 1) f.symmetry = kind;
         } else if (tag == "color" || tag == "colors" || tag == "palette") {
             flam3_read::read_palette_element(ctx, child, library, &palette);
+        } else if (tag == "edit") {
+            // Genealogy, kept whole for the writers. Compact: the parser has
+            // already dropped comments and whitespace between elements, so
+            // the text does not depend on the file's layout. Of several,
+            // flam3 keeps the last.
+            std::ostringstream edit;
+            child.print(edit, "", pugi::format_raw);
+            f.edit = edit.str();
         }
-        // <edit> (genealogy) and anything else does not affect the image.
+        // Anything else does not affect the image.
     }
 
     const int n = list.standard_count();

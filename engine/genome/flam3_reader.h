@@ -5,11 +5,12 @@
 // with defaults on (every <flame> anywhere in the document, in document order;
 // <symmetry> applied where it appears, so twice for flam3-written files;
 // library palettes with hue, missing palette entries interpolated; rotate
-// unwrapped between consecutive flames), restricted to the variations the
-// registry knows. Where flam3 would warn and go on with a guess (unknown
-// variation, trailing garbage in a number, an impossible size) this reader
-// throws a GenomeError instead, whose message is one line naming the file, the
-// flame (0-based index, and name if any) and the element and attribute, e.g.
+// unwrapped between consecutive flames; the flame's <edit> genealogy kept as
+// XML text in Flame::edit), restricted to the variations the registry knows.
+// Where flam3 would warn and go on with a guess (unknown variation, trailing
+// garbage in a number, an impossible size) this reader throws a GenomeError
+// instead, whose message is one line naming the file, the flame (0-based
+// index, and name if any) and the element and attribute, e.g.
 //   x.flam3: flame 2 "foo": <xform 3> attribute "coefs": expected 6 numbers, got 5
 // Indices are 0-based, as flam3's `soloxform` counts.
 // Palette quirk not reproduced: flam3 resets a <color>'s alpha before each of

@@ -414,6 +414,28 @@ int symmetry_position(const Flame& f, int* count) {
     return -1;
 }
 
+// ---- genealogy -------------------------------------------------------------
+
+// The flame's <edit> element as it was read, after the palette where flam3
+// puts it. flam3-genome wraps it in a new <edit> only when it makes a new
+// genome (clone, mutate, cross); a flame that is only re-written (convert, a
+// rendered PNG's flam3_genome) is the same genome, so its genealogy goes out
+// unchanged, as flam3-genome's clone_all re-prints it. (flam3-render leaves it
+// out of the PNG; keeping it there costs little and keeps the image's
+// provenance.) Unlike flam3, which prints attribute values unescaped, the
+// text is escaped, so the result is always well-formed XML.
+void write_edit(pugi::xml_node flame, const Flame& f, int index) {
+    if (f.edit.empty()) return;
+    pugi::xml_document edit;
+    const pugi::xml_parse_result parsed = edit.load_buffer(f.edit.data(), f.edit.size());
+    const pugi::xml_node root = edit.document_element();
+    if (!parsed || std::strcmp(root.name(), "edit") != 0 || root.next_sibling())
+        throw std::invalid_argument("cannot write flame " + std::to_string(index) +
+                                    (f.name.empty() ? "" : " \"" + f.name + "\"") +
+                                    ": its edit is not one well-formed <edit> element");
+    flame.append_copy(root);
+}
+
 void write_flame(pugi::xml_node parent, const Flame& f, int index) {
     pugi::xml_node node = parent.append_child("flame");
     write_flame_attributes(node, f, Where{f, index, "<flame>"});
@@ -430,6 +452,7 @@ void write_flame(pugi::xml_node parent, const Flame& f, int index) {
     // Last, so no final xform is in the reader's list while a symmetry is added.
     if (f.has_final) write_xform(node.append_child("finalxform"), f.final_xform, true, Where{f, index, "<finalxform>"});
     write_palette(node, f, Where{f, index, "palette"});
+    write_edit(node, f, index);
 }
 
 

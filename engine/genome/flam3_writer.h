@@ -16,6 +16,9 @@
 //     entries recreates (so a palette of a few given colours is written as
 //     given). A library palette also gets `palette="N"` and `hue`, which
 //     rebuild it exactly from the same library file;
+//   - a flame's <edit> genealogy (Flame::edit) goes after the palette, as
+//     flam3 prints it, unchanged (no new <edit> is wrapped round it: writing
+//     a genome does not make a new one);
 //   - symmetry: the reader adds a <symmetry>'s xforms on every read, so its
 //     xforms are not written: a <symmetry> element stands where they are
 //     (flam3 itself writes both, and a re-read applies the symmetry twice).
@@ -32,8 +35,9 @@
 //   - interpolation="smooth" reads back linear on the first and the
 //     next-to-last flame of what is written (flam3's parser rule), so a
 //     smooth keyframe written alone loses it.
-// A value that is not finite cannot be read back and throws
-// std::invalid_argument naming the flame and the field.
+// A value that is not finite cannot be read back, nor can an edit that is
+// not one well-formed <edit> element: both throw std::invalid_argument
+// naming the flame (and the field).
 #pragma once
 
 #include <string>

@@ -101,6 +101,11 @@ struct Flame {
     std::vector<Xform> xforms;
     bool has_final = false;
     Xform final_xform;
+    // The flame's <edit> element (its genealogy: nick, date, action, nested
+    // <edit>/<sheep>) as XML text, empty when it has none. It has no effect
+    // on the image; it is kept so that a genome written back (convert, a
+    // PNG's flam3_genome) still says where it came from, as flam3 keeps it.
+    std::string edit;
 
     // Whether any xform has a chaos row with an entry other than 1.
     bool has_xaos() const;

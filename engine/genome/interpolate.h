@@ -19,7 +19,10 @@
 //     other three element-wise), palettes per palette_interpolation (hsv,
 //     hsv_circular with its short-way hue and hsv_rgb_palette_blend, rgb,
 //     sweep), chaos clamped ≥ 0, weights ≥ 0, colours in [0,1].
-// The result has interpolation linear, palette_index −1 and symmetry 0.
+// The result has interpolation linear, palette_index −1, symmetry 0 and no
+// edit: a blend of keyframes is a genome of its own whose genealogy no
+// keyframe's <edit> describes (flam3-animate embeds none either, even at a
+// keyframe's time). One keyframe alone is returned whole, edit included.
 //
 // Structure: every xform of the result lists each variation that has a
 // non-zero weight in any aligned flame of the segment, even where its
