@@ -4,6 +4,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <cstdint>
 #include <cstdlib>
 #include <cstring>
 #include <memory>
@@ -38,6 +39,7 @@ void hsv2rgb(double* hsv, double* rgb);
 #include "post/post_cuda.h"
 #include "post/post_plan.h"
 #include "post/tone.h"
+#include "post/zeroed_buffer.h"
 
 namespace {
 
@@ -442,6 +444,28 @@ TEST_CASE("post cpu: density estimation spreads lone hits and is thread-count in
     CHECK(alpha_at(de, 22, 15) > 0);
     CHECK(alpha_at(no_de, 22, 15) == 0);
     CHECK(alpha_at(no_de, 20, 15) > alpha_at(de, 20, 15));
+}
+
+TEST_CASE("post cpu: a ZeroedBuffer holds +0.0f everywhere, small or mapped, and moves") {
+    // 1000 floats come from calloc, 3 M from fresh pages; both must read as
+    // +0.0f (not just == 0) since the post-pass adds into them.
+    for (size_t count : {size_t(0), size_t(1000), size_t(3) << 20}) {
+        fj::ZeroedBuffer buffer(count);
+        REQUIRE(buffer.size() == count);
+        size_t nonzero = 0;
+        for (size_t i = 0; i < count; ++i) {
+            uint32_t bits;
+            std::memcpy(&bits, buffer.data() + i, sizeof bits);
+            nonzero += bits != 0;
+        }
+        CHECK(nonzero == 0);
+        if (count == 0) continue;
+        buffer.data()[count - 1] = 5.0f;
+        fj::ZeroedBuffer moved = std::move(buffer);
+        CHECK(buffer.data() == nullptr);
+        CHECK(moved.size() == count);
+        CHECK(moved.data()[count - 1] == 5.0f);
+    }
 }
 
 TEST_CASE("post cuda: matches the CPU post-pass on a random accumulator (needs a GPU)") {

@@ -200,7 +200,20 @@ FJ_HD FJ_INLINE void clip_filtered(const R t[4], R out[4]) {
 // not become 255.0f).
 FJ_HD FJ_INLINE float toward_zero_float(double v) {
     float f = (float)v;
-    if (v >= 0.0 ? (double)f > v : (double)f < v) f = nextafterf(f, 0.0f);
+    if (v >= 0.0 ? (double)f > v : (double)f < v) {
+#if defined(__CUDA_ARCH__)
+        f = nextafterf(f, 0.0f);
+#else
+        // nextafterf stays a library call on the host (a tenth of the CPU tone
+        // step). Floats order like their sign-and-magnitude bits, and f is
+        // neither zero nor NaN here, so its bits less one are the float next
+        // to it toward zero (the largest finite one for infinity).
+        u32 bits;
+        __builtin_memcpy(&bits, &f, sizeof bits);
+        --bits;
+        __builtin_memcpy(&f, &bits, sizeof f);
+#endif
+    }
     return f;
 }
 
