@@ -9,6 +9,7 @@
 #include <thread>
 
 #include "codegen/variation_registry.h"
+#include "cpu/hit_buffer.h"
 #include "cpu/huge_page_allocator.h"
 #include "cpu/variation_table.h"
 #include "iterate/common.h"
@@ -114,6 +115,9 @@ struct FrameJob {
     float fresh_fraction;  // first chains that plot after the fuse (iterate/common.h)
     int fuse;              // unplotted steps at each chain's start
     bool counts;           // hits also add to the count buffer (KernelKey::density_count)
+    // Step palettes: each xform's hit word for each palette entry
+    // (cpu::hit_word of its amounts), 256 per xform.
+    std::vector<u64> palette_words;
 };
 
 // One block of lanes: its points and random streams, structure of arrays.
@@ -126,7 +130,7 @@ struct Block {
 class Worker {
 public:
     // `counts` is the count buffer when job.counts, else unused.
-    Worker(const FrameJob& job, float* hist, float* counts) : job_(job), hist_(hist), counts_(counts) {}
+    Worker(const FrameJob& job, const cpu::HitTargets& targets) : job_(job), hits_(targets) {}
 
     void run_block(uint64_t block_index, std::atomic<uint64_t>& rounds_done, const std::atomic<bool>& stop) {
         const int T = job_.block;
@@ -155,10 +159,7 @@ public:
 
     // Adds the hits still waiting; blocks hand them on to the next, so once
     // after the last.
-    void flush_all() {
-        flush_hits(0);
-        flush_hits(1);
-    }
+    void flush_all() { hits_.flush_all(); }
 
     unsigned long long plotted = 0, bad = 0, idle = 0;
 
@@ -231,9 +232,7 @@ private:
             }
         }
         finish_lanes(b, lanes, applied, moved);
-        // The previous round's hits, whose cells were prefetched a round ago.
-        current_ ^= 1;
-        flush_hits(current_);
+        hits_.end_round();
     }
 
     // Bad values, fuse, final xform, plotting and chain ends of the lanes a
@@ -241,20 +240,20 @@ private:
     // operations and random draws, in the same order, as fj_iterate.
     void finish_lanes(Block& b, const int* lanes, const int* applied, int count) {
         LaneGroup f;  // the points to plot, with their streams
-        float vis[kLanes];
+        int xform[kLanes];
         int plotting[kLanes];
         for (int i = 0; i < count; ++i) {
             const int t = lanes[i];
             if (!settle_point(b.x[t], b.y[t], b.state[t], applied[i], b.rng[t], bad)) continue;
             plotting[f.count] = t;
-            vis[f.count] = job_.P[job_.xforms[applied[i]].base + XformLayout::kVisibility];
+            xform[f.count] = applied[i];
             f.x[f.count] = b.x[t]; f.y[f.count] = b.y[t]; f.c[f.count] = b.c[t]; f.rng[f.count] = b.rng[t];
             ++f.count;
         }
         if (job_.key->has_final && f.count > 0) apply_final(f);
         for (int j = 0; j < f.count; ++j) {
             b.rng[plotting[j]] = f.rng[j];
-            plot(f.x[j], f.y[j], f.c[j], vis[j]);
+            plot(f.x[j], f.y[j], f.c[j], xform[j]);
         }
         plotted += f.count;
         for (int i = 0; i < count; ++i) {
@@ -299,45 +298,29 @@ private:
     // Every accumulation mode but `none` adds the same integers here: the
     // modes are GPU strategies for getting hits into the grid (atomics,
     // warp sums, a shared-memory cache, packed words), and a thread's adds
-    // here are already exact, so `shared` and `packed` render the image of
-    // `atomic` (packed's possible loss is a property of its GPU words only).
-    // `none` (the compute ceiling) skips the add but not the work before it.
-    // The histogram is far larger than the caches, so hits wait a round in a
-    // per-warp buffer with their cells prefetched: the next round's work
-    // hides the misses.
-    void plot(float x, float y, float c, float vis) {
+    // here are already exact (cpu/hit_buffer.h), so `shared` and `packed`
+    // render the image of `atomic` (packed's possible loss is a property of
+    // its GPU words only). `none` (the compute ceiling) skips the add but not
+    // the work before it.
+    void plot(float x, float y, float c, int xform) {
         const long long cell = camera_cell(job_.P + ParamLayout::kCamera, x, y, job_.hist_w, job_.hist_h);
+        const float vis = job_.P[job_.xforms[xform].base + XformLayout::kVisibility];
         if (cell < 0 || vis <= 0.0f || job_.key->accumulation == Accumulation::None) return;
-        Hit& hit = hits_[current_][hit_count_[current_]++];
-        hit.cell = hist_ + 4 * cell;
-        __builtin_prefetch(hit.cell, 1);
-        float rgba[4];
-        palette_lookup(job_.P + job_.palette, c, job_.key->palette_mode == PaletteMode::Linear, rgba);
-        for (int k = 0; k < 4; ++k) hit.amount[k] = hit_amount(vis, rgba[k]);
         // flam3's count channel: visibility·255, blind to palette alpha and
         // temporal weights (iterate_kernel.cuh's fj_count).
-        hit.count = job_.counts ? counts_ + cell : nullptr;
-        hit.count_amount = hit_amount(vis, 255.0f);
-    }
-
-    void flush_hits(int buffer) {
-        const Hit* hits = hits_[buffer];
-        for (int i = 0; i < hit_count_[buffer]; ++i) {
-            float* h = hits[i].cell;
-            for (int k = 0; k < 4; ++k) {
-                if (job_.shared_hist)
-                    std::atomic_ref<float>(h[k]).fetch_add(hits[i].amount[k], std::memory_order_relaxed);
-                else
-                    h[k] += hits[i].amount[k];
-            }
-            if (float* n = hits[i].count) {
-                if (job_.shared_hist)
-                    std::atomic_ref<float>(*n).fetch_add(hits[i].count_amount, std::memory_order_relaxed);
-                else
-                    *n += hits[i].count_amount;
-            }
+        const float count = hit_amount(vis, 255.0f);
+        float rgba[4], amount[4];
+        if (job_.key->palette_mode != PaletteMode::Linear) {
+            // palette_lookup's entry for a step palette, whose hit word was made once.
+            const int i = std::clamp(static_cast<int>(c * 256.0f), 0, 255);
+            const u64 word = job_.palette_words[xform * 256 + i];
+            if (word != cpu::kNoWord) return hits_.add(cell, word, count);
+            std::copy_n(job_.P + job_.palette + 4 * i, 4, rgba);
+        } else {
+            palette_lookup(job_.P + job_.palette, c, true, rgba);
         }
-        hit_count_[buffer] = 0;
+        for (int k = 0; k < 4; ++k) amount[k] = hit_amount(vis, rgba[k]);
+        hits_.add(cell, amount, count);
     }
 
     void exchange(Block& b, uint32_t round, uint32_t salt, std::vector<float>& nx, std::vector<float>& ny,
@@ -365,21 +348,8 @@ private:
         b.x.swap(nx); b.y.swap(ny); b.c.swap(nc); b.state.swap(ns);
     }
 
-    struct Hit {
-        float* cell;
-        float amount[4];
-        float* count;  // null without a count buffer
-        float count_amount;
-    };
-
     const FrameJob& job_;
-    float* hist_;
-    float* counts_;
-    // Two warp-rounds' hits (each lane plots at most once a round): the
-    // current round's, being prefetched, and the previous round's.
-    Hit hits_[2][kLanes];
-    int hit_count_[2] = {0, 0};
-    int current_ = 0;
+    cpu::HitBuffer hits_;
 };
 
 class CpuBackend final : public Backend {
@@ -395,6 +365,7 @@ public:
         hist_h_ = plan.hist_height;
         accum_.assign(static_cast<size_t>(hist_w_) * hist_h_ * 4, 0.0f);
         private_hist_.clear();
+        words_.clear();
         // Made by the first iterate whose key asks for them.
         counts_.clear();
         private_counts_.clear();
@@ -422,6 +393,17 @@ public:
         if (req.fuse < 0 || req.fuse > 100000) throw std::runtime_error("iterate: fuse must be in 0..100000");
         job.counts = req.key->density_count;
         if (job.counts && counts_.empty()) counts_.assign(static_cast<size_t>(hist_w_) * hist_h_, 0.0f);
+        if (req.key->palette_mode != PaletteMode::Linear) {
+            job.palette_words.resize(job.xforms.size() * 256);
+            for (size_t x = 0; x < job.xforms.size(); ++x) {
+                const float vis = job.P[job.xforms[x].base + XformLayout::kVisibility];
+                for (int i = 0; i < 256; ++i) {
+                    float amount[4];
+                    for (int k = 0; k < 4; ++k) amount[k] = hit_amount(vis, job.P[job.palette + 4 * i + k]);
+                    job.palette_words[x * 256 + i] = cpu::hit_word(amount);
+                }
+            }
+        }
 
         // Up to four blocks per thread balance the work, but no more than give
         // every lane a whole flam3 chain: shorter lanes need settled first
@@ -435,30 +417,41 @@ public:
         const double lazy = req.key->xaos && req.key->shuffle != Shuffle::Divergent ? xaos_proposal_mass(*req.flame) : 1.0;
         job.rounds = static_cast<uint64_t>(std::ceil(fresh_lane_rounds(per_lane, job.fuse) * lazy));
 
-        // Private histograms avoid contention; they live for the frame (an
-        // animation frame iterates once per time step) and are summed once,
-        // before the post-pass. When they would not fit in a sensible share
-        // of memory, all threads add atomically into one.
+        // Private histograms avoid contention: each thread's packed words
+        // and float grid (the first thread's is the frame's). They live for
+        // the frame (an animation frame iterates once per time step) and are
+        // summed once, before the post-pass. When they would not fit in a
+        // sensible share of memory, all threads add atomically into one.
         constexpr size_t kPrivateBudget = size_t(4) << 30;
-        job.shared_hist = accum_.size() * sizeof(float) * (threads_ - 1) > kPrivateBudget;
+        const size_t cells = accum_.size() / 4;
+        job.shared_hist = cells * (4 * sizeof(float) * (threads_ - 1) + sizeof(u64) * threads_) > kPrivateBudget;
         if (!job.shared_hist && private_hist_.empty()) private_hist_.resize(threads_ - 1);
+        if (!job.shared_hist && words_.empty()) words_.resize(threads_);
         if (!job.shared_hist && job.counts && private_counts_.empty()) private_counts_.resize(threads_ - 1);
         std::atomic<uint64_t> next_block{0}, rounds_done{0}, plotted{0}, bad{0}, idle{0};
         std::atomic<bool> stop{false};
         auto work = [&](int tid) {
-            float* hist = accum_.data();
-            float* counts = counts_.data();
+            cpu::HitTargets targets;
+            targets.grid = accum_.data();
+            targets.counts = job.counts ? counts_.data() : nullptr;
+            targets.shared = job.shared_hist;
+            if (!job.shared_hist) {
+                // Allocated (and so first touched) by the thread that uses them.
+                cpu::HugePageVector<u64>& words = words_[tid];
+                if (words.size() != cells) words.assign(cells, 0);
+                targets.words = words.data();
+            }
             if (tid > 0 && !job.shared_hist) {
                 cpu::HugePageVector<float>& own = private_hist_[tid - 1];
                 if (own.size() != accum_.size()) own.assign(accum_.size(), 0.0f);
-                hist = own.data();
+                targets.grid = own.data();
                 if (job.counts) {
                     cpu::HugePageVector<float>& own_counts = private_counts_[tid - 1];
                     if (own_counts.size() != counts_.size()) own_counts.assign(counts_.size(), 0.0f);
-                    counts = own_counts.data();
+                    targets.counts = own_counts.data();
                 }
             }
-            Worker worker(job, hist, counts);
+            Worker worker(job, targets);
             for (uint64_t bi; (bi = next_block++) < blocks;) worker.run_block(bi, rounds_done, stop);
             worker.flush_all();
             plotted += worker.plotted;
@@ -516,6 +509,10 @@ public:
 
 private:
     void merge_private_histograms() const {
+        for (auto& words : words_)
+            for (size_t i = 0; i < words.size(); ++i)
+                if (words[i]) cpu::spill_word(words[i], &accum_[4 * i]);
+        words_.clear();
         for (const auto& h : private_hist_)
             for (size_t i = 0; i < h.size(); ++i) accum_[i] += h[i];
         private_hist_.clear();
@@ -531,6 +528,8 @@ private:
     // Summed into accum_ when it is read; mutable so that reading is const.
     mutable cpu::HugePageVector<float> accum_;
     mutable std::vector<cpu::HugePageVector<float>> private_hist_;
+    // Each thread's packed words (cpu/hit_buffer.h), folded in with the rest.
+    mutable std::vector<cpu::HugePageVector<u64>> words_;
     // flam3's count channel, one float per cell, for frames whose key asks
     // for it (else empty), with per-thread copies like the histogram.
     mutable cpu::HugePageVector<float> counts_;
