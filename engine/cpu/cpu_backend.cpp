@@ -364,11 +364,9 @@ public:
         hist_w_ = plan.hist_width;
         hist_h_ = plan.hist_height;
         accum_.assign(static_cast<size_t>(hist_w_) * hist_h_ * 4, 0.0f);
-        private_hist_.clear();
-        words_.clear();
+        for (ThreadBuffers& own : thread_buffers_) own.stale = true;
         // Made by the first iterate whose key asks for them.
         counts_.clear();
-        private_counts_.clear();
         passes_.clear();
     }
 
@@ -425,9 +423,7 @@ public:
         constexpr size_t kPrivateBudget = size_t(4) << 30;
         const size_t cells = accum_.size() / 4;
         job.shared_hist = cells * (4 * sizeof(float) * (threads_ - 1) + sizeof(u64) * threads_) > kPrivateBudget;
-        if (!job.shared_hist && private_hist_.empty()) private_hist_.resize(threads_ - 1);
-        if (!job.shared_hist && words_.empty()) words_.resize(threads_);
-        if (!job.shared_hist && job.counts && private_counts_.empty()) private_counts_.resize(threads_ - 1);
+        if (!job.shared_hist) thread_buffers_.resize(threads_);
         std::atomic<uint64_t> next_block{0}, rounds_done{0}, plotted{0}, bad{0}, idle{0};
         std::atomic<bool> stop{false};
         auto work = [&](int tid) {
@@ -436,20 +432,17 @@ public:
             targets.counts = job.counts ? counts_.data() : nullptr;
             targets.shared = job.shared_hist;
             if (!job.shared_hist) {
-                // Allocated (and so first touched) by the thread that uses them.
-                cpu::HugePageVector<u64>& words = words_[tid];
-                if (words.size() != cells) words.assign(cells, 0);
-                targets.words = words.data();
-            }
-            if (tid > 0 && !job.shared_hist) {
-                cpu::HugePageVector<float>& own = private_hist_[tid - 1];
-                if (own.size() != accum_.size()) own.assign(accum_.size(), 0.0f);
-                targets.grid = own.data();
-                if (job.counts) {
-                    cpu::HugePageVector<float>& own_counts = private_counts_[tid - 1];
-                    if (own_counts.size() != counts_.size()) own_counts.assign(counts_.size(), 0.0f);
-                    targets.counts = own_counts.data();
+                // Made ready (and so first touched) by the thread that uses them.
+                ThreadBuffers& own = thread_buffers_[tid];
+                ready(own.words, cells, own.stale);
+                targets.words = own.words.data();
+                if (tid > 0) {
+                    ready(own.grid, accum_.size(), own.stale);
+                    targets.grid = own.grid.data();
+                    ready(own.counts, counts_.size(), own.stale);
+                    if (job.counts) targets.counts = own.counts.data();
                 }
+                own.stale = false;
             }
             Worker worker(job, targets);
             for (uint64_t bi; (bi = next_block++) < blocks;) worker.run_block(bi, rounds_done, stop);
@@ -508,17 +501,44 @@ public:
     }
 
 private:
+    // Sums the threads' buffers into the frame's, each thread a share of
+    // the cells. They stay allocated (an animation's next frame reuses them)
+    // and are zeroed by their thread when next used.
     void merge_private_histograms() const {
-        for (auto& words : words_)
-            for (size_t i = 0; i < words.size(); ++i)
-                if (words[i]) cpu::spill_word(words[i], &accum_[4 * i]);
-        words_.clear();
-        for (const auto& h : private_hist_)
-            for (size_t i = 0; i < h.size(); ++i) accum_[i] += h[i];
-        private_hist_.clear();
-        for (const auto& h : private_counts_)
-            for (size_t i = 0; i < h.size(); ++i) counts_[i] += h[i];
-        private_counts_.clear();
+        std::vector<const ThreadBuffers*> pending;
+        for (ThreadBuffers& own : thread_buffers_)
+            if (!own.stale) pending.push_back(&own);
+        if (pending.empty()) return;
+        const size_t cells = accum_.size() / 4;
+        auto merge = [&](size_t begin, size_t end) {
+            for (const ThreadBuffers* own : pending) {
+                if (own->grid.size() == accum_.size())
+                    for (size_t i = 4 * begin; i < 4 * end; ++i) accum_[i] += own->grid[i];
+                if (own->counts.size() == counts_.size() && !counts_.empty())
+                    for (size_t i = begin; i < end; ++i) counts_[i] += own->counts[i];
+                for (size_t i = begin; i < end; ++i) {
+                    u64 word = own->words[i];
+                    if (word) cpu::spill_word(word, &accum_[4 * i]);
+                }
+            }
+        };
+        std::vector<std::thread> pool;
+        const size_t share = (cells + threads_ - 1) / threads_;
+        for (int t = 1; t < threads_; ++t)
+            pool.emplace_back(merge, std::min(cells, t * share), std::min(cells, (t + 1) * share));
+        merge(0, std::min(cells, share));
+        for (auto& t : pool) t.join();
+        for (ThreadBuffers& own : thread_buffers_) own.stale = true;
+    }
+
+    // Sized to n and zeroed, reusing the allocation: a stale buffer's
+    // contents must go, a fresh allocation is zero already.
+    template <class V>
+    static void ready(V& v, size_t n, bool stale) {
+        if (v.size() != n)
+            v.assign(n, 0);
+        else if (stale)
+            std::fill(v.begin(), v.end(), 0);
     }
 
     HistogramView histogram() const { return {accum_.data(), counts_.empty() ? nullptr : counts_.data()}; }
@@ -527,13 +547,19 @@ private:
     int hist_w_ = 0, hist_h_ = 0;
     // Summed into accum_ when it is read; mutable so that reading is const.
     mutable cpu::HugePageVector<float> accum_;
-    mutable std::vector<cpu::HugePageVector<float>> private_hist_;
-    // Each thread's packed words (cpu/hit_buffer.h), folded in with the rest.
-    mutable std::vector<cpu::HugePageVector<u64>> words_;
     // flam3's count channel, one float per cell, for frames whose key asks
-    // for it (else empty), with per-thread copies like the histogram.
+    // for it (else empty).
     mutable cpu::HugePageVector<float> counts_;
-    mutable std::vector<cpu::HugePageVector<float>> private_counts_;
+    // A thread's private accumulation: its packed words (cpu/hit_buffer.h)
+    // and, for all but the first thread, which adds into accum_ and counts_,
+    // its own float grid and count buffer.
+    struct ThreadBuffers {
+        cpu::HugePageVector<u64> words;
+        cpu::HugePageVector<float> grid;
+        cpu::HugePageVector<float> counts;
+        bool stale = true;  // merged into accum_ already, or left from an earlier frame
+    };
+    mutable std::vector<ThreadBuffers> thread_buffers_;
     // The log-scaled sum of the frame's finished passes (empty for one pass).
     std::vector<float> passes_;
 };
