@@ -148,8 +148,8 @@ TEST_CASE("count channel: the CPU backend adds visibility·255 per hit to counts
     req.samples = 200000;
     req.seed = 3;
     const fj::IterationStats stats = backend->iterate(req);
-    const std::vector<float>& accum = fj::cpu_accumulator(*backend);
-    const std::vector<float>& counts = fj::cpu_counts(*backend);
+    const std::span<const float> accum = fj::cpu_accumulator(*backend);
+    const std::span<const float> counts = fj::cpu_counts(*backend);
     REQUIRE(counts.size() * 4 == accum.size());
     const double visibility = std::pow(0.5, 3.3219);
     const int dim_count = static_cast<int>(visibility * 255), dim_alpha = static_cast<int>(visibility * 128);

@@ -37,7 +37,7 @@ struct Counts {
     bool density = false;
 };
 
-Counts count_post(const fj::PostPlan& plan, const std::vector<float>& accum) {
+Counts count_post(const fj::PostPlan& plan, std::span<const float> accum) {
     Counts c;
     const int w = plan.hist_width, h = plan.hist_height, os = plan.supersample;
     c.cells = static_cast<long long>(w) * h;

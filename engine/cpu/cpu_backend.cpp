@@ -9,6 +9,8 @@
 #include <thread>
 
 #include "codegen/variation_registry.h"
+#include "cpu/hit_buffer.h"
+#include "cpu/huge_page_allocator.h"
 #include "cpu/variation_table.h"
 #include "iterate/common.h"
 #include "post/post_cpu.h"
@@ -46,15 +48,26 @@ XformProgram compile_xform(const XformShape& shape, const XformLayout& x) {
     return prog;
 }
 
-// The points of one group of lanes that share an xform this round, gathered
-// into contiguous arrays so each variation runs as one inlined loop.
+// Lanes' points as separate arrays: a warp's own slice of its block when all
+// its lanes apply the same xform, else a group gathered from it. Either way
+// each variation runs as one inlined loop over the lanes.
+struct LaneSpan {
+    float* x;
+    float* y;
+    float* c;
+    Rng* rng;
+    int count;
+};
+
+// Storage for a gathered group.
 struct LaneGroup {
     float x[kLanes], y[kLanes], c[kLanes];
     Rng rng[kLanes];
     int count = 0;
+    LaneSpan span() { return {x, y, c, rng, count}; }
 };
 
-void apply_xform(const XformProgram& prog, const float* P, LaneGroup& g) {
+void apply_xform(const XformProgram& prog, const float* P, const LaneSpan& g) {
     const Affine* aff = reinterpret_cast<const Affine*>(P + prog.base + XformLayout::kAffine);
     float tx[kLanes], ty[kLanes], ox[kLanes], oy[kLanes];
     for (int i = 0; i < g.count; ++i) {
@@ -102,6 +115,9 @@ struct FrameJob {
     float fresh_fraction;  // first chains that plot after the fuse (iterate/common.h)
     int fuse;              // unplotted steps at each chain's start
     bool counts;           // hits also add to the count buffer (KernelKey::density_count)
+    // Step palettes: each xform's hit word for each palette entry
+    // (cpu::hit_word of its amounts), 256 per xform.
+    std::vector<u64> palette_words;
 };
 
 // One block of lanes: its points and random streams, structure of arrays.
@@ -114,7 +130,7 @@ struct Block {
 class Worker {
 public:
     // `counts` is the count buffer when job.counts, else unused.
-    Worker(const FrameJob& job, float* hist, float* counts) : job_(job), hist_(hist), counts_(counts) {}
+    Worker(const FrameJob& job, const cpu::HitTargets& targets) : job_(job), hits_(targets) {}
 
     void run_block(uint64_t block_index, std::atomic<uint64_t>& rounds_done, const std::atomic<bool>& stop) {
         const int T = job_.block;
@@ -141,151 +157,199 @@ public:
         rounds_done += job_.rounds & 63;
     }
 
+    // Adds the hits still waiting; blocks hand them on to the next, so once
+    // after the last.
+    void flush_all() { hits_.flush_all(); }
+
     unsigned long long plotted = 0, bad = 0, idle = 0;
 
 private:
     // Selection as fj_iterate does it: every lane draws, lane 0's draw
     // decides for the warp unless selection is per thread; under xaos the
     // warp draws from the proposal and each lane accepts for its own row.
+    // Each lane then takes its random draws in fj_iterate's order; the order
+    // between lanes differs (lanes are processed stage by stage), which
+    // changes nothing: every lane has its own stream and the histogram's
+    // integer sums do not depend on the order of adds.
     void round_of_warp(Block& b, int w) {
         const KernelKey& key = *job_.key;
         const int n = static_cast<int>(job_.xforms.size());
         const int first = w * kLanes;
         const bool uniform = key.shuffle != Shuffle::Divergent;
         int sel[kLanes];
-        float warp_u = 0;
-        for (int l = 0; l < kLanes; ++l) {
-            Rng& rng = b.rng[first + l];
-            const float u = rand01(rng);
-            if (l == 0) warp_u = u;
-            const int last = state_last(b.state[first + l]);
-            if (key.xaos && uniform) {
-                const int k = select_xform(job_.P + job_.proposal, n, warp_u);
-                const bool moves = rand01(rng) < job_.P[job_.accept + last * n + k];
-                sel[l] = moves ? k : -1;
-                idle += !moves;
-            } else {
-                const float* S = job_.P + job_.select + (key.xaos ? last * n : 0);
-                sel[l] = select_xform(S, n, uniform ? warp_u : u);
-            }
-        }
-        for (int k = 0; k < n; ++k) {
-            LaneGroup g;
-            int lanes[kLanes];
-            for (int l = 0; l < kLanes; ++l)
-                if (sel[l] == k) {
-                    const int t = first + l;
-                    lanes[g.count] = t;
-                    g.x[g.count] = b.x[t]; g.y[g.count] = b.y[t]; g.c[g.count] = b.c[t]; g.rng[g.count] = b.rng[t];
-                    ++g.count;
+        bool same = true;
+        if (uniform && !key.xaos) {
+            // Lane 0's draw decides; the other lanes draw only to advance.
+            const float warp_u = rand01(b.rng[first]);
+            for (int l = 1; l < kLanes; ++l) rand01(b.rng[first + l]);
+            std::fill(sel, sel + kLanes, select_xform(job_.P + job_.select, n, warp_u));
+        } else {
+            float warp_u = 0;
+            for (int l = 0; l < kLanes; ++l) {
+                Rng& rng = b.rng[first + l];
+                const float u = rand01(rng);
+                if (l == 0) warp_u = u;
+                const int last = state_last(b.state[first + l]);
+                if (key.xaos && uniform) {
+                    const int k = select_xform(job_.P + job_.proposal, n, warp_u);
+                    const bool moves = rand01(rng) < job_.P[job_.accept + last * n + k];
+                    sel[l] = moves ? k : -1;
+                    idle += !moves;
+                } else {
+                    const float* S = job_.P + job_.select + (key.xaos ? last * n : 0);
+                    sel[l] = select_xform(S, n, uniform ? warp_u : u);
                 }
-            if (g.count == 0) continue;
-            apply_xform(job_.xforms[k], job_.P, g);
-            const float vis = job_.P[job_.xforms[k].base + XformLayout::kVisibility];
-            for (int i = 0; i < g.count; ++i) {
-                const int t = lanes[i];
-                b.x[t] = g.x[i]; b.y[t] = g.y[i]; b.c[t] = g.c[i]; b.rng[t] = g.rng[i];
-                finish_point(b, t, k, vis);
+                same = same && sel[l] == sel[0];
             }
         }
-        flush_hits();
+        int lanes[kLanes], applied[kLanes], moved = 0;
+        if (same && sel[0] >= 0) {
+            // The warp-uniform case: the xform runs on the block's own arrays.
+            apply_xform(job_.xforms[sel[0]], job_.P, {&b.x[first], &b.y[first], &b.c[first], &b.rng[first], kLanes});
+            for (int l = 0; l < kLanes; ++l) {
+                lanes[l] = first + l;
+                applied[l] = sel[0];
+            }
+            moved = kLanes;
+        } else {
+            for (int k = 0; k < n; ++k) {
+                LaneGroup g;
+                for (int l = 0; l < kLanes; ++l)
+                    if (sel[l] == k) {
+                        const int t = first + l;
+                        lanes[moved + g.count] = t;
+                        applied[moved + g.count] = k;
+                        g.x[g.count] = b.x[t]; g.y[g.count] = b.y[t]; g.c[g.count] = b.c[t]; g.rng[g.count] = b.rng[t];
+                        ++g.count;
+                    }
+                if (g.count == 0) continue;
+                apply_xform(job_.xforms[k], job_.P, g.span());
+                for (int i = 0; i < g.count; ++i) {
+                    const int t = lanes[moved + i];
+                    b.x[t] = g.x[i]; b.y[t] = g.y[i]; b.c[t] = g.c[i]; b.rng[t] = g.rng[i];
+                }
+                moved += g.count;
+            }
+        }
+        finish_lanes(b, lanes, applied, moved);
+        hits_.end_round();
     }
 
-    // Bad values, fuse, final xform and plotting of one point; the same order
-    // of operations (and random draws) as fj_iterate.
-    void finish_point(Block& b, int t, int applied, float vis) {
-        Rng& rng = b.rng[t];
-        if (!settle_point(b.x[t], b.y[t], b.state[t], applied, rng, bad)) {
-            end_chain_if_done(b.x[t], b.y[t], b.c[t], b.state[t], rng, job_.fuse);
+    // Bad values, fuse, final xform, plotting and chain ends of the lanes a
+    // round moved (`applied` holds each one's xform); for each lane the same
+    // operations and random draws, in the same order, as fj_iterate.
+    void finish_lanes(Block& b, const int* lanes, const int* applied, int count) {
+        LaneGroup f;  // the points to plot, with their streams
+        int xform[kLanes];
+        int plotting[kLanes];
+        for (int i = 0; i < count; ++i) {
+            const int t = lanes[i];
+            if (!settle_point(b.x[t], b.y[t], b.state[t], applied[i], b.rng[t], bad)) continue;
+            plotting[f.count] = t;
+            xform[f.count] = applied[i];
+            f.x[f.count] = b.x[t]; f.y[f.count] = b.y[t]; f.c[f.count] = b.c[t]; f.rng[f.count] = b.rng[t];
+            ++f.count;
+        }
+        if (job_.key->has_final && f.count > 0) apply_final(f);
+        for (int j = 0; j < f.count; ++j) {
+            b.rng[plotting[j]] = f.rng[j];
+            plot(f.x[j], f.y[j], f.c[j], xform[j]);
+        }
+        plotted += f.count;
+        for (int i = 0; i < count; ++i) {
+            const int t = lanes[i];
+            end_chain_if_done(b.x[t], b.y[t], b.c[t], b.state[t], b.rng[t], job_.fuse);
+        }
+    }
+
+    // The final xform on the points about to plot, each taking it with the
+    // final xform's opacity; flam3 plots a bad final point as a random point.
+    void apply_final(LaneGroup& f) {
+        const float fo = job_.P[job_.final_xform.base + XformLayout::kVisibility];
+        if (fo >= 1.0f) {
+            apply_final_to(f, f.count);
             return;
         }
-        LaneGroup f;
-        f.count = 1;
-        f.x[0] = b.x[t]; f.y[0] = b.y[t]; f.c[0] = b.c[t];
-        if (job_.key->has_final) {
-            const float fo = job_.P[job_.final_xform.base + XformLayout::kVisibility];
-            if (fo >= 1.0f || rand01(rng) < fo) {
-                f.rng[0] = rng;
-                apply_xform(job_.final_xform, job_.P, f);
-                rng = f.rng[0];
-                if (is_bad_point(f.x[0], f.y[0])) {
-                    f.x[0] = rand11(rng);
-                    f.y[0] = rand11(rng);
-                }
+        LaneGroup g;
+        int from[kLanes];
+        for (int j = 0; j < f.count; ++j)
+            if (rand01(f.rng[j]) < fo) {
+                from[g.count] = j;
+                g.x[g.count] = f.x[j]; g.y[g.count] = f.y[j]; g.c[g.count] = f.c[j]; g.rng[g.count] = f.rng[j];
+                ++g.count;
             }
+        apply_final_to(g, g.count);
+        for (int i = 0; i < g.count; ++i) {
+            const int j = from[i];
+            f.x[j] = g.x[i]; f.y[j] = g.y[i]; f.c[j] = g.c[i]; f.rng[j] = g.rng[i];
         }
-        plot(f.x[0], f.y[0], f.c[0], vis);
-        ++plotted;
-        end_chain_if_done(b.x[t], b.y[t], b.c[t], b.state[t], rng, job_.fuse);
+    }
+
+    void apply_final_to(LaneGroup& g, int count) {
+        if (count == 0) return;
+        apply_xform(job_.final_xform, job_.P, g.span());
+        for (int i = 0; i < count; ++i)
+            if (is_bad_point(g.x[i], g.y[i])) {
+                g.x[i] = rand11(g.rng[i]);
+                g.y[i] = rand11(g.rng[i]);
+            }
     }
 
     // Every accumulation mode but `none` adds the same integers here: the
     // modes are GPU strategies for getting hits into the grid (atomics,
     // warp sums, a shared-memory cache, packed words), and a thread's adds
-    // here are already exact, so `shared` and `packed` render the image of
-    // `atomic` (packed's possible loss is a property of its GPU words only).
-    // `none` (the compute ceiling) skips the add but not the work before it.
-    // Hits wait in a per-warp buffer with their cells prefetched: the
-    // histogram is far larger than the caches, and 32 misses in flight cost
-    // little more than one.
-    void plot(float x, float y, float c, float vis) {
+    // here are already exact (cpu/hit_buffer.h), so `shared` and `packed`
+    // render the image of `atomic` (packed's possible loss is a property of
+    // its GPU words only). `none` (the compute ceiling) skips the add but not
+    // the work before it.
+    void plot(float x, float y, float c, int xform) {
         const long long cell = camera_cell(job_.P + ParamLayout::kCamera, x, y, job_.hist_w, job_.hist_h);
+        const float vis = job_.P[job_.xforms[xform].base + XformLayout::kVisibility];
         if (cell < 0 || vis <= 0.0f || job_.key->accumulation == Accumulation::None) return;
-        Hit& hit = hits_[hit_count_++];
-        hit.cell = hist_ + 4 * cell;
-        __builtin_prefetch(hit.cell, 1);
-        float rgba[4];
-        palette_lookup(job_.P + job_.palette, c, job_.key->palette_mode == PaletteMode::Linear, rgba);
-        for (int k = 0; k < 4; ++k) hit.amount[k] = hit_amount(vis, rgba[k]);
         // flam3's count channel: visibility·255, blind to palette alpha and
         // temporal weights (iterate_kernel.cuh's fj_count).
-        hit.count = job_.counts ? counts_ + cell : nullptr;
-        hit.count_amount = hit_amount(vis, 255.0f);
-    }
-
-    void flush_hits() {
-        for (int i = 0; i < hit_count_; ++i) {
-            float* h = hits_[i].cell;
-            for (int k = 0; k < 4; ++k) {
-                if (job_.shared_hist)
-                    std::atomic_ref<float>(h[k]).fetch_add(hits_[i].amount[k], std::memory_order_relaxed);
-                else
-                    h[k] += hits_[i].amount[k];
-            }
-            if (float* n = hits_[i].count) {
-                if (job_.shared_hist)
-                    std::atomic_ref<float>(*n).fetch_add(hits_[i].count_amount, std::memory_order_relaxed);
-                else
-                    *n += hits_[i].count_amount;
-            }
+        const float count = hit_amount(vis, 255.0f);
+        float rgba[4], amount[4];
+        if (job_.key->palette_mode != PaletteMode::Linear) {
+            // palette_lookup's entry for a step palette, whose hit word was made once.
+            const int i = std::clamp(static_cast<int>(c * 256.0f), 0, 255);
+            const u64 word = job_.palette_words[xform * 256 + i];
+            if (word != cpu::kNoWord) return hits_.add(cell, word, count);
+            std::copy_n(job_.P + job_.palette + 4 * i, 4, rgba);
+        } else {
+            palette_lookup(job_.P + job_.palette, c, true, rgba);
         }
-        hit_count_ = 0;
+        for (int k = 0; k < 4; ++k) amount[k] = hit_amount(vis, rgba[k]);
+        hits_.add(cell, amount, count);
     }
 
     void exchange(Block& b, uint32_t round, uint32_t salt, std::vector<float>& nx, std::vector<float>& ny,
                   std::vector<float>& nc, std::vector<int>& ns) {
         const uint32_t T = static_cast<uint32_t>(job_.block);
-        const bool ring = job_.key->shuffle == Shuffle::Ring;
-        for (uint32_t t = 0; t < T; ++t) {
-            const uint32_t slot = ring ? ring_destination(t >> 5, t & 31, round, T / kLanes, salt) * 32u + (t & 31)
-                                       : full_destination(t, round, T, salt);
-            nx[slot] = b.x[t]; ny[slot] = b.y[t]; nc[slot] = b.c[t]; ns[slot] = b.state[t];
+        if (job_.key->shuffle == Shuffle::Ring) {
+            // ring_destination, with each lane's offset reduced once.
+            const uint32_t warps = T / kLanes;
+            uint32_t offset[kLanes];
+            for (uint32_t l = 0; l < kLanes; ++l) offset[l] = ring_offset(l, round, warps, salt);
+            for (uint32_t w = 0; w < warps; ++w)
+                for (uint32_t l = 0; l < kLanes; ++l) {
+                    const uint32_t t = w * kLanes + l;
+                    uint32_t to = w + offset[l];
+                    if (to >= warps) to -= warps;
+                    const uint32_t slot = to * kLanes + l;
+                    nx[slot] = b.x[t]; ny[slot] = b.y[t]; nc[slot] = b.c[t]; ns[slot] = b.state[t];
+                }
+        } else {
+            for (uint32_t t = 0; t < T; ++t) {
+                const uint32_t slot = full_destination(t, round, T, salt);
+                nx[slot] = b.x[t]; ny[slot] = b.y[t]; nc[slot] = b.c[t]; ns[slot] = b.state[t];
+            }
         }
         b.x.swap(nx); b.y.swap(ny); b.c.swap(nc); b.state.swap(ns);
     }
 
-    struct Hit {
-        float* cell;
-        float amount[4];
-        float* count;  // null without a count buffer
-        float count_amount;
-    };
-
     const FrameJob& job_;
-    float* hist_;
-    float* counts_;
-    Hit hits_[kLanes];  // one warp-round's hits: each lane plots at most once
-    int hit_count_ = 0;
+    cpu::HitBuffer hits_;
 };
 
 class CpuBackend final : public Backend {
@@ -300,10 +364,9 @@ public:
         hist_w_ = plan.hist_width;
         hist_h_ = plan.hist_height;
         accum_.assign(static_cast<size_t>(hist_w_) * hist_h_ * 4, 0.0f);
-        private_hist_.clear();
+        for (ThreadBuffers& own : thread_buffers_) own.stale = true;
         // Made by the first iterate whose key asks for them.
         counts_.clear();
-        private_counts_.clear();
         passes_.clear();
     }
 
@@ -328,6 +391,17 @@ public:
         if (req.fuse < 0 || req.fuse > 100000) throw std::runtime_error("iterate: fuse must be in 0..100000");
         job.counts = req.key->density_count;
         if (job.counts && counts_.empty()) counts_.assign(static_cast<size_t>(hist_w_) * hist_h_, 0.0f);
+        if (req.key->palette_mode != PaletteMode::Linear) {
+            job.palette_words.resize(job.xforms.size() * 256);
+            for (size_t x = 0; x < job.xforms.size(); ++x) {
+                const float vis = job.P[job.xforms[x].base + XformLayout::kVisibility];
+                for (int i = 0; i < 256; ++i) {
+                    float amount[4];
+                    for (int k = 0; k < 4; ++k) amount[k] = hit_amount(vis, job.P[job.palette + 4 * i + k]);
+                    job.palette_words[x * 256 + i] = cpu::hit_word(amount);
+                }
+            }
+        }
 
         // Up to four blocks per thread balance the work, but no more than give
         // every lane a whole flam3 chain: shorter lanes need settled first
@@ -341,31 +415,38 @@ public:
         const double lazy = req.key->xaos && req.key->shuffle != Shuffle::Divergent ? xaos_proposal_mass(*req.flame) : 1.0;
         job.rounds = static_cast<uint64_t>(std::ceil(fresh_lane_rounds(per_lane, job.fuse) * lazy));
 
-        // Private histograms avoid contention; they live for the frame (an
-        // animation frame iterates once per time step) and are summed once,
-        // before the post-pass. When they would not fit in a sensible share
-        // of memory, all threads add atomically into one.
+        // Private histograms avoid contention: each thread's packed words
+        // and float grid (the first thread's is the frame's). They live for
+        // the frame (an animation frame iterates once per time step) and are
+        // summed once, before the post-pass. When they would not fit in a
+        // sensible share of memory, all threads add atomically into one.
         constexpr size_t kPrivateBudget = size_t(4) << 30;
-        job.shared_hist = accum_.size() * sizeof(float) * (threads_ - 1) > kPrivateBudget;
-        if (!job.shared_hist && private_hist_.empty()) private_hist_.resize(threads_ - 1);
-        if (!job.shared_hist && job.counts && private_counts_.empty()) private_counts_.resize(threads_ - 1);
+        const size_t cells = accum_.size() / 4;
+        job.shared_hist = cells * (4 * sizeof(float) * (threads_ - 1) + sizeof(u64) * threads_) > kPrivateBudget;
+        if (!job.shared_hist) thread_buffers_.resize(threads_);
         std::atomic<uint64_t> next_block{0}, rounds_done{0}, plotted{0}, bad{0}, idle{0};
         std::atomic<bool> stop{false};
         auto work = [&](int tid) {
-            float* hist = accum_.data();
-            float* counts = counts_.data();
-            if (tid > 0 && !job.shared_hist) {
-                std::vector<float>& own = private_hist_[tid - 1];
-                if (own.size() != accum_.size()) own.assign(accum_.size(), 0.0f);
-                hist = own.data();
-                if (job.counts) {
-                    std::vector<float>& own_counts = private_counts_[tid - 1];
-                    if (own_counts.size() != counts_.size()) own_counts.assign(counts_.size(), 0.0f);
-                    counts = own_counts.data();
+            cpu::HitTargets targets;
+            targets.grid = accum_.data();
+            targets.counts = job.counts ? counts_.data() : nullptr;
+            targets.shared = job.shared_hist;
+            if (!job.shared_hist) {
+                // Made ready (and so first touched) by the thread that uses them.
+                ThreadBuffers& own = thread_buffers_[tid];
+                ready(own.words, cells, own.stale);
+                targets.words = own.words.data();
+                if (tid > 0) {
+                    ready(own.grid, accum_.size(), own.stale);
+                    targets.grid = own.grid.data();
+                    ready(own.counts, counts_.size(), own.stale);
+                    if (job.counts) targets.counts = own.counts.data();
                 }
+                own.stale = false;
             }
-            Worker worker(job, hist, counts);
+            Worker worker(job, targets);
             for (uint64_t bi; (bi = next_block++) < blocks;) worker.run_block(bi, rounds_done, stop);
+            worker.flush_all();
             plotted += worker.plotted;
             bad += worker.bad;
             idle += worker.idle;
@@ -409,24 +490,55 @@ public:
         return post_process_cpu(post, histogram(), passes_.empty() ? nullptr : passes_.data(), threads_);
     }
 
-    const std::vector<float>& accumulator() const {
+    std::span<const float> accumulator() const {
         merge_private_histograms();
         return accum_;
     }
 
-    const std::vector<float>& counts() const {
+    std::span<const float> counts() const {
         merge_private_histograms();
         return counts_;
     }
 
 private:
+    // Sums the threads' buffers into the frame's, each thread a share of
+    // the cells. They stay allocated (an animation's next frame reuses them)
+    // and are zeroed by their thread when next used.
     void merge_private_histograms() const {
-        for (const auto& h : private_hist_)
-            for (size_t i = 0; i < h.size(); ++i) accum_[i] += h[i];
-        private_hist_.clear();
-        for (const auto& h : private_counts_)
-            for (size_t i = 0; i < h.size(); ++i) counts_[i] += h[i];
-        private_counts_.clear();
+        std::vector<const ThreadBuffers*> pending;
+        for (ThreadBuffers& own : thread_buffers_)
+            if (!own.stale) pending.push_back(&own);
+        if (pending.empty()) return;
+        const size_t cells = accum_.size() / 4;
+        auto merge = [&](size_t begin, size_t end) {
+            for (const ThreadBuffers* own : pending) {
+                if (own->grid.size() == accum_.size())
+                    for (size_t i = 4 * begin; i < 4 * end; ++i) accum_[i] += own->grid[i];
+                if (own->counts.size() == counts_.size() && !counts_.empty())
+                    for (size_t i = begin; i < end; ++i) counts_[i] += own->counts[i];
+                for (size_t i = begin; i < end; ++i) {
+                    u64 word = own->words[i];
+                    if (word) cpu::spill_word(word, &accum_[4 * i]);
+                }
+            }
+        };
+        std::vector<std::thread> pool;
+        const size_t share = (cells + threads_ - 1) / threads_;
+        for (int t = 1; t < threads_; ++t)
+            pool.emplace_back(merge, std::min(cells, t * share), std::min(cells, (t + 1) * share));
+        merge(0, std::min(cells, share));
+        for (auto& t : pool) t.join();
+        for (ThreadBuffers& own : thread_buffers_) own.stale = true;
+    }
+
+    // Sized to n and zeroed, reusing the allocation: a stale buffer's
+    // contents must go, a fresh allocation is zero already.
+    template <class V>
+    static void ready(V& v, size_t n, bool stale) {
+        if (v.size() != n)
+            v.assign(n, 0);
+        else if (stale)
+            std::fill(v.begin(), v.end(), 0);
     }
 
     HistogramView histogram() const { return {accum_.data(), counts_.empty() ? nullptr : counts_.data()}; }
@@ -434,12 +546,20 @@ private:
     int threads_ = 1;
     int hist_w_ = 0, hist_h_ = 0;
     // Summed into accum_ when it is read; mutable so that reading is const.
-    mutable std::vector<float> accum_;
-    mutable std::vector<std::vector<float>> private_hist_;
+    mutable cpu::HugePageVector<float> accum_;
     // flam3's count channel, one float per cell, for frames whose key asks
-    // for it (else empty), with per-thread copies like the histogram.
-    mutable std::vector<float> counts_;
-    mutable std::vector<std::vector<float>> private_counts_;
+    // for it (else empty).
+    mutable cpu::HugePageVector<float> counts_;
+    // A thread's private accumulation: its packed words (cpu/hit_buffer.h)
+    // and, for all but the first thread, which adds into accum_ and counts_,
+    // its own float grid and count buffer.
+    struct ThreadBuffers {
+        cpu::HugePageVector<u64> words;
+        cpu::HugePageVector<float> grid;
+        cpu::HugePageVector<float> counts;
+        bool stale = true;  // merged into accum_ already, or left from an earlier frame
+    };
+    mutable std::vector<ThreadBuffers> thread_buffers_;
     // The log-scaled sum of the frame's finished passes (empty for one pass).
     std::vector<float> passes_;
 };
@@ -450,13 +570,13 @@ std::unique_ptr<Backend> make_cpu_backend(const CpuBackendOptions& options) {
     return std::make_unique<CpuBackend>(options);
 }
 
-const std::vector<float>& cpu_accumulator(const Backend& backend) {
+std::span<const float> cpu_accumulator(const Backend& backend) {
     const auto* cpu = dynamic_cast<const CpuBackend*>(&backend);
     if (!cpu) throw std::runtime_error("cpu_accumulator: not a CPU backend");
     return cpu->accumulator();
 }
 
-const std::vector<float>& cpu_counts(const Backend& backend) {
+std::span<const float> cpu_counts(const Backend& backend) {
     const auto* cpu = dynamic_cast<const CpuBackend*>(&backend);
     if (!cpu) throw std::runtime_error("cpu_counts: not a CPU backend");
     return cpu->counts();

@@ -11,7 +11,7 @@
 #pragma once
 
 #include <memory>
-#include <vector>
+#include <span>
 
 #include "backend.h"
 
@@ -25,9 +25,9 @@ std::unique_ptr<Backend> make_cpu_backend(const CpuBackendOptions& options);
 
 // The current frame's accumulator of a CPU backend: hist_width × hist_height
 // RGBA floats, row-major. For tests and measurements.
-const std::vector<float>& cpu_accumulator(const Backend& backend);
+std::span<const float> cpu_accumulator(const Backend& backend);
 // Its count buffer (flam3's count channel, one float per cell), empty unless
 // the frame's key has density_count.
-const std::vector<float>& cpu_counts(const Backend& backend);
+std::span<const float> cpu_counts(const Backend& backend);
 
 }  // namespace fj

@@ -183,12 +183,18 @@ FJ_HD FJ_INLINE bool packed_carries(u64 before, u64 add) {
 // memory accesses stay in the lane's bank. The offset is a hash of the lane
 // and round: a fixed offset per lane would keep lanes that agree modulo the
 // warp count together forever (cuburn's diagonal-shuffle flaw).
-FJ_HD FJ_INLINE u32 ring_destination(u32 warp, u32 lane, u32 round, u32 warps, u32 salt) {
+// ring_offset is the rotation of one lane's points in one round, apart so
+// that the CPU backend can reduce it once per lane rather than per point.
+FJ_HD FJ_INLINE u32 ring_offset(u32 lane, u32 round, u32 warps, u32 salt) {
     u32 h = lane * 0x9E3779B1u ^ (round + salt) * 0x85EBCA77u;
     h ^= h >> 15;
     h *= 0x2C1B3C6Du;
     h ^= h >> 12;
-    return (warp + h % warps) % warps;
+    return h % warps;
+}
+
+FJ_HD FJ_INLINE u32 ring_destination(u32 warp, u32 lane, u32 round, u32 warps, u32 salt) {
+    return (warp + ring_offset(lane, round, warps, salt)) % warps;
 }
 
 // The slot a thread's point moves to under the full shuffle: a keyed

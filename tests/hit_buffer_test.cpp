@@ -1,0 +1,89 @@
+// flamejit — tests of the CPU backend's hit path (cpu/hit_buffer.h).
+// SPDX-License-Identifier: GPL-3.0-or-later
+//
+// The CPU backend adds hits into private packed words that spill into a
+// float grid; the claim is that the result is the plain per-channel sum of
+// every hit, exactly. The reference here is that sum in 64-bit integers,
+// which the packed path never sees.
+#include <doctest/doctest.h>
+
+#include <cstdint>
+#include <vector>
+
+#include "cpu/hit_buffer.h"
+
+namespace {
+
+struct Replay {
+    std::vector<float> grid;
+    std::vector<fj::u64> words;
+    std::vector<float> counts;
+    std::vector<std::int64_t> exact;  // per channel and cell
+    std::vector<std::int64_t> exact_counts;
+};
+
+// `hits` hits to `cells` cells, hot ones much more often, amounts drawn from
+// 0..255 (less in later channels) except every 97th hit, which takes an amount a word cannot hold
+// (above 255 or negative) as opacity above 1 or a negative palette value does.
+Replay replay(int cells, int hits, bool packed, bool shared) {
+    Replay r;
+    r.grid.assign(4 * cells, 0.0f);
+    r.words.assign(packed ? cells : 0, 0);
+    r.counts.assign(cells, 0.0f);
+    r.exact.assign(4 * cells, 0);
+    r.exact_counts.assign(cells, 0);
+    fj::cpu::HitBuffer buffer({r.grid.data(), packed ? r.words.data() : nullptr, r.counts.data(), shared});
+    fj::Rng rng = fj::make_rng(7, 1);
+    for (int i = 0; i < hits; ++i) {
+        const fj::u32 u = fj::next_u32(rng);
+        const int cell = (u & 3) ? static_cast<int>(u >> 8) % 3 : static_cast<int>(u >> 8) % cells;
+        float amount[4];
+        // Channels fill at different rates, the fastest one depending on
+        // the cell, so a spill must watch every field.
+        for (int k = 0; k < 4; ++k) amount[(k + cell) % 4] = static_cast<float>(fj::next_u32(rng) % (256u >> (2 * k)));
+        if (i % 97 == 0) amount[i % 4] = (i & 1) ? 300.0f : -5.0f;
+        const float count = static_cast<float>(fj::next_u32(rng) % 256);
+        buffer.add(cell, amount, count);
+        for (int k = 0; k < 4; ++k) r.exact[4 * cell + k] += static_cast<std::int64_t>(amount[k]);
+        r.exact_counts[cell] += static_cast<std::int64_t>(count);
+        if (i % fj::cpu::HitBuffer::kCapacity == fj::cpu::HitBuffer::kCapacity - 1) buffer.end_round();
+    }
+    buffer.flush_all();
+    return r;
+}
+
+}  // namespace
+
+TEST_CASE("CPU hit path: packed words and spills sum every hit exactly, hot cells past 2^16 included") {
+    for (const bool packed : {true, false}) {
+        for (const bool shared : {false, true}) {
+            CAPTURE(packed);
+            CAPTURE(shared);
+            Replay r = replay(1000, 400000, packed, shared);
+            int unspilled_high = 0;
+            for (size_t i = 0; i < r.words.size(); ++i) {
+                // A word never keeps a field at 2^15 or more: it would spill.
+                unspilled_high += (r.words[i] & FJ_PACKED_FLUSH_BITS) != 0;
+                fj::cpu::spill_word(r.words[i], &r.grid[4 * i]);
+            }
+            CHECK(unspilled_high == 0);
+            int wrong = 0;
+            for (size_t i = 0; i < r.grid.size(); ++i) wrong += static_cast<std::int64_t>(r.grid[i]) != r.exact[i];
+            for (size_t i = 0; i < r.counts.size(); ++i) wrong += static_cast<std::int64_t>(r.counts[i]) != r.exact_counts[i];
+            CHECK(wrong == 0);
+            // The three hot cells took about 100000 hits each: far past one
+            // 16-bit field, so the spills were exercised.
+            CHECK(r.exact[0] > 4 * 65536);
+        }
+    }
+}
+
+TEST_CASE("CPU hit path: a hit's word packs the amounts it was given, and only amounts in 0..255") {
+    const float fits[4] = {0.0f, 1.0f, 128.0f, 255.0f};
+    const fj::u64 word = fj::cpu::hit_word(fits);
+    REQUIRE(word != fj::cpu::kNoWord);
+    for (int k = 0; k < 4; ++k) CHECK(fj::packed_field(word, k) == fits[k]);
+    const float above[4] = {0.0f, 256.0f, 0.0f, 0.0f}, below[4] = {-1.0f, 0.0f, 0.0f, 0.0f};
+    CHECK(fj::cpu::hit_word(above) == fj::cpu::kNoWord);
+    CHECK(fj::cpu::hit_word(below) == fj::cpu::kNoWord);
+}
