@@ -15,7 +15,7 @@
 #include "cuda/cuda_backend.h"
 #include "cpu/cpu_backend.h"
 #include "cpu/hit_buffer.h"
-#include "cpu/huge_page_allocator.h"
+#include "huge_pages.h"
 #include "image/png_io.h"
 #include "pipeline/frame_plan.h"
 
@@ -60,8 +60,8 @@ double cpu_atomic_ceiling(const FramePlan& plan, int threads, uint64_t adds) {
     std::vector<std::thread> pool;
     for (int t = 0; t < threads; ++t)
         pool.emplace_back([&, t] {
-            cpu::HugePageVector<float> grid(cells * 4, 0.0f);
-            cpu::HugePageVector<u64> words(cells, 0);
+            HugePageVector<float> grid(cells * 4, 0.0f);
+            HugePageVector<u64> words(cells, 0);
             cpu::HitBuffer hits({grid.data(), words.data(), nullptr, false});
             Rng rng = make_rng(1, t);
             for (uint64_t i = 0; i < per_thread; ++i) {

@@ -39,7 +39,7 @@ void hsv2rgb(double* hsv, double* rgb);
 #include "post/post_cuda.h"
 #include "post/post_plan.h"
 #include "post/tone.h"
-#include "post/zeroed_buffer.h"
+#include "huge_pages.h"
 
 namespace {
 

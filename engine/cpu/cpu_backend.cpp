@@ -10,8 +10,8 @@
 
 #include "codegen/variation_registry.h"
 #include "cpu/hit_buffer.h"
-#include "cpu/huge_page_allocator.h"
 #include "cpu/variation_table.h"
+#include "huge_pages.h"
 #include "iterate/common.h"
 #include "post/post_cpu.h"
 
@@ -546,17 +546,17 @@ private:
     int threads_ = 1;
     int hist_w_ = 0, hist_h_ = 0;
     // Summed into accum_ when it is read; mutable so that reading is const.
-    mutable cpu::HugePageVector<float> accum_;
+    mutable HugePageVector<float> accum_;
     // flam3's count channel, one float per cell, for frames whose key asks
     // for it (else empty).
-    mutable cpu::HugePageVector<float> counts_;
+    mutable HugePageVector<float> counts_;
     // A thread's private accumulation: its packed words (cpu/hit_buffer.h)
     // and, for all but the first thread, which adds into accum_ and counts_,
     // its own float grid and count buffer.
     struct ThreadBuffers {
-        cpu::HugePageVector<u64> words;
-        cpu::HugePageVector<float> grid;
-        cpu::HugePageVector<float> counts;
+        HugePageVector<u64> words;
+        HugePageVector<float> grid;
+        HugePageVector<float> counts;
         bool stale = true;  // merged into accum_ already, or left from an earlier frame
     };
     mutable std::vector<ThreadBuffers> thread_buffers_;

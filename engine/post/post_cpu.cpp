@@ -11,9 +11,9 @@
 #include <thread>
 #include <vector>
 
+#include "huge_pages.h"
 #include "post/filter.h"
 #include "post/post_params.h"
-#include "post/zeroed_buffer.h"
 
 namespace fj {
 namespace {

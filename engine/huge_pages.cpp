@@ -1,6 +1,5 @@
-// flamejit — a large float buffer that starts as zeros without a pass to clear it.
 // SPDX-License-Identifier: GPL-3.0-or-later
-#include "post/zeroed_buffer.h"
+#include "huge_pages.h"
 
 #include <cstdint>
 #include <cstdlib>
@@ -17,9 +16,6 @@ namespace {
 // Below this, calloc's own arena is as good, and a mapping would waste most
 // of a huge page.
 constexpr size_t kMapAtLeast = size_t(1) << 20;
-// Linux aligns anonymous mappings whose size is a multiple of the huge-page
-// size to it, which lets every part of the buffer be a huge page.
-constexpr size_t kHugePage = size_t(2) << 20;
 
 }  // namespace
 
@@ -40,6 +36,8 @@ ZeroedBuffer::ZeroedBuffer(size_t count) : count_(count) {
     const size_t bytes = count * sizeof(float);
 #if defined(__linux__)
     if (bytes >= kMapAtLeast) {
+        // Linux aligns anonymous mappings whose size is a multiple of the
+        // huge-page size to it, so every part of the buffer can be a huge page.
         const size_t mapped = (bytes + kHugePage - 1) / kHugePage * kHugePage;
         void* p = mmap(nullptr, mapped, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
         if (p == MAP_FAILED) throw std::bad_alloc();
