@@ -85,12 +85,9 @@ TEST_CASE("animate: CPU frames of a flam3-genome sequence match flam3-animate wi
                                          " begin=1 end=9 isaac_seed=ref" + s + tag + " nthreads=2 verbose=0 flam3-animate");
             REQUIRE_MESSAGE(ref.status == 0, ref.output);
         }
-        // Blocks of 128: the CPU backend starts fresh chains for every time
-        // sample, so fewer, longer chains keep their post-fuse transient as
-        // small as flam3's (with 256 the worst frame here reads about 1.25).
         const std::string pattern = dir + "/C" + tag + "_%05d.png";
         const auto ours = run_command(flamejit() + " animate " + quoted(seq) + " --frames 1:9 -o " + quoted(pattern) +
-                                      " --backend cpu --threads 2 --block 128 --seed " + tag);
+                                      " --backend cpu --threads 2 --seed " + tag);
         REQUIRE_MESSAGE(ours.status == 0, ours.output);
         CHECK(ours.output.find("time samples") != std::string::npos);
         for (long long f : frames) {
@@ -130,7 +127,7 @@ TEST_CASE("animate: a gaussian temporal filter with DE matches flam3-animate (fl
     }
     const std::string pattern = dir + "/C_%05d.png";
     const auto ours = run_command(flamejit() + " animate " + quoted(seq) + " --frames 4:5 -o " + quoted(pattern) +
-                                  " --backend cpu --threads 2 --block 128 --seed " + tag);
+                                  " --backend cpu --threads 2 --seed " + tag);
     REQUIRE_MESSAGE(ours.status == 0, ours.output);
     for (long long f : {4, 5}) {
         CAPTURE(f);

@@ -110,9 +110,8 @@ struct FrameJob {
     int hist_w, hist_h;
     bool shared_hist;     // all threads add into one histogram atomically
     int block;
-    uint64_t rounds;
-    uint64_t seed;
-    float fresh_fraction;  // first chains that plot after the fuse (iterate/common.h)
+    uint64_t rounds;       // of every block in this call
+    uint64_t round_base;   // rounds the frame's blocks ran before this call
     int fuse;              // unplotted steps at each chain's start
     bool counts;           // hits also add to the count buffer (KernelKey::density_count)
     // Step palettes: each xform's hit word for each palette entry
@@ -121,38 +120,44 @@ struct FrameJob {
 };
 
 // One block of lanes: its points and random streams, structure of arrays.
+// Blocks live for a frame, so its later iterate calls (motion-blur time
+// steps, passes) continue their chains, as the GPU's point pool does.
 struct Block {
     std::vector<float> x, y, c;
     std::vector<int> state;  // fj::point_state
     std::vector<Rng> rng;
 };
 
+// Block `index` of T lanes with the streams and start points the GPU's
+// fj_seed gives the same thread indices.
+Block seed_block(uint64_t index, int T, uint64_t seed, float fresh_fraction, int fuse) {
+    Block b;
+    b.x.resize(T); b.y.resize(T); b.c.resize(T); b.state.resize(T); b.rng.resize(T);
+    for (int i = 0; i < T; ++i) {
+        b.rng[i] = make_rng(seed, index * T + i);
+        b.x[i] = rand11(b.rng[i]);
+        b.y[i] = rand11(b.rng[i]);
+        b.c[i] = rand01(b.rng[i]);
+        b.state[i] = first_chain_state(rand01(b.rng[i]), fresh_fraction, fuse);
+    }
+    return b;
+}
+
 class Worker {
 public:
     // `counts` is the count buffer when job.counts, else unused.
     Worker(const FrameJob& job, const cpu::HitTargets& targets) : job_(job), hits_(targets) {}
 
-    void run_block(uint64_t block_index, std::atomic<uint64_t>& rounds_done, const std::atomic<bool>& stop) {
+    void run_block(Block& b, uint64_t block_index, std::atomic<uint64_t>& rounds_done) {
         const int T = job_.block;
-        Block b;
-        b.x.resize(T); b.y.resize(T); b.c.resize(T); b.state.resize(T); b.rng.resize(T);
-        for (int i = 0; i < T; ++i) {
-            // Same streams and start points as the GPU's fj_seed for this thread index.
-            b.rng[i] = make_rng(job_.seed, block_index * T + i);
-            b.x[i] = rand11(b.rng[i]);
-            b.y[i] = rand11(b.rng[i]);
-            b.c[i] = rand01(b.rng[i]);
-            b.state[i] = first_chain_state(rand01(b.rng[i]), job_.fresh_fraction, job_.fuse);
-        }
         std::vector<float> nx(T), ny(T), nc(T);
         std::vector<int> ns(T);
+        const bool exchanges = job_.key->shuffle == Shuffle::Ring || job_.key->shuffle == Shuffle::Full;
         for (uint64_t r = 0; r < job_.rounds; ++r) {
             for (int w = 0; w < T / kLanes; ++w) round_of_warp(b, w);
-            if (job_.key->shuffle == Shuffle::Ring || job_.key->shuffle == Shuffle::Full) exchange(b, static_cast<uint32_t>(r), static_cast<uint32_t>(block_index), nx, ny, nc, ns);
-            if ((r & 63) == 63) {
-                rounds_done += 64;
-                if (stop.load(std::memory_order_relaxed)) return;
-            }
+            if (exchanges)
+                exchange(b, static_cast<uint32_t>(job_.round_base + r), static_cast<uint32_t>(block_index), nx, ny, nc, ns);
+            if ((r & 63) == 63) rounds_done += 64;
         }
         rounds_done += job_.rounds & 63;
     }
@@ -365,6 +370,7 @@ public:
         hist_h_ = plan.hist_height;
         accum_.assign(static_cast<size_t>(hist_w_) * hist_h_ * 4, 0.0f);
         for (ThreadBuffers& own : thread_buffers_) own.stale = true;
+        blocks_.clear();
         // Made by the first iterate whose key asks for them.
         counts_.clear();
         passes_.clear();
@@ -385,7 +391,6 @@ public:
         job.hist_w = hist_w_;
         job.hist_h = hist_h_;
         job.block = req.key->block_size;
-        job.seed = req.seed;
         job.fuse = req.fuse;
         // The state word keeps a chain's steps left in 21 bits (iterate/common.h).
         if (req.fuse < 0 || req.fuse > 100000) throw std::runtime_error("iterate: fuse must be in 0..100000");
@@ -403,17 +408,29 @@ public:
             }
         }
 
-        // Up to four blocks per thread balance the work, but no more than give
-        // every lane a whole flam3 chain: shorter lanes need settled first
-        // chains (iterate/common.h), which cost unplotted rounds.
-        const uint64_t whole_chains = req.samples / (static_cast<uint64_t>(job.block) * FJ_CHAIN);
-        const uint64_t blocks = std::clamp<uint64_t>(whole_chains, threads_, static_cast<uint64_t>(threads_) * 4);
-        const uint64_t lanes = blocks * job.block;
-        const float per_lane = static_cast<float>(static_cast<double>(req.samples) / lanes);
-        job.fresh_fraction = fresh_chain_fraction(per_lane);
         // Under warp-uniform xaos a lane moves once per M rounds on average.
         const double lazy = req.key->xaos && req.key->shuffle != Shuffle::Divergent ? xaos_proposal_mass(*req.flame) : 1.0;
-        job.rounds = static_cast<uint64_t>(std::ceil(fresh_lane_rounds(per_lane, job.fuse) * lazy));
+        if (blocks_.empty() || blocks_[0].x.size() != static_cast<size_t>(job.block)) {
+            // The frame's first call makes its blocks: up to four per thread
+            // balance the work, but no more than give every lane a whole
+            // flam3 chain: shorter lanes need settled first chains
+            // (iterate/common.h), which cost unplotted rounds.
+            const uint64_t whole_chains = req.samples / (static_cast<uint64_t>(job.block) * FJ_CHAIN);
+            const uint64_t count = std::clamp<uint64_t>(whole_chains, threads_, static_cast<uint64_t>(threads_) * 4);
+            const float per_lane = static_cast<float>(static_cast<double>(req.samples) / (count * job.block));
+            const float fresh = fresh_chain_fraction(per_lane);
+            blocks_.clear();
+            for (uint64_t i = 0; i < count; ++i) blocks_.push_back(seed_block(i, job.block, req.seed, fresh, job.fuse));
+            job.rounds = static_cast<uint64_t>(std::ceil(fresh_lane_rounds(per_lane, job.fuse) * lazy));
+            round_base_ = 0;
+        } else {
+            // Later calls continue the chains: a fuse only where one ends.
+            const double per_lane = static_cast<double>(req.samples) / (blocks_.size() * job.block);
+            job.rounds = static_cast<uint64_t>(std::ceil(per_lane * (1.0 + double(job.fuse) / FJ_CHAIN) * lazy));
+        }
+        job.round_base = round_base_;
+        round_base_ += job.rounds;
+        const uint64_t blocks = blocks_.size();
 
         // Private histograms avoid contention: each thread's packed words
         // and float grid (the first thread's is the frame's). They live for
@@ -425,7 +442,6 @@ public:
         job.shared_hist = cells * (4 * sizeof(float) * (threads_ - 1) + sizeof(u64) * threads_) > kPrivateBudget;
         if (!job.shared_hist) thread_buffers_.resize(threads_);
         std::atomic<uint64_t> next_block{0}, rounds_done{0}, plotted{0}, bad{0}, idle{0};
-        std::atomic<bool> stop{false};
         auto work = [&](int tid) {
             cpu::HitTargets targets;
             targets.grid = accum_.data();
@@ -445,7 +461,7 @@ public:
                 own.stale = false;
             }
             Worker worker(job, targets);
-            for (uint64_t bi; (bi = next_block++) < blocks;) worker.run_block(bi, rounds_done, stop);
+            for (uint64_t bi; (bi = next_block++) < blocks;) worker.run_block(blocks_[bi], bi, rounds_done);
             worker.flush_all();
             plotted += worker.plotted;
             bad += worker.bad;
@@ -560,6 +576,10 @@ private:
         bool stale = true;  // merged into accum_ already, or left from an earlier frame
     };
     mutable std::vector<ThreadBuffers> thread_buffers_;
+    // The frame's blocks of points, made by its first iterate call, and the
+    // rounds they have run (the exchanges' round numbers go on from there).
+    std::vector<Block> blocks_;
+    uint64_t round_base_ = 0;
     // The log-scaled sum of the frame's finished passes (empty for one pass).
     std::vector<float> passes_;
 };
