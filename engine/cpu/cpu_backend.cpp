@@ -441,7 +441,7 @@ public:
         const size_t cells = accum_.size() / 4;
         job.shared_hist = cells * (4 * sizeof(float) * (threads_ - 1) + sizeof(u64) * threads_) > kPrivateBudget;
         if (!job.shared_hist) thread_buffers_.resize(threads_);
-        std::atomic<uint64_t> next_block{0}, rounds_done{0}, plotted{0}, bad{0}, idle{0};
+        std::atomic<uint64_t> rounds_done{0}, plotted{0}, bad{0}, idle{0};
         auto work = [&](int tid) {
             cpu::HitTargets targets;
             targets.grid = accum_.data();
@@ -461,7 +461,10 @@ public:
                 own.stale = false;
             }
             Worker worker(job, targets);
-            for (uint64_t bi; (bi = next_block++) < blocks;) worker.run_block(blocks_[bi], bi, rounds_done);
+            // A fixed share of the blocks per thread, not first come first
+            // served: a cell's float sum past 2^24 rounds, so the image is the
+            // same from run to run only if each thread adds the same hits.
+            for (uint64_t bi = tid; bi < blocks; bi += threads_) worker.run_block(blocks_[bi], bi, rounds_done);
             worker.flush_all();
             plotted += worker.plotted;
             bad += worker.bad;
