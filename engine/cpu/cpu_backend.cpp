@@ -145,7 +145,7 @@ Block seed_block(uint64_t index, int T, uint64_t seed, float fresh_fraction, int
 
 class Worker {
 public:
-    // `counts` is the count buffer when job.counts, else unused.
+    // `targets`: where this thread's hits go (cpu/hit_buffer.h).
     Worker(const FrameJob& job, const cpu::HitTargets& targets) : job_(job), hits_(targets) {}
 
     void run_block(Block& b, uint64_t block_index, std::atomic<uint64_t>& rounds_done) {

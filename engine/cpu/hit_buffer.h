@@ -15,7 +15,7 @@
 //     round's other work hides the cache misses.
 // Hits that do not fit a word (an amount above 255, from opacity above 1, or
 // below 0) go to the float grid directly. All amounts are integers, so float
-// sums of them are exact and do not depend on the order of adds: the image
+// sums of them are exact (below 2^24) whatever the order of adds: the image
 // is the one the direct float adds gave, bit for bit.
 #pragma once
 
