@@ -14,20 +14,21 @@
 # benchmarks/results/ with the device, driver and command they name.
 # "quick" shortens the benchmarks (smaller sizes, fewer qualities); "full"
 # (or empty) keeps them. PHASES, comma-separated, picks what runs (default:
-# all, in this order): tests, sanitize, throughput, codegen, cpu, shuffle; a long
+# all, in this order): tests, sanitize, throughput, codegen, cpu, shuffle,
+# animate; a long
 # batch can so be split over several shorter sessions into one folder.
 # Environment: FLAMEJIT (the flamejit binary; default build/flamejit, or the
 # bundle's), FJ_TEST_RUNNER (command line that runs the GPU suites; default
 # `ctest --test-dir build -L gpu --output-on-failure`, or the bundle's
 # `run_tests.sh --gpu`), FLAM3 (set: compare throughput with flam3-render).
 set -uo pipefail
-usage="usage: tools/gpu_bench.sh RESULTS_DIR [quick|full] [tests,sanitize,throughput,codegen,cpu,shuffle]"
+usage="usage: tools/gpu_bench.sh RESULTS_DIR [quick|full] [tests,sanitize,throughput,codegen,cpu,shuffle,animate]"
 out=${1:?$usage}
 quick=${2:-}
-phases=${3:-tests,sanitize,throughput,codegen,cpu,shuffle}
+phases=${3:-tests,sanitize,throughput,codegen,cpu,shuffle,animate}
 [[ $quick == "" || $quick == quick || $quick == full ]] || { echo "$usage" >&2; exit 2; }
 for p in ${phases//,/ }; do
-    [[ $p =~ ^(tests|sanitize|throughput|codegen|cpu|shuffle)$ ]] || { echo "gpu_bench: unknown phase '$p'; $usage" >&2; exit 2; }
+    [[ $p =~ ^(tests|sanitize|throughput|codegen|cpu|shuffle|animate)$ ]] || { echo "gpu_bench: unknown phase '$p'; $usage" >&2; exit 2; }
 done
 mkdir -p "$out"
 here=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
@@ -119,6 +120,41 @@ if wanted shuffle; then
     "$fj" bench shuffle "$genomes/linear3.flam3" "$genomes/spherical4.flam3" --backend cuda \
         --block 128,256,512,1024 --size $size --qualities $qualities --reference-quality $ref --no-de \
         --json "$out/shuffle-gpu.json" --plot "$out/shuffle-gpu.svg" 2>&1 | tee -a "$out/summary.txt"
+fi
+if wanted animate; then
+    # Frames per second of an animation (a flam3-genome sequence between two
+    # random genomes, quality 10, flam3's 1000 time steps per frame), whole
+    # process: the CUDA backend, the CPU backend and flam3-animate on all
+    # cores; frame 2 of each backend against two flam3-animate seeds.
+    step "animate: frames/s, CUDA and CPU backends and flam3-animate"
+    anim=$out/animate
+    mkdir -p "$anim"
+    printf '<flame size="%s" quality="10" supersample="1" filter="0.5" temporal_samples="1000"/>\n' "${size/x/ }" \
+        >"$anim/template.flam3"
+    env seed=41 isaac_seed=g41 noedits=1 repeat=2 template="$anim/template.flam3" flam3-genome >"$anim/pair.flam3"
+    env sequence="$anim/pair.flam3" nframes=8 seed=41 isaac_seed=s41 noedits=1 flam3-genome >"$anim/seq.flam3"
+    timed() {  # LABEL FRAMES COMMAND...: whole-process seconds and frames/s
+        local label=$1 frames=$2 start end
+        shift 2
+        start=$(date +%s.%N)
+        "$@" >"$anim/$label.log" 2>&1
+        local status=$?
+        end=$(date +%s.%N)
+        awk -v l="$label" -v s=$status -v n="$frames" -v t0="$start" -v t1="$end" \
+            'BEGIN { printf "%s: exit %d, %d frames in %.2f s, %.3f frames/s\n", l, s, n, t1 - t0, n / (t1 - t0) }' \
+            | tee -a "$out/summary.txt"
+    }
+    timed cuda 24 "$fj" animate "$anim/seq.flam3" --frames 1:24 --backend cuda --seed 1 -o "$anim/cuda_%05d.png"
+    timed cpu 3 "$fj" animate "$anim/seq.flam3" --frames 1:3 --backend cpu --seed 1 -o "$anim/cpu_%05d.png"
+    timed flam3-animate 3 env in="$anim/seq.flam3" prefix="$anim/flam3a_" begin=1 end=3 nthreads="$(nproc)" \
+        isaac_seed=a verbose=0 flam3-animate
+    env in="$anim/seq.flam3" prefix="$anim/flam3b_" begin=2 end=2 nthreads="$(nproc)" isaac_seed=b verbose=0 \
+        flam3-animate >/dev/null 2>&1
+    for backend in cuda cpu; do
+        echo "frame 2, $backend: $("$fj" compare "$anim/flam3a_00002.png" "$anim/flam3b_00002.png" \
+            "$anim/${backend}_00002.png" 2>&1 | head -1)" | tee -a "$out/summary.txt"
+    done
+    rm -f "$anim"/*.png
 fi
 step "done: $phases"
 # One file to carry back.
