@@ -35,6 +35,15 @@ std::string load_average() {
     return a + " " + b + " " + c;
 }
 
+std::string command_line(int argc, char** argv) {
+    std::string line;
+    for (int i = 0; i < argc; ++i) {
+        if (i) line += ' ';
+        line += argv[i];
+    }
+    return line;
+}
+
 std::string utc_timestamp() {
     const std::time_t now = std::time(nullptr);
     char date[32];

@@ -17,6 +17,9 @@ std::string cpu_model();
 // The 1, 5 and 15 minute load averages (/proc/loadavg), space-separated.
 std::string load_average();
 
+// A program's arguments joined by blanks: the command a results file names.
+std::string command_line(int argc, char** argv);
+
 // Now, in UTC, as 2026-01-31T12:00:00Z.
 std::string utc_timestamp();
 

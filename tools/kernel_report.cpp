@@ -68,10 +68,7 @@ struct Row {
 
 Options parse(int argc, char** argv) {
     Options o;
-    for (int i = 0; i < argc; ++i) {
-        if (i) o.command += ' ';
-        o.command += argv[i];
-    }
+    o.command = fj::command_line(argc, argv);
     for (int i = 1; i < argc; ++i) {
         const std::string a = argv[i];
         auto value = [&]() -> std::string {

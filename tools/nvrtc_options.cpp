@@ -270,10 +270,7 @@ std::string fmt(double v, int digits = 0) {
 
 Options parse(int argc, char** argv) {
     Options o;
-    for (int i = 0; i < argc; ++i) {
-        if (i) o.command += ' ';
-        o.command += argv[i];
-    }
+    o.command = fj::command_line(argc, argv);
     for (int i = 1; i < argc; ++i) {
         const std::string a = argv[i];
         auto value = [&]() -> std::string {
