@@ -69,6 +69,14 @@ class Backend {
 public:
     virtual ~Backend() = default;
     virtual std::string name() const = 0;
+    // The kernel that coming frames will run, named before their begin_frame.
+    // A backend that builds kernels may build this one now (the CUDA backend
+    // compiles it while the device's context is still being made); iterate
+    // builds whatever it was not told of, so calling this is optional.
+    virtual void prepare(const KernelKey& key, const ParamLayout& layout) {
+        (void)key;
+        (void)layout;
+    }
     // Allocates and clears the accumulator for a frame.
     virtual void begin_frame(const FramePlan& plan) = 0;
     virtual IterationStats iterate(const IterationRequest& request) = 0;

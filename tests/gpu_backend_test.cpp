@@ -16,6 +16,7 @@
 #include "cuda/cuda_backend.h"
 #include "cuda/driver_api.h"
 #include "cuda/nvrtc_api.h"
+#include "errors.h"
 #include "test_support.h"
 
 namespace {
@@ -72,8 +73,10 @@ struct Run {
     std::vector<float> accum;
 };
 
+// `prepare`: name the kernel before the frame, as Renderer does, so that the
+// backend compiles it while its context is still being made.
 Run render(fj::Backend& backend, const fj::Flame& flame, const fj::FramePlan& plan,
-           const fj::KernelOptions& kernel = {}) {
+           const fj::KernelOptions& kernel = {}, bool prepare = false) {
     const fj::VariationRegistry& registry = fj::VariationRegistry::standard();
     const fj::KernelKey key = fj::make_kernel_key(flame, kernel);
     const fj::ParamLayout layout = fj::make_param_layout(key, registry);
@@ -88,6 +91,7 @@ Run render(fj::Backend& backend, const fj::Flame& flame, const fj::FramePlan& pl
     request.samples = plan.samples;
     request.seed = 7;
     request.progress = [&](double) { ++run.progress_calls; };
+    if (prepare) backend.prepare(key, layout);
     backend.begin_frame(plan);
     run.stats = backend.iterate(request);
     run.accum = fj::cuda_download_accumulator(backend);
@@ -137,6 +141,36 @@ TEST_CASE("gpu backend: every plotted sample of a bounded genome lands in the ac
     // A second frame starts from a cleared accumulator.
     const Run again = render(*backend, rotation_flame(0), plan);
     CHECK(again.alpha_total == doctest::Approx(255.0 * again.stats.samples).epsilon(1e-6));
+}
+
+TEST_CASE("gpu backend: a kernel prepared while the context is made renders as one built on demand") {
+    if (!have_cuda()) return;
+    // A fixed launch shape, so both backends plot the same hits.
+    fj::CudaBackendOptions options;
+    options.cache_dir = fj::test::scratch_dir("gpu-backend-prepare-cache");
+    options.launch_rounds = 16;
+    options.max_blocks_per_sm = 1;
+    const fj::FramePlan plan = small_plan();
+    const fj::Flame flame = rotation_flame(0.3);
+    // The first backend compiles (an empty cache) before its context is
+    // surely there; the second finds the kernel in the cache on demand.
+    auto prepared = fj::make_cuda_backend(options);
+    const Run early = render(*prepared, flame, plan, {}, true);
+    auto on_demand = fj::make_cuda_backend(options);
+    const Run late = render(*on_demand, flame, plan);
+    REQUIRE(early.stats.samples >= plan.samples);
+    CHECK(early.stats.samples == late.stats.samples);
+    CHECK(early.accum == late.accum);
+    // Preparing a kernel the backend already has changes nothing.
+    const Run again = render(*prepared, flame, plan, {}, true);
+    CHECK(again.accum == early.accum);
+}
+
+TEST_CASE("gpu backend: a device number that does not exist is an input error") {
+    if (!have_cuda()) return;
+    fj::CudaBackendOptions options;
+    options.device = 1 << 20;
+    CHECK_THROWS_AS(fj::make_cuda_backend(options), fj::InputError);
 }
 
 TEST_CASE("gpu backend: an unbounded variation plots at most the counted samples") {

@@ -5,6 +5,7 @@
 #include <algorithm>
 #include <chrono>
 #include <cmath>
+#include <future>
 #include <map>
 
 #include "codegen/snippet_source.h"
@@ -13,6 +14,7 @@
 #include "cuda/driver_api.h"
 #include "cuda/kernel_cache.h"
 #include "cuda/nvrtc_api.h"
+#include "errors.h"
 #include "iterate/common.h"
 #include "post/post_cuda.h"
 
@@ -101,44 +103,39 @@ std::string device_arch(CUdevice device) {
 
 class CudaBackend final : public Backend {
 public:
+    // The device is checked here; its primary context and the stream are made
+    // on a thread of their own (make_context), which on a large GPU takes the
+    // driver a good part of a second. Meanwhile this thread loads NVRTC and,
+    // through prepare, compiles the first kernel, which needs no context;
+    // the first call that does need it waits for it (make_current).
     explicit CudaBackend(const CudaBackendOptions& options)
         : cache_(options.cache_dir), launch_rounds_(options.launch_rounds), max_blocks_per_sm_(options.max_blocks_per_sm) {
-        const DriverApi& api = cuda_driver();
-        nvrtc();  // fail now, with NVRTC's reason, rather than at the first frame
         int count = 0;
         CU_CHECK(cuDeviceGetCount(&count));
         if (options.device < 0 || options.device >= count)
-            throw std::runtime_error("CUDA device " + std::to_string(options.device) +
-                                     " does not exist (" + std::to_string(count) + " present)");
+            throw InputError("CUDA device " + std::to_string(options.device) + " does not exist (" +
+                             std::to_string(count) + " present)");
         CU_CHECK(cuDeviceGet(&device_, options.device));
-        CU_CHECK(cuDevicePrimaryCtxRetain(&context_, device_));
+        CU_CHECK(cuDeviceGetAttribute(&sm_count_, CU_DEVICE_ATTRIBUTE_MULTIPROCESSOR_COUNT, device_));
+        arch_ = options.arch.empty() ? device_arch(device_) : options.arch;
+        context_made_ = std::async(std::launch::async, [this] { make_context(); });
         try {
-            CU_CHECK(cuCtxSetCurrent(context_));
-            CU_CHECK(cuDeviceGetAttribute(&sm_count_, CU_DEVICE_ATTRIBUTE_MULTIPROCESSOR_COUNT,
-                                          device_));
-            arch_ = options.arch.empty() ? device_arch(device_) : options.arch;
-            CU_CHECK(cuStreamCreate(&stream_, CU_STREAM_NON_BLOCKING));
+            nvrtc();  // fail now, with NVRTC's reason, rather than at the first frame
         } catch (...) {
-            api.cuDevicePrimaryCtxRelease(device_);
+            release_context();
             throw;
         }
     }
 
-    ~CudaBackend() override {
-        const DriverApi& api = cuda_driver();
-        api.cuCtxSetCurrent(context_);
-        if (stream_) api.cuStreamSynchronize(stream_);
-        accum_.release();
-        packed_.release();
-        counts_.release();
-        passes_.release();
-        points_.release();
-        rng_.release();
-        params_.release();
-        counters_.release();
-        for (auto& [key, kernel] : kernels_) api.cuModuleUnload(kernel.module);
-        if (stream_) api.cuStreamDestroy(stream_);
-        api.cuDevicePrimaryCtxRelease(device_);
+    ~CudaBackend() override { release_context(); }
+
+    // Compiles (or finds in the cache) without the context, so this runs
+    // while make_context does; kernel_for loads the result.
+    void prepare(const KernelKey& requested, const ParamLayout& layout) override {
+        const KernelKey key = device_key(requested);
+        const std::string id = key.canonical();
+        if (kernels_.count(id) || prepared_.count(id)) return;
+        prepared_.emplace(id, compile(key, layout));
     }
 
     std::string name() const override { return "cuda"; }
@@ -295,7 +292,63 @@ public:
     }
 
 private:
-    void make_current() { CU_CHECK(cuCtxSetCurrent(context_)); }
+    // Runs on the context thread: nothing else touches context_ or stream_
+    // until context_made_ is waited for, and both stay null on failure.
+    void make_context() {
+        CUcontext context = nullptr;
+        CU_CHECK(cuDevicePrimaryCtxRetain(&context, device_));
+        CUstream stream = nullptr;
+        try {
+            CU_CHECK(cuCtxSetCurrent(context));
+            CU_CHECK(cuStreamCreate(&stream, CU_STREAM_NON_BLOCKING));
+        } catch (...) {
+            cuda_driver().cuDevicePrimaryCtxRelease(device_);
+            throw;
+        }
+        context_ = context;
+        stream_ = stream;
+    }
+
+    // Waits for make_context; its failure is thrown here, to every caller.
+    void await_context() {
+        if (context_made_.valid()) {
+            try {
+                context_made_.get();
+            } catch (const std::exception& e) {
+                context_error_ = e.what();
+                throw;
+            }
+        }
+        if (!context_) throw std::runtime_error(context_error_);
+    }
+
+    void make_current() {
+        await_context();
+        CU_CHECK(cuCtxSetCurrent(context_));
+    }
+
+    // Everything the device holds for this backend, then the context.
+    void release_context() {
+        if (context_made_.valid()) context_made_.wait();  // a failed make_context left nothing to free
+        if (!context_) return;
+        const DriverApi& api = cuda_driver();
+        api.cuCtxSetCurrent(context_);
+        if (stream_) api.cuStreamSynchronize(stream_);
+        accum_.release();
+        packed_.release();
+        counts_.release();
+        passes_.release();
+        points_.release();
+        rng_.release();
+        params_.release();
+        counters_.release();
+        for (auto& [key, kernel] : kernels_) api.cuModuleUnload(kernel.module);
+        kernels_.clear();
+        if (stream_) api.cuStreamDestroy(stream_);
+        api.cuDevicePrimaryCtxRelease(device_);
+        context_ = nullptr;
+        stream_ = nullptr;
+    }
 
     CudaFrameBuffers frame_buffers() {
         CudaFrameBuffers b;
@@ -316,20 +369,34 @@ private:
         return static_cast<unsigned int>(std::clamp(std::min(wanted, needed), 1.0, 1.0e6));
     }
 
-    const LoadedKernel& kernel_for(const KernelKey& requested, const ParamLayout& layout) {
+    // The key as this device builds it, whatever arch it was made for.
+    KernelKey device_key(const KernelKey& requested) const {
         KernelKey key = requested;
-        key.arch = arch_;  // the device decides, whatever the key was made for
+        key.arch = arch_;
+        return key;
+    }
+
+    CompiledKernel compile(const KernelKey& key, const ParamLayout& layout) {
+        CompileRequest request;
+        request.source = stitch_kernel(key, layout, VariationRegistry::standard(), SnippetSource::standard());
+        request.arch = arch_;
+        request.entry = kIterateKernelName;
+        return cache_.get(request);
+    }
+
+    const LoadedKernel& kernel_for(const KernelKey& requested, const ParamLayout& layout) {
+        const KernelKey key = device_key(requested);
         const std::string id = key.canonical();
         auto found = kernels_.find(id);
         if (found != kernels_.end()) return found->second;
 
-        CompileRequest compile;
-        compile.source = stitch_kernel(key, layout, VariationRegistry::standard(),
-                                       SnippetSource::standard());
-        compile.arch = arch_;
-        compile.entry = kIterateKernelName;
-        const CompiledKernel compiled = cache_.get(compile);
-
+        CompiledKernel compiled;
+        if (auto early = prepared_.find(id); early != prepared_.end()) {
+            compiled = std::move(early->second);
+            prepared_.erase(early);
+        } else {
+            compiled = compile(key, layout);
+        }
         LoadedKernel kernel;
         CU_CHECK(cuModuleLoadData(&kernel.module, compiled.cubin.data()));
         try {
@@ -470,7 +537,10 @@ private:
     CUstream stream_ = nullptr;
     int sm_count_ = 0;
     std::string arch_;
+    std::future<void> context_made_;
+    std::string context_error_;  // why make_context failed, for every later caller
     std::map<std::string, LoadedKernel> kernels_;
+    std::map<std::string, CompiledKernel> prepared_;  // compiled by prepare, not loaded yet
     unsigned int launch_rounds_ = 0;
     int max_blocks_per_sm_ = 0;
     DeviceBuffer accum_, packed_, points_, rng_, params_, counters_;
@@ -504,7 +574,7 @@ double cuda_atomic_ceiling(Backend& backend, const IterationRequest& request, ui
     return cuda->atomic_ceiling(request, adds);
 }
 
-bool cuda_available(std::string* why_not) {
+bool cuda_device_available(std::string* why_not) {
     std::string reason;
     if (!cuda_driver_loaded(&reason)) {
         if (why_not) *why_not = reason;
@@ -519,11 +589,11 @@ bool cuda_available(std::string* why_not) {
                            : std::string("the CUDA driver reports no device");
         return false;
     }
-    if (!nvrtc_available(&reason)) {
-        if (why_not) *why_not = reason;
-        return false;
-    }
     return true;
+}
+
+bool cuda_available(std::string* why_not) {
+    return cuda_device_available(why_not) && nvrtc_available(why_not);
 }
 
 CudaSystemInfo describe_devices() {

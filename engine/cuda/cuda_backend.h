@@ -33,7 +33,10 @@ struct CudaBackendOptions {
 };
 
 // Throws std::runtime_error (CudaError for driver calls) with the reason CUDA
-// cannot be used.
+// cannot be used, InputError for a device number that does not exist. The
+// device's context is made on a thread of its own while the caller goes on
+// (Backend::prepare compiles meanwhile); a failure to make it is thrown by
+// the first call that needs it.
 std::unique_ptr<Backend> make_cuda_backend(const CudaBackendOptions& options);
 
 // The accumulator of a CUDA backend copied to the host: hist_width ×
@@ -48,6 +51,10 @@ double cuda_atomic_ceiling(Backend& backend, const IterationRequest& request, ui
 // True when the driver loads, initialises, shows a device, and NVRTC loads;
 // otherwise `why_not` gets one line saying which step failed.
 bool cuda_available(std::string* why_not);
+
+// The same without loading NVRTC, which make_cuda_backend loads while the
+// device's context is being made.
+bool cuda_device_available(std::string* why_not);
 
 struct CudaDeviceInfo {
     int index = 0;

@@ -26,14 +26,21 @@ bool parse_backend_choice(const std::string& text, BackendChoice* out) {
 Renderer::Renderer(const RenderOptions& options) : options_(options) {
     std::string why_not;
     const bool want_cuda = options.backend != BackendChoice::Cpu;
-    if (want_cuda && cuda_available(&why_not)) {
+    if (want_cuda && cuda_device_available(&why_not)) {
         CudaBackendOptions cuda;
         cuda.device = options.device;
         cuda.arch = options.kernel.arch;
-        backend_ = make_cuda_backend(cuda);
-    } else if (options.backend == BackendChoice::Cuda) {
-        throw std::runtime_error("CUDA backend requested but unavailable: " + why_not);
-    } else {
+        try {
+            backend_ = make_cuda_backend(cuda);
+        } catch (const InputError&) {
+            throw;
+        } catch (const std::exception& e) {
+            why_not = e.what();  // NVRTC unusable: as good as no device
+        }
+    }
+    if (!backend_) {
+        if (options.backend == BackendChoice::Cuda)
+            throw std::runtime_error("CUDA backend requested but unavailable: " + why_not);
         if (want_cuda) fallback_reason_ = why_not;
         backend_ = make_cpu_backend({options.threads});
     }
@@ -108,6 +115,7 @@ RenderResult Renderer::render(const PreparedFrame& frame, uint64_t seed) {
         if (!out) throw std::runtime_error("cannot write " + options_.emit_cu);
     }
 
+    backend_->prepare(frame.key, frame.layout);
     backend_->begin_frame(frame.plan);
     RenderResult result;
     const size_t n = frame.samples.size();

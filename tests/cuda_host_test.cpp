@@ -1,0 +1,164 @@
+// flamejit — the CUDA backend's host side on a stand-in driver, without a GPU.
+// SPDX-License-Identifier: GPL-3.0-or-later
+//
+// The process loads tests/stand_in_driver.cpp as its CUDA driver
+// (FLAMEJIT_LIBCUDA_PATH, set before the driver is first loaded): one device,
+// host memory, kernels that do nothing. What runs is flamejit's own code:
+// the context made on a thread of its own, prepare compiling meanwhile with
+// the real NVRTC, module loading, the launch loop and its stall guard, and
+// how failures reach the caller. Results of kernels are the GPU suites' job.
+#include <doctest/doctest.h>
+
+#include <cstdlib>
+#include <string>
+#include <vector>
+
+#include "codegen/kernel_key.h"
+#include "codegen/param_layout.h"
+#include "codegen/variation_registry.h"
+#include "cuda/cuda_backend.h"
+#include "cuda/driver_api.h"
+#include "cuda/nvrtc_api.h"
+#include "errors.h"
+#include "pipeline/renderer.h"
+#include "test_support.h"
+
+namespace {
+
+// Before any test runs, so before the driver is loaded (once per process).
+// $FJ_STAND_IN_DRIVER, where set (a bundle's env.sh), else the build's.
+const bool kStandIn = [] {
+    const char* bundled = std::getenv("FJ_STAND_IN_DRIVER");
+    setenv("FLAMEJIT_LIBCUDA_PATH", bundled && *bundled ? bundled : FJ_STAND_IN_DRIVER, 1);
+    return true;
+}();
+
+bool have_nvrtc() {
+    std::string why;
+    if (fj::nvrtc_available(&why)) return true;
+    MESSAGE("NVRTC unavailable, test skipped: " << why);
+    return false;
+}
+
+// How the stand-in makes the context (stand_in_driver.cpp), for one scope.
+class ContextMode {
+public:
+    explicit ContextMode(const std::string& mode) { setenv("FJ_STAND_IN_CONTEXT", mode.c_str(), 1); }
+    ~ContextMode() { unsetenv("FJ_STAND_IN_CONTEXT"); }
+};
+
+struct Frame {
+    fj::Flame flame;
+    fj::KernelKey key;
+    fj::ParamLayout layout;
+    std::vector<float> params;
+    fj::FramePlan plan;
+
+    Frame() {
+        fj::Xform xf;
+        xf.weight = 1;
+        xf.variations.push_back({0, 1.0, {}});
+        flame.xforms.push_back(xf);
+        key = fj::make_kernel_key(flame, {});
+        layout = fj::make_param_layout(key, fj::VariationRegistry::standard());
+        plan.width = plan.height = plan.hist_width = plan.hist_height = 32;
+        const double world_to_cell[6] = {8, 0, 16, 0, 8, 16};
+        for (int i = 0; i < 6; ++i) plan.world_to_cell[i] = world_to_cell[i];
+        plan.samples = 1000;
+        params = fj::pack_params(flame, key, layout, plan.world_to_cell);
+    }
+
+    fj::IterationRequest request() const {
+        fj::IterationRequest r;
+        r.flame = &flame;
+        r.key = &key;
+        r.layout = &layout;
+        r.params = &params;
+        r.plan = &plan;
+        r.samples = plan.samples;
+        r.seed = 3;
+        return r;
+    }
+};
+
+}  // namespace
+
+TEST_CASE("cuda host: the stand-in driver is the one loaded") {
+    REQUIRE(kStandIn);
+    std::string why;
+    REQUIRE_MESSAGE(fj::cuda_device_available(&why), why);
+    const fj::CudaSystemInfo info = fj::describe_devices();
+    REQUIRE(info.devices.size() == 1);
+    CHECK(info.devices[0].name == "flamejit stand-in device");
+}
+
+TEST_CASE("cuda host: the first kernel compiles while the device's context is being made") {
+    if (!have_nvrtc()) return;
+    // The stand-in makes the context only once the cache holds a kernel: a
+    // backend that waited for its context before compiling would never get
+    // one (the stand-in gives up after 60 s with CUDA_ERROR_TIMEOUT).
+    const std::string cache = fj::test::scratch_dir("stand-in-cache");
+    ContextMode mode("wait:" + cache);
+    fj::CudaBackendOptions options;
+    options.cache_dir = cache;
+    options.launch_rounds = 4;
+    auto backend = fj::make_cuda_backend(options);
+    const Frame frame;
+    backend->prepare(frame.key, frame.layout);
+    backend->begin_frame(frame.plan);
+    const fj::IterationStats stats = backend->iterate(frame.request());
+    // Stand-in kernels plot nothing: the launch loop ends on its stall guard.
+    CHECK(stats.samples == 0);
+    CHECK(stats.registers > 0);
+    CHECK(stats.blocks_per_sm == 4);            // the stand-in's occupancy
+    CHECK(stats.threads == 4u * 2u * 256u);     // 4 blocks on each of 2 SMs
+    // A second frame of the same structure runs the kernel already loaded.
+    backend->prepare(frame.key, frame.layout);
+    backend->begin_frame(frame.plan);
+    CHECK(backend->iterate(frame.request()).threads == stats.threads);
+}
+
+TEST_CASE("cuda host: a context that cannot be made fails every call that needs it, with the driver's reason") {
+    if (!have_nvrtc()) return;
+    ContextMode mode("fail");
+    fj::CudaBackendOptions options;
+    options.cache_dir = fj::test::scratch_dir("stand-in-cache");
+    auto backend = fj::make_cuda_backend(options);
+    const Frame frame;
+    // Compiling needs no context.
+    CHECK_NOTHROW(backend->prepare(frame.key, frame.layout));
+    std::string first;
+    try {
+        backend->begin_frame(frame.plan);
+    } catch (const fj::CudaError& e) {
+        first = e.what();
+        CHECK(e.result() == CUDA_ERROR_OUT_OF_MEMORY);
+    }
+    CHECK(first.find("cuDevicePrimaryCtxRetain") != std::string::npos);
+    CHECK(first.find("CUDA_ERROR_OUT_OF_MEMORY") != std::string::npos);
+    // Later calls get the same reason, not a null context.
+    std::string second;
+    try {
+        backend->begin_frame(frame.plan);
+    } catch (const std::runtime_error& e) {
+        second = e.what();
+    }
+    CHECK(second == first);
+    CHECK_THROWS_AS(backend->iterate(frame.request()), std::runtime_error);
+    backend.reset();  // nothing to release, nothing to wait for
+}
+
+TEST_CASE("cuda host: a device number that does not exist is an input error") {
+    fj::CudaBackendOptions options;
+    options.device = 1;
+    CHECK_THROWS_AS(fj::make_cuda_backend(options), fj::InputError);
+}
+
+TEST_CASE("cuda host: auto picks the CUDA backend when a device and NVRTC are there") {
+    if (!have_nvrtc()) return;
+    fj::RenderOptions options;
+    options.backend = fj::BackendChoice::Auto;
+    const fj::Renderer renderer(options);
+    CHECK(renderer.backend_name() == "cuda");
+    CHECK(renderer.fallback_reason().empty());
+}
