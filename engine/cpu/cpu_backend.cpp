@@ -146,7 +146,8 @@ Block seed_block(uint64_t index, int T, uint64_t seed, float fresh_fraction, int
 class Worker {
 public:
     // `targets`: where this thread's hits go (cpu/hit_buffer.h).
-    Worker(const FrameJob& job, const cpu::HitTargets& targets) : job_(job), hits_(targets) {}
+    Worker(const FrameJob& job, const cpu::HitTargets& targets)
+        : job_(job), hits_(targets), group_end_(job.xforms.size() + 2) {}
 
     void run_block(Block& b, uint64_t block_index, std::atomic<uint64_t>& rounds_done) {
         const int T = job_.block;
@@ -189,23 +190,24 @@ private:
             for (int l = 1; l < kLanes; ++l) rand01(b.rng[first + l]);
             std::fill(sel, sel + kLanes, select_xform(job_.P + job_.select, n, warp_u));
         } else {
-            float warp_u = 0;
-            for (int l = 0; l < kLanes; ++l) {
-                Rng& rng = b.rng[first + l];
-                const float u = rand01(rng);
-                if (l == 0) warp_u = u;
-                const int last = state_last(b.state[first + l]);
-                if (key.xaos && uniform) {
-                    const int k = select_xform(job_.P + job_.proposal, n, warp_u);
-                    const bool moves = rand01(rng) < job_.P[job_.accept + last * n + k];
+            float u[kLanes];
+            for (int l = 0; l < kLanes; ++l) u[l] = rand01(b.rng[first + l]);
+            if (key.xaos && uniform) {
+                // The warp proposes one xform; each lane accepts it for its own row.
+                const int k = select_xform(job_.P + job_.proposal, n, u[0]);
+                const float* accept = job_.P + job_.accept + k;
+                for (int l = 0; l < kLanes; ++l) {
+                    const bool moves = rand01(b.rng[first + l]) < accept[state_last(b.state[first + l]) * n];
                     sel[l] = moves ? k : -1;
                     idle += !moves;
-                } else {
-                    const float* S = job_.P + job_.select + (key.xaos ? last * n : 0);
-                    sel[l] = select_xform(S, n, uniform ? warp_u : u);
                 }
-                same = same && sel[l] == sel[0];
+            } else {
+                for (int l = 0; l < kLanes; ++l) {
+                    const float* S = job_.P + job_.select + (key.xaos ? state_last(b.state[first + l]) * n : 0);
+                    sel[l] = select_xform(S, n, uniform ? u[0] : u[l]);
+                }
             }
+            for (int l = 1; l < kLanes; ++l) same = same && sel[l] == sel[0];
         }
         int lanes[kLanes], applied[kLanes], moved = 0;
         if (same && sel[0] >= 0) {
@@ -217,23 +219,32 @@ private:
             }
             moved = kLanes;
         } else {
+            // Lanes grouped by xform with a counting sort (xforms in order,
+            // lanes in order within each), lanes that stay put (-1) first and
+            // left out: no branch per lane, one pass whatever the xform count.
+            int* end = group_end_.data();  // of xform k: end[k + 1]; of the idle lanes: end[0]
+            std::fill(end, end + n + 2, 0);
+            for (int l = 0; l < kLanes; ++l) ++end[sel[l] + 2];
+            for (int j = 2; j < n + 2; ++j) end[j] += end[j - 1];
+            int order[kLanes];
+            for (int l = 0; l < kLanes; ++l) order[end[sel[l] + 1]++] = l;
             for (int k = 0; k < n; ++k) {
+                const int begin = end[k], count = end[k + 1] - begin;
+                if (count == 0) continue;
                 LaneGroup g;
-                for (int l = 0; l < kLanes; ++l)
-                    if (sel[l] == k) {
-                        const int t = first + l;
-                        lanes[moved + g.count] = t;
-                        applied[moved + g.count] = k;
-                        g.x[g.count] = b.x[t]; g.y[g.count] = b.y[t]; g.c[g.count] = b.c[t]; g.rng[g.count] = b.rng[t];
-                        ++g.count;
-                    }
-                if (g.count == 0) continue;
+                g.count = count;
+                for (int i = 0; i < count; ++i) {
+                    const int t = first + order[begin + i];
+                    lanes[moved + i] = t;
+                    applied[moved + i] = k;
+                    g.x[i] = b.x[t]; g.y[i] = b.y[t]; g.c[i] = b.c[t]; g.rng[i] = b.rng[t];
+                }
                 apply_xform(job_.xforms[k], job_.P, g.span());
-                for (int i = 0; i < g.count; ++i) {
+                for (int i = 0; i < count; ++i) {
                     const int t = lanes[moved + i];
                     b.x[t] = g.x[i]; b.y[t] = g.y[i]; b.c[t] = g.c[i]; b.rng[t] = g.rng[i];
                 }
-                moved += g.count;
+                moved += count;
             }
         }
         finish_lanes(b, lanes, applied, moved);
@@ -355,6 +366,7 @@ private:
 
     const FrameJob& job_;
     cpu::HitBuffer hits_;
+    std::vector<int> group_end_;  // round_of_warp's counting sort, xforms + 2 entries
 };
 
 class CpuBackend final : public Backend {
