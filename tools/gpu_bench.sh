@@ -14,21 +14,22 @@
 # benchmarks/results/ with the device, driver and command they name.
 # "quick" shortens the benchmarks (smaller sizes, fewer qualities); "full"
 # (or empty) keeps them. PHASES, comma-separated, picks what runs (default:
-# all, in this order): tests, sanitize, throughput, codegen, cpu, shuffle,
-# animate; a long
+# all, in this order): tests, sanitize, startup, throughput, codegen, cpu,
+# shuffle, animate; a long
 # batch can so be split over several shorter sessions into one folder.
 # Environment: FLAMEJIT (the flamejit binary; default build/flamejit, or the
 # bundle's), FJ_TEST_RUNNER (command line that runs the GPU suites; default
 # `ctest --test-dir build -L gpu --output-on-failure`, or the bundle's
-# `run_tests.sh --gpu`), FLAM3 (set: compare throughput with flam3-render).
+# `run_tests.sh --gpu`), FLAM3 (set: compare throughput with flam3-render),
+# FJ_BEFORE (another flamejit binary that the startup phase times too).
 set -uo pipefail
-usage="usage: tools/gpu_bench.sh RESULTS_DIR [quick|full] [tests,sanitize,throughput,codegen,cpu,shuffle,animate]"
+usage="usage: tools/gpu_bench.sh RESULTS_DIR [quick|full] [tests,sanitize,startup,throughput,codegen,cpu,shuffle,animate]"
 out=${1:?$usage}
 quick=${2:-}
-phases=${3:-tests,sanitize,throughput,codegen,cpu,shuffle,animate}
+phases=${3:-tests,sanitize,startup,throughput,codegen,cpu,shuffle,animate}
 [[ $quick == "" || $quick == quick || $quick == full ]] || { echo "$usage" >&2; exit 2; }
 for p in ${phases//,/ }; do
-    [[ $p =~ ^(tests|sanitize|throughput|codegen|cpu|shuffle|animate)$ ]] || { echo "gpu_bench: unknown phase '$p'; $usage" >&2; exit 2; }
+    [[ $p =~ ^(tests|sanitize|startup|throughput|codegen|cpu|shuffle|animate)$ ]] || { echo "gpu_bench: unknown phase '$p'; $usage" >&2; exit 2; }
 done
 mkdir -p "$out"
 here=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
@@ -48,6 +49,17 @@ fi
 export FLAMEJIT_CACHE_DIR=${FLAMEJIT_CACHE_DIR:-$(mktemp -d)}
 
 step() { echo "== $*" | tee -a "$out/summary.txt"; }
+# LOG COMMAND...: runs the command with its output in LOG and prints its exit
+# status and whole-process wall seconds.
+wall() {
+    local log=$1 start end status
+    shift
+    start=$(date +%s.%N)
+    "$@" >"$log" 2>&1
+    status=$?
+    end=$(date +%s.%N)
+    awk -v s=$status -v t0="$start" -v t1="$end" 'BEGIN { printf "%d %.3f\n", s, t1 - t0 }'
+}
 wanted() { [[ ,$phases, == *",$1,"* ]]; }
 # One sanitizer run: bounded, since the tools slow kernels down by 10-100x.
 sanitize() {
@@ -87,6 +99,39 @@ if wanted sanitize && command -v compute-sanitizer >/dev/null; then
     rm -f "$out/sanitized.png"
 elif wanted sanitize; then
     step "compute-sanitizer not found: skipped"
+fi
+
+if wanted startup; then
+    # A new process's wait for its first image (issue 7's budgets: a cold
+    # compile under 300 ms, a cache hit under 5 ms): `render` of the default
+    # genome at quality 1 with an empty kernel cache, then again with the
+    # kernel cached, and `compile` alone (NVRTC, no context), three of each,
+    # whole process. The CUDA backend compiles while the driver makes its
+    # context, so cold minus warm is the part of the compile that the
+    # context did not hide; an FJ_BEFORE binary from before that overlap
+    # (commit 13a2664) shows the whole compile there.
+    step "startup: render (empty and warm kernel cache) and compile, whole process"
+    start_dir=$out/startup
+    mkdir -p "$start_dir"
+    default_genome=$genomes/../../genomes/default.flam3
+    for bin in "$fj" ${FJ_BEFORE:+"$FJ_BEFORE"}; do
+        name=$(basename "$bin")
+        for rep in 1 2 3; do
+            cache=$(mktemp -d)
+            for kind in empty warm; do
+                read -r status secs < <(FLAMEJIT_CACHE_DIR=$cache wall "$start_dir/$name-render-$kind-$rep.log" \
+                    "$bin" render "$default_genome" --backend cuda --quality 1 --seed 1 -o "$start_dir/first.png")
+                echo "$name render, $kind cache: exit $status, $secs s" | tee -a "$out/summary.txt"
+            done
+            rm -rf "$cache"
+            cache=$(mktemp -d)
+            read -r status secs < <(FLAMEJIT_CACHE_DIR=$cache wall "$start_dir/$name-compile-$rep.log" \
+                "$bin" compile "$default_genome")
+            echo "$name compile, empty cache: exit $status, $secs s" | tee -a "$out/summary.txt"
+            rm -rf "$cache"
+        done
+    done
+    rm -f "$start_dir/first.png"
 fi
 
 size=1920x1080 quality=100 qualities=10,20,50,100 ref=2000
@@ -134,14 +179,11 @@ if wanted animate; then
     env seed=41 isaac_seed=g41 noedits=1 repeat=2 template="$anim/template.flam3" flam3-genome >"$anim/pair.flam3"
     env sequence="$anim/pair.flam3" nframes=8 seed=41 isaac_seed=s41 noedits=1 flam3-genome >"$anim/seq.flam3"
     timed() {  # LABEL FRAMES COMMAND...: whole-process seconds and frames/s
-        local label=$1 frames=$2 start end
+        local label=$1 frames=$2 status secs
         shift 2
-        start=$(date +%s.%N)
-        "$@" >"$anim/$label.log" 2>&1
-        local status=$?
-        end=$(date +%s.%N)
-        awk -v l="$label" -v s=$status -v n="$frames" -v t0="$start" -v t1="$end" \
-            'BEGIN { printf "%s: exit %d, %d frames in %.2f s, %.3f frames/s\n", l, s, n, t1 - t0, n / (t1 - t0) }' \
+        read -r status secs < <(wall "$anim/$label.log" "$@")
+        awk -v l="$label" -v s="$status" -v n="$frames" -v t="$secs" \
+            'BEGIN { printf "%s: exit %d, %d frames in %.2f s, %.3f frames/s\n", l, s, n, t, n / t }' \
             | tee -a "$out/summary.txt"
     }
     timed cuda 24 "$fj" animate "$anim/seq.flam3" --frames 1:24 --backend cuda --seed 1 -o "$anim/cuda_%05d.png"
