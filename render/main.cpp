@@ -19,6 +19,7 @@ const char* kUsage =
     "  convert  write a genome (flam3 XML or cuburn JSON) as flam3 XML, or a sequence at one time\n"
     "  compile  generate and compile a genome's kernel (no GPU needed); print its report\n"
     "  info     which backends work, devices, driver and NVRTC versions, kernel cache\n"
+    "  cache    the kernel cache: folder and size; clear it or prune it to a size\n"
     "  compare  fidelity ratio of an image against two reference renders\n"
     "  variations  the supported variations: ids, parameters and defaults, aliases\n"
     "  bench    benchmarks: shuffle strategies, throughput against ceilings\n"
@@ -43,6 +44,7 @@ int main(int argc, char** argv) {
     if (command == "convert") return fj::cli::cmd_convert(args);
     if (command == "compile") return fj::cli::cmd_compile(args);
     if (command == "info") return fj::cli::cmd_info(args);
+    if (command == "cache") return fj::cli::cmd_cache(args);
     if (command == "compare") return fj::cli::cmd_compare(args);
     if (command == "variations") return fj::cli::cmd_variations(args);
     if (command == "bench") return fj::cli::cmd_bench(args);

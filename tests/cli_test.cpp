@@ -93,13 +93,43 @@ TEST_CASE("cli: bad input gives exit 2, one to three lines, and no output file")
 }
 
 TEST_CASE("cli: every command has --help, and an unknown command is a usage error") {
-    for (const char* cmd : {"render", "compile", "info", "compare", "convert", "animate"}) {
+    for (const char* cmd : {"render", "compile", "info", "cache", "compare", "convert", "animate", "variations", "bench"}) {
         CAPTURE(cmd);
         const auto r = run_command(quoted(fj::test::flamejit_binary()) + " " + cmd + " --help");
         CHECK(r.status == 0);
         CHECK(r.output.find("usage") != std::string::npos);
     }
     CHECK(run_command(quoted(fj::test::flamejit_binary()) + " frobnicate").status == 2);
+}
+
+TEST_CASE("cli: cache shows, prunes and clears the kernel folder that compile fills") {
+    const std::string dir = fj::test::scratch_dir("cli-cache");
+    const std::string env = "FLAMEJIT_CACHE_DIR=" + quoted(dir) + " FLAMEJIT_CACHE_MAX_MB= ";
+    const std::string fj = env + quoted(fj::test::flamejit_binary());
+    auto cache = [&](const std::string& rest) { return run_command(fj + " cache " + rest); };
+    fj::test::CommandResult r = cache("");
+    CHECK(r.status == 0);
+    CHECK(r.output.find("kernels: 0,") != std::string::npos);
+    CHECK(r.output.find("bound: 1024 MiB") != std::string::npos);
+    const bool compiles = run_command(fj + " compile " + quoted(fj::test::source_path("genomes/default.flam3"))).status == 0;
+    if (compiles) {  // where NVRTC works
+        CHECK(cache("info").output.find("kernels: 1,") != std::string::npos);
+        r = cache("prune --max-size 1G");
+        CHECK(r.status == 0);
+        CHECK(r.output.find("deleted 0 kernels") != std::string::npos);
+        r = cache("prune --max-size 1K");
+        CHECK(r.output.find("deleted 1 kernels") != std::string::npos);
+        CHECK(cache("").output.find("kernels: 0,") != std::string::npos);
+    }
+    CHECK(cache("clear").status == 0);
+    CHECK(run_command(env + "FLAMEJIT_CACHE_MAX_MB=0 " + quoted(fj::test::flamejit_binary()) + " cache").output.find("bound: none") !=
+          std::string::npos);
+    for (const char* bad : {"prune", "prune --max-size 12X", "prune --max-size -1", "clear --max-size 1G", "frob", "info clear"}) {
+        CAPTURE(bad);
+        r = cache(bad);
+        CHECK(r.status == 2);
+        CHECK(count_lines(r.output) == 1);
+    }
 }
 
 TEST_CASE("cli: a good genome renders on the CPU and the PNG carries the genome") {

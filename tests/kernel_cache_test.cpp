@@ -4,6 +4,7 @@
 
 #include <elf.h>
 
+#include <chrono>
 #include <cstdlib>
 #include <cstring>
 #include <filesystem>
@@ -478,4 +479,96 @@ TEST_CASE("compiler: run_nvrtc takes headers, and names an option NVRTC refuses"
         message = e.what();
     }
     CHECK(message.find("-no-such-option") != std::string::npos);
+}
+
+namespace {
+
+// A kernel file of `bytes` bytes whose last use was `age` ago.
+void old_file(const std::string& path, size_t bytes, std::chrono::hours age) {
+    fj::test::write_file(path, std::string(bytes, 'k'));
+    std::filesystem::last_write_time(path, std::filesystem::file_time_type::clock::now() - age);
+}
+
+}  // namespace
+
+TEST_CASE("kernel cache: pruning deletes the least recently used kernels first, and clear deletes all") {
+    const std::string dir = fj::test::scratch_dir("kernel-cache-prune");
+    fj::KernelCache cache(dir, 0);
+    // Four kernels of 1000 bytes, used 4, 3, 2 and 1 hours ago.
+    for (int i = 0; i < 4; ++i) old_file(dir + "/k" + std::to_string(i) + ".fjk", 1000, std::chrono::hours(4 - i));
+    fj::test::write_file(dir + "/k9.fjk.123.0.tmp", "partial");
+    std::filesystem::create_directories(cache.failed_directory());
+    fj::test::write_file(cache.failed_directory() + "/k8.cu", "source");
+    fj::test::write_file(cache.failed_directory() + "/k8.log", "log");
+    CHECK(cache.disk_usage().bytes == 4000);
+    CHECK(cache.failed_usage().files == 2);
+
+    const fj::KernelCacheUsage removed = cache.prune(2500);
+    CHECK(removed.files == 2);
+    CHECK(removed.bytes == 2000);
+    CHECK_FALSE(fj::test::file_exists(dir + "/k0.fjk"));
+    CHECK_FALSE(fj::test::file_exists(dir + "/k1.fjk"));
+    CHECK(fj::test::file_exists(dir + "/k2.fjk"));
+    CHECK(fj::test::file_exists(dir + "/k3.fjk"));
+    CHECK(cache.prune(2000).files == 0);  // already within the bound
+    CHECK(fj::test::file_exists(dir + "/k9.fjk.123.0.tmp"));  // pruning leaves what is not a kernel
+    CHECK(cache.failed_usage().files == 2);
+
+    const fj::KernelCacheUsage cleared = cache.clear();
+    CHECK(cleared.files == 2);
+    CHECK(cleared.bytes == 2000);
+    CHECK(cache.disk_usage().files == 0);
+    CHECK(cache.failed_usage().files == 0);
+    CHECK_FALSE(fj::test::file_exists(dir + "/k9.fjk.123.0.tmp"));
+}
+
+TEST_CASE("kernel cache: a hit counts as a use, and a store keeps the folder within its bound") {
+    if (!have_nvrtc()) return;
+    const std::string dir = fj::test::scratch_dir("kernel-cache-bound");
+    std::string path;
+    uint64_t kernel_bytes = 0;
+    {
+        fj::KernelCache cache(dir, 0);
+        path = cache.file_path(cache.get(request()).key);
+        kernel_bytes = cache.disk_usage().bytes;
+    }
+    REQUIRE(kernel_bytes > 0);
+    // A day-old kernel read from disk is used again now.
+    const auto day_ago = std::filesystem::file_time_type::clock::now() - std::chrono::hours(24);
+    std::filesystem::last_write_time(path, day_ago);
+    CHECK(fj::KernelCache(dir, 0).get(request()).cache_hit);
+    CHECK(std::filesystem::last_write_time(path) > day_ago + std::chrono::hours(23));
+
+    // Old kernels fill the folder past a bound of three kernels' size; storing
+    // a new one prunes to 90 % of it, oldest first, and keeps the new one.
+    const uint64_t bound = 3 * kernel_bytes;
+    for (int i = 0; i < 4; ++i)
+        old_file(dir + "/old" + std::to_string(i) + ".fjk", kernel_bytes, std::chrono::hours(10 - i));
+    fj::KernelCache bounded(dir, bound);
+    const fj::CompiledKernel other = bounded.get(request(std::string(kSource) + "// another structure\n"));
+    CHECK_FALSE(other.cache_hit);
+    CHECK(fj::test::file_exists(bounded.file_path(other.key)));
+    CHECK(bounded.disk_usage().bytes <= bound / 10 * 9);
+    CHECK_FALSE(fj::test::file_exists(dir + "/old0.fjk"));
+    CHECK(fj::test::file_exists(path));  // used an instant ago
+}
+
+TEST_CASE("kernel cache: FLAMEJIT_CACHE_MAX_MB sets the bound, 0 removes it, nonsense keeps the default") {
+    struct Case {
+        const char* value;
+        uint64_t bytes;
+    };
+    const Case cases[] = {{"", fj::kKernelCacheDefaultMaxBytes},
+                          {"64", uint64_t{64} << 20},
+                          {"0", 0},
+                          {"lots", fj::kKernelCacheDefaultMaxBytes},
+                          {"-5", fj::kKernelCacheDefaultMaxBytes},
+                          {"12M", fj::kKernelCacheDefaultMaxBytes}};
+    for (const Case& c : cases) {
+        CAPTURE(c.value);
+        setenv("FLAMEJIT_CACHE_MAX_MB", c.value, 1);
+        CHECK(fj::kernel_cache_max_bytes_from_env() == c.bytes);
+    }
+    unsetenv("FLAMEJIT_CACHE_MAX_MB");
+    CHECK(fj::kernel_cache_max_bytes_from_env() == fj::kKernelCacheDefaultMaxBytes);
 }

@@ -2,14 +2,19 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #include "cuda/kernel_cache.h"
 
+#include <fcntl.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <cerrno>
+#include <charconv>
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
 #include <filesystem>
 #include <fstream>
+#include <vector>
 
 #include <cuda.h>
 
@@ -83,10 +88,73 @@ bool permission_error(int error) {
     return error == EACCES || error == EPERM || error == EROFS;
 }
 
+struct CacheFile {
+    fs::path path;
+    uintmax_t bytes;
+    fs::file_time_type used;  // last written or hit
+};
+
+// The files of `dir` with `extension` (all files when empty).
+std::vector<CacheFile> list_files(const std::string& dir, const std::string& extension) {
+    std::vector<CacheFile> files;
+    if (dir.empty()) return files;
+    std::error_code ec;
+    for (fs::directory_iterator it(dir, ec), end; !ec && it != end; it.increment(ec)) {
+        if (!extension.empty() && it->path().extension() != extension) continue;
+        // A file removed while we look fails one of these: skip it.
+        std::error_code size_ec, time_ec, type_ec;
+        if (!it->is_regular_file(type_ec)) continue;
+        const uintmax_t size = it->file_size(size_ec);
+        const fs::file_time_type used = it->last_write_time(time_ec);
+        if (size_ec || time_ec) continue;
+        files.push_back({it->path(), size, used});
+    }
+    return files;
+}
+
+KernelCacheUsage usage_of(const std::vector<CacheFile>& files) {
+    KernelCacheUsage usage;
+    for (const CacheFile& f : files) {
+        ++usage.files;
+        usage.bytes += f.bytes;
+    }
+    return usage;
+}
+
+// Deletes `files` (a file another process deleted first counts as its).
+KernelCacheUsage remove_files(const std::vector<CacheFile>& files) {
+    KernelCacheUsage removed;
+    for (const CacheFile& f : files) {
+        std::error_code ec;
+        if (!fs::remove(f.path, ec) || ec) continue;
+        ++removed.files;
+        removed.bytes += f.bytes;
+    }
+    return removed;
+}
+
 }  // namespace
 
-KernelCache::KernelCache(std::string directory)
-    : directory_(directory.empty() ? default_directory() : std::move(directory)) {
+uint64_t kernel_cache_max_bytes_from_env() {
+    const char* text = std::getenv("FLAMEJIT_CACHE_MAX_MB");
+    if (!text || !*text) return kKernelCacheDefaultMaxBytes;
+    uint64_t mib = 0;
+    const char* end = text + std::strlen(text);
+    const auto [stop, error] = std::from_chars(text, end, mib);
+    if (error != std::errc() || stop != end || mib > (uint64_t{1} << 40)) {
+        static std::atomic<bool> warned{false};
+        if (!warned.exchange(true))
+            std::fprintf(stderr,
+                         "flamejit: warning: FLAMEJIT_CACHE_MAX_MB=\"%s\" is not a whole number of MiB; "
+                         "the kernel cache keeps its default bound of %llu MiB\n",
+                         text, static_cast<unsigned long long>(kKernelCacheDefaultMaxBytes >> 20));
+        return kKernelCacheDefaultMaxBytes;
+    }
+    return mib << 20;
+}
+
+KernelCache::KernelCache(std::string directory, uint64_t max_bytes)
+    : directory_(directory.empty() ? default_directory() : std::move(directory)), max_bytes_(max_bytes) {
     if (directory_.empty()) {
         disk_enabled_ = false;  // no HOME: nothing to warn about, memory is enough
         return;
@@ -219,6 +287,9 @@ bool KernelCache::load_from_disk(const std::string& key, CompiledKernel* out) {
     out->spill_stores = header.spill_stores;
     out->spill_loads = header.spill_loads;
     out->cache_hit = true;
+    // Used now: pruning goes by modification time. A read-only folder keeps
+    // the old time, which costs nothing but an earlier eviction.
+    ::utimensat(AT_FDCWD, path.c_str(), nullptr, 0);
     return true;
 }
 
@@ -268,21 +339,35 @@ void KernelCache::store_to_disk(const CompiledKernel& kernel) {
     }
     std::error_code ignored;
     fs::remove(temp, ignored);
+    if (written && max_bytes_ > 0 && disk_usage().bytes > max_bytes_) prune(max_bytes_ / 10 * 9);
 }
 
-KernelCacheUsage KernelCache::disk_usage() const {
-    KernelCacheUsage usage;
-    if (directory_.empty()) return usage;
-    std::error_code ec;
-    for (fs::directory_iterator it(directory_, ec), end; !ec && it != end; it.increment(ec)) {
-        if (it->path().extension() != ".fjk") continue;
-        std::error_code size_ec;
-        const uintmax_t size = it->file_size(size_ec);
-        if (size_ec) continue;  // removed while we looked
-        ++usage.files;
-        usage.bytes += size;
+KernelCacheUsage KernelCache::disk_usage() const { return usage_of(list_files(directory_, ".fjk")); }
+
+KernelCacheUsage KernelCache::failed_usage() const {
+    return directory_.empty() ? KernelCacheUsage{} : usage_of(list_files(failed_directory(), ""));
+}
+
+KernelCacheUsage KernelCache::prune(uint64_t max_bytes) {
+    std::vector<CacheFile> files = list_files(directory_, ".fjk");
+    uint64_t total = usage_of(files).bytes;
+    // Oldest use first; equal times in name order, so runs agree.
+    std::sort(files.begin(), files.end(), [](const CacheFile& a, const CacheFile& b) {
+        return a.used != b.used ? a.used < b.used : a.path < b.path;
+    });
+    std::vector<CacheFile> doomed;
+    for (const CacheFile& f : files) {
+        if (total <= max_bytes) break;
+        doomed.push_back(f);
+        total -= f.bytes;
     }
-    return usage;
+    return remove_files(doomed);
+}
+
+KernelCacheUsage KernelCache::clear() {
+    if (!directory_.empty()) remove_files(list_files(failed_directory(), ""));
+    remove_files(list_files(directory_, ".tmp"));  // left by processes that died while writing
+    return remove_files(list_files(directory_, ".fjk"));
 }
 
 }  // namespace fj

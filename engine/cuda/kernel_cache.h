@@ -21,6 +21,13 @@
 //
 // Folder: FLAMEJIT_CACHE_DIR, else $XDG_CACHE_HOME/flamejit, else
 // ~/.cache/flamejit. Failed compiles are kept in its `failed/` sub-folder.
+//
+// Size: bounded, least recently used first out. A disk hit refreshes its
+// file's modification time, and storing a kernel that takes the folder past
+// the bound (FLAMEJIT_CACHE_MAX_MB, default 1024; 0 for none) prunes it to 90 %
+// of it, so that the next few stores do not prune again. Pruning races
+// nothing: a file deleted while another process reads it stays readable to
+// that process, and one deleted before it is opened is a miss.
 #pragma once
 
 #include <atomic>
@@ -37,15 +44,23 @@ namespace fj {
 // Bumped whenever the file layout or the meaning of a key changes.
 inline constexpr uint32_t kKernelCacheFormat = 2;
 
+inline constexpr uint64_t kKernelCacheDefaultMaxBytes = uint64_t{1024} << 20;
+
 struct KernelCacheUsage {
     uint64_t files = 0;
     uint64_t bytes = 0;
 };
 
+// The size bound from FLAMEJIT_CACHE_MAX_MB (0: unbounded), else the
+// default; a value that is not a whole number of MiB gets a warning and the
+// default (cache trouble never throws).
+uint64_t kernel_cache_max_bytes_from_env();
+
 class KernelCache {
 public:
-    // `directory` empty: the default folder (above).
-    explicit KernelCache(std::string directory = "");
+    // `directory` empty: the default folder (above). `max_bytes`: the size
+    // bound (0: none).
+    explicit KernelCache(std::string directory = "", uint64_t max_bytes = kernel_cache_max_bytes_from_env());
     KernelCache(const KernelCache&) = delete;
     KernelCache& operator=(const KernelCache&) = delete;
 
@@ -62,6 +77,15 @@ public:
     bool disk_enabled() const { return disk_enabled_.load(); }
     // Kernel files now in the folder (not the failed/ ones).
     KernelCacheUsage disk_usage() const;
+    // Failed compiles kept in failed/ (a .cu and a .log each; files counted).
+    KernelCacheUsage failed_usage() const;
+    // Deletes kernel files, least recently used first, until the folder
+    // holds at most `max_bytes` of them; returns what it deleted.
+    KernelCacheUsage prune(uint64_t max_bytes);
+    // Deletes every kernel file and every kept failed compile; returns the
+    // kernel files deleted.
+    KernelCacheUsage clear();
+    uint64_t max_bytes() const { return max_bytes_; }
     // The path of one key's file.
     std::string file_path(const std::string& key) const;
 
@@ -73,6 +97,7 @@ private:
     void warn_once(const std::string& what);
 
     std::string directory_;
+    uint64_t max_bytes_ = 0;
     std::atomic<bool> disk_enabled_{true};  // reads and writes
     std::atomic<bool> writable_{true};      // cleared by a permission error: reads go on
     std::atomic<bool> warned_{false};
