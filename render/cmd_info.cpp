@@ -47,8 +47,10 @@ int run(const Args& args) {
     std::printf("variations: %zu\n", VariationRegistry::standard().all().size());
     KernelCache cache;
     const KernelCacheUsage usage = cache.disk_usage();
-    std::printf("kernel cache: %s (%llu kernels, %.1f MiB)%s\n", cache.directory().c_str(),
-                static_cast<unsigned long long>(usage.files), usage.bytes / 1048576.0,
+    const std::string bound =
+        cache.max_bytes() > 0 ? " of " + std::to_string(cache.max_bytes() >> 20) + " MiB" : ", unbounded";
+    std::printf("kernel cache: %s (%llu kernels, %.1f MiB%s)%s\n", cache.directory().c_str(),
+                static_cast<unsigned long long>(usage.files), usage.bytes / 1048576.0, bound.c_str(),
                 cache.disk_enabled() ? "" : " [disk cache disabled]");
     return 0;
 }

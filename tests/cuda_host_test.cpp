@@ -9,6 +9,7 @@
 // how failures reach the caller. Results of kernels are the GPU suites' job.
 #include <doctest/doctest.h>
 
+#include <algorithm>
 #include <cstdlib>
 #include <string>
 #include <vector>
@@ -54,12 +55,13 @@ struct Frame {
     std::vector<float> params;
     fj::FramePlan plan;
 
-    Frame() {
+    explicit Frame(const fj::KernelOptions& options = {}, bool density_count = false) {
         fj::Xform xf;
         xf.weight = 1;
         xf.variations.push_back({0, 1.0, {}});
         flame.xforms.push_back(xf);
-        key = fj::make_kernel_key(flame, {});
+        key = fj::make_kernel_key(flame, options);
+        key.density_count = density_count;
         layout = fj::make_param_layout(key, fj::VariationRegistry::standard());
         plan.width = plan.height = plan.hist_width = plan.hist_height = 32;
         const double world_to_cell[6] = {8, 0, 16, 0, 8, 16};
@@ -116,6 +118,43 @@ TEST_CASE("cuda host: the first kernel compiles while the device's context is be
     backend->prepare(frame.key, frame.layout);
     backend->begin_frame(frame.plan);
     CHECK(backend->iterate(frame.request()).threads == stats.threads);
+}
+
+TEST_CASE("cuda host: every accumulation mode and shuffle takes its host path") {
+    if (!have_nvrtc()) return;
+    fj::CudaBackendOptions options;
+    options.cache_dir = fj::test::scratch_dir("stand-in-cache");
+    auto backend = fj::make_cuda_backend(options);
+    struct Case {
+        fj::Accumulation accumulation;
+        fj::Shuffle shuffle;
+        bool density_count;
+    };
+    const Case cases[] = {{fj::Accumulation::Atomic, fj::Shuffle::Ring, false},
+                          {fj::Accumulation::Scalar, fj::Shuffle::Full, true},
+                          {fj::Accumulation::Warp, fj::Shuffle::None, false},
+                          {fj::Accumulation::Shared, fj::Shuffle::Divergent, false},
+                          {fj::Accumulation::Packed, fj::Shuffle::Ring, true}};
+    for (const Case& c : cases) {
+        fj::KernelOptions kernel;
+        kernel.accumulation = c.accumulation;
+        kernel.shuffle = c.shuffle;
+        const Frame frame(kernel, c.density_count);
+        CAPTURE(frame.key.canonical());
+        backend->begin_frame(frame.plan);
+        // Launches sized as they run (no fixed rounds), until the stall guard.
+        const fj::IterationStats stats = backend->iterate(frame.request());
+        CHECK(stats.samples == 0);
+        CHECK(stats.threads == 4u * 2u * 256u);
+        // The shared cache takes what 4 resident blocks leave of the SM's
+        // 228 KiB, less 1 KiB reserved per block: 55 KiB, room for 2816
+        // slots of 20 bytes, so 2048 (a power of two).
+        CHECK(stats.cache_slots == (c.accumulation == fj::Accumulation::Shared ? 2048u : 0u));
+        // The accumulator comes back whole (packed: after its flush).
+        const std::vector<float> accum = fj::cuda_download_accumulator(*backend);
+        CHECK(accum.size() == 4u * 32u * 32u);
+        CHECK(std::count(accum.begin(), accum.end(), 0.0f) == static_cast<long>(accum.size()));
+    }
 }
 
 TEST_CASE("cuda host: a context that cannot be made fails every call that needs it, with the driver's reason") {
