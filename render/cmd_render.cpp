@@ -128,8 +128,11 @@ int run(const Args& args) {
     if (!renderer.fallback_reason().empty())
         std::fprintf(stderr, "flamejit: using the CPU backend (%s)\n", renderer.fallback_reason().c_str());
     const bool many = input.selected.size() > 1;
-    for (int index : input.selected) {
+    for (size_t n = 0; n < input.selected.size(); ++n) {
+        const int index = input.selected[n];
         const Flame& flame = input.flames[index];
+        // The next flame's kernel compiles while this one renders.
+        if (n + 1 < input.selected.size()) renderer.prefetch(input.flames[input.selected[n + 1]]);
         const std::string path = many ? indexed_output(out, index) : out;
         ProgressBar bar(many ? "flame " + std::to_string(index) : "render");
         renderer.set_progress([&bar](double f) { bar.update(f); });

@@ -12,6 +12,7 @@
 #include <algorithm>
 #include <cstdlib>
 #include <string>
+#include <thread>
 #include <vector>
 
 #include "codegen/kernel_key.h"
@@ -19,6 +20,7 @@
 #include "codegen/variation_registry.h"
 #include "cuda/cuda_backend.h"
 #include "cuda/driver_api.h"
+#include "cuda/kernel_cache.h"
 #include "cuda/nvrtc_api.h"
 #include "errors.h"
 #include "pipeline/renderer.h"
@@ -155,6 +157,46 @@ TEST_CASE("cuda host: every accumulation mode and shuffle takes its host path") 
         CHECK(accum.size() == 4u * 32u * 32u);
         CHECK(std::count(accum.begin(), accum.end(), 0.0f) == static_cast<long>(accum.size()));
     }
+}
+
+TEST_CASE("cuda host: a kernel prepared on another thread while a frame renders is the one then used") {
+    if (!have_nvrtc()) return;
+    fj::CudaBackendOptions options;
+    options.cache_dir = fj::test::scratch_dir("stand-in-cache");
+    options.launch_rounds = 4;
+    auto backend = fj::make_cuda_backend(options);
+    const Frame first;
+    fj::KernelOptions other;
+    other.accumulation = fj::Accumulation::Warp;
+    const Frame second(other);
+    REQUIRE(first.key.canonical() != second.key.canonical());
+    std::thread preparing([&] { backend->prepare(second.key, second.layout); });
+    backend->begin_frame(first.plan);
+    const fj::IterationStats one = backend->iterate(first.request());
+    preparing.join();
+    backend->begin_frame(second.plan);
+    const fj::IterationStats two = backend->iterate(second.request());
+    CHECK(one.threads == two.threads);
+    // Both kernels are in the cache folder: each compiled once.
+    CHECK(fj::KernelCache(options.cache_dir, 0).disk_usage().files == 2);
+}
+
+TEST_CASE("cuda host: a renderer's prefetch compiles the next flame's kernel, and waits for it when destroyed") {
+    if (!have_nvrtc()) return;
+    const std::string cache = fj::test::scratch_dir("stand-in-cache");
+    setenv("FLAMEJIT_CACHE_DIR", cache.c_str(), 1);
+    {
+        fj::RenderOptions options;
+        fj::Renderer renderer(options);
+        REQUIRE(renderer.backend_name() == "cuda");
+        const Frame frame;
+        renderer.prefetch(frame.flame);
+        fj::Flame broken = frame.flame;
+        broken.xforms.clear();  // no xform: render() would refuse it; a prefetch just gives up
+        renderer.prefetch(broken);
+    }
+    unsetenv("FLAMEJIT_CACHE_DIR");
+    CHECK(fj::KernelCache(cache, 0).disk_usage().files == 1);
 }
 
 TEST_CASE("cuda host: a context that cannot be made fails every call that needs it, with the driver's reason") {

@@ -7,6 +7,8 @@
 #include <cmath>
 #include <future>
 #include <map>
+#include <mutex>
+#include <optional>
 
 #include "codegen/snippet_source.h"
 #include "codegen/stitcher.h"
@@ -130,12 +132,18 @@ public:
     ~CudaBackend() override { release_context(); }
 
     // Compiles (or finds in the cache) without the context, so this runs
-    // while make_context does; kernel_for loads the result.
+    // while make_context does, or on another thread while a frame renders;
+    // kernel_for loads the result.
     void prepare(const KernelKey& requested, const ParamLayout& layout) override {
         const KernelKey key = device_key(requested);
         const std::string id = key.canonical();
-        if (kernels_.count(id) || prepared_.count(id)) return;
-        prepared_.emplace(id, compile(key, layout));
+        {
+            std::lock_guard<std::mutex> lock(kernels_mutex_);
+            if (kernels_.count(id) || prepared_.count(id)) return;
+        }
+        CompiledKernel compiled = compile(key, layout);
+        std::lock_guard<std::mutex> lock(kernels_mutex_);
+        if (!kernels_.count(id)) prepared_.emplace(id, std::move(compiled));
     }
 
     std::string name() const override { return "cuda"; }
@@ -384,19 +392,23 @@ private:
         return cache_.get(request);
     }
 
+    // Only the rendering thread loads kernels; prepare may add to prepared_
+    // meanwhile, so both maps are read under the lock. A key being compiled
+    // by prepare and asked for here is compiled once (the cache waits for
+    // the first request).
     const LoadedKernel& kernel_for(const KernelKey& requested, const ParamLayout& layout) {
         const KernelKey key = device_key(requested);
         const std::string id = key.canonical();
-        auto found = kernels_.find(id);
-        if (found != kernels_.end()) return found->second;
-
-        CompiledKernel compiled;
-        if (auto early = prepared_.find(id); early != prepared_.end()) {
-            compiled = std::move(early->second);
-            prepared_.erase(early);
-        } else {
-            compiled = compile(key, layout);
+        std::optional<CompiledKernel> early;
+        {
+            std::lock_guard<std::mutex> lock(kernels_mutex_);
+            if (auto found = kernels_.find(id); found != kernels_.end()) return found->second;
+            if (auto ready = prepared_.find(id); ready != prepared_.end()) {
+                early = std::move(ready->second);
+                prepared_.erase(ready);
+            }
         }
+        const CompiledKernel compiled = early ? std::move(*early) : compile(key, layout);
         LoadedKernel kernel;
         CU_CHECK(cuModuleLoadData(&kernel.module, compiled.cubin.data()));
         try {
@@ -424,6 +436,7 @@ private:
             cuda_driver().cuModuleUnload(kernel.module);
             throw;
         }
+        std::lock_guard<std::mutex> lock(kernels_mutex_);
         return kernels_.emplace(id, kernel).first->second;
     }
 
@@ -539,6 +552,7 @@ private:
     std::string arch_;
     std::future<void> context_made_;
     std::string context_error_;  // why make_context failed, for every later caller
+    std::mutex kernels_mutex_;  // kernels_ and prepared_
     std::map<std::string, LoadedKernel> kernels_;
     std::map<std::string, CompiledKernel> prepared_;  // compiled by prepare, not loaded yet
     unsigned int launch_rounds_ = 0;

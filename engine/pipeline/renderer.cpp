@@ -49,6 +49,19 @@ Renderer::Renderer(const RenderOptions& options) : options_(options) {
 
 Renderer::~Renderer() = default;
 
+void Renderer::prefetch(const Flame& flame) {
+    if (backend_name_ != "cuda") return;
+    if (prefetched_.valid()) prefetched_.wait();
+    prefetched_ = std::async(std::launch::async, [this, flame, options = frame_options()] {
+        try {
+            const PreparedFrame frame = prepare_still(flame, options);
+            backend_->prepare(frame.key, frame.layout);
+        } catch (const std::exception&) {
+            // render() meets the same failure and reports it.
+        }
+    });
+}
+
 FrameOptions Renderer::frame_options() const {
     FrameOptions f;
     f.quality = options_.quality;

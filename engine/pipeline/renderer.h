@@ -11,6 +11,7 @@
 #pragma once
 
 #include <cstdint>
+#include <future>
 #include <memory>
 #include <string>
 
@@ -53,6 +54,13 @@ public:
     // A frame prepared with this renderer's frame_options(). Time sample i
     // of a frame with several draws its random numbers from (seed, i).
     RenderResult render(const PreparedFrame& frame, uint64_t seed);
+    // Builds the kernel of a flame that a later render will need on a
+    // thread of its own, so that it compiles while the current one renders
+    // (a multi-flame file of several structures). Only where kernels are
+    // compiled (CUDA); a flame that fails here fails again, with its
+    // message, when it is rendered. One prefetch at a time: a second waits
+    // for the first.
+    void prefetch(const Flame& flame);
     FrameOptions frame_options() const;
     void set_progress(ProgressFn progress) { options_.progress = std::move(progress); }
     // The backend in use ("cuda" or "cpu") and, for auto, why CUDA was not used.
@@ -64,6 +72,8 @@ private:
     std::unique_ptr<Backend> backend_;
     std::string backend_name_;
     std::string fallback_reason_;
+    // Declared after the backend: destroyed (waited for) before it.
+    std::future<void> prefetched_;
 };
 
 }  // namespace fj
