@@ -437,6 +437,7 @@ private:
             throw;
         }
         std::lock_guard<std::mutex> lock(kernels_mutex_);
+        prepared_.erase(id);  // a prepare that finished while this compiled
         return kernels_.emplace(id, kernel).first->second;
     }
 
