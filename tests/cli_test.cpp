@@ -47,6 +47,9 @@ TEST_CASE("cli: bad input gives exit 2, one to three lines, and no output file")
         g.replace(g.find(from), from.size(), to);
         return g;
     };
+    std::string many_xforms = good;
+    const std::string xform = "  <xform weight=\"1\" color=\"1\" linear=\"1\" coefs=\"0.5 0 0 0.5 -0.3 0.1\"/>\n";
+    for (int i = 0; i < 253; ++i) many_xforms.insert(many_xforms.find("  <color"), xform);  // 255 in all
     std::string zero_weights = good;
     for (size_t at; (at = zero_weights.find("weight=\"1\"")) != std::string::npos;)
         zero_weights.replace(at, 10, "weight=\"0\"");
@@ -64,6 +67,9 @@ TEST_CASE("cli: bad input gives exit 2, one to three lines, and no output file")
         {"hugesize", replace("size=\"64 48\"", "size=\"1000000 1000000\""), ""},
         {"negativequality", replace("quality=\"2\"", "quality=\"-2\""), ""},
         {"badchaos", replace("linear=\"1\"", "linear=\"1\" chaos=\"1 x\""), ""},
+        {"hugesymmetry", replace("</flame>", "<symmetry kind=\"1000000\"/></flame>"), ""},
+        {"manyxforms", many_xforms, ""},
+        {"symmetrypastlimit", replace("</flame>", "<symmetry kind=\"-254\"/></flame>"), ""},
         {"badpalette", replace("rgb=\"255 0 0\"", "rgb=\"255 0\""), ""},
         {"unknownflag", good, "--frobnicate"},
         {"badquality", good, "--quality -1"},

@@ -13,6 +13,7 @@ extern "C" {
 
 #include "codegen/param_layout.h"
 #include "codegen/stitcher.h"
+#include "errors.h"
 #include "test_support.h"
 
 namespace {
@@ -65,6 +66,14 @@ TEST_CASE("kernel key: values do not change the key, structure does") {
     fj::KernelOptions other = opt;
     other.shuffle = fj::Shuffle::Divergent;
     CHECK(fj::make_kernel_key(a, opt).canonical() != fj::make_kernel_key(a, other).canonical());
+}
+
+TEST_CASE("kernel key: a flame of more xforms than a point's state can name is an input error") {
+    fj::Flame f = sample_flame();
+    while (f.xforms.size() < static_cast<size_t>(fj::kMaxXforms)) f.xforms.push_back(f.xforms[0]);
+    CHECK(fj::make_kernel_key(f, {}).xforms.size() == static_cast<size_t>(fj::kMaxXforms));
+    f.xforms.push_back(f.xforms[0]);  // from a reader that does not check, e.g. an interpolation
+    CHECK_THROWS_AS(fj::make_kernel_key(f, {}), fj::InputError);
 }
 
 TEST_CASE("kernel key: every accumulation mode has its own key, name and code switch") {

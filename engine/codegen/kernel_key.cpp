@@ -3,6 +3,8 @@
 
 #include <sstream>
 
+#include "errors.h"
+
 namespace fj {
 namespace {
 
@@ -80,6 +82,9 @@ std::string KernelKey::canonical() const {
 }
 
 KernelKey make_kernel_key(const Flame& flame, const KernelOptions& options) {
+    if (flame.xforms.size() > static_cast<size_t>(kMaxXforms))
+        throw InputError("the flame has " + std::to_string(flame.xforms.size()) + " xforms; at most " +
+                         std::to_string(kMaxXforms) + " can be rendered");
     KernelKey key;
     for (const auto& xf : flame.xforms) key.xforms.push_back(shape_of(xf));
     key.has_final = flame.has_final;

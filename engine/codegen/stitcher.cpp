@@ -57,7 +57,8 @@ void write_xform(std::ostringstream& out, const std::string& fn, const XformShap
 std::string stitch_kernel(const KernelKey& key, const ParamLayout& layout, const VariationRegistry& registry,
                           const SnippetSource& source) {
     if (key.xforms.empty()) throw std::runtime_error("cannot generate a kernel for a flame without xforms");
-    if (key.xforms.size() > 254) throw std::runtime_error("more than 254 xforms are not supported");
+    if (key.xforms.size() > static_cast<size_t>(kMaxXforms))
+        throw std::runtime_error("more than " + std::to_string(kMaxXforms) + " xforms are not supported");
     stitch::check_block_size(key.block_size);
 
     std::ostringstream out;

@@ -171,6 +171,10 @@ Flame read_flame(const ReadContext& ctx, const pugi::xml_node& element, const st
             }
             // flam3 picks a random symmetry for kind 0, which no reader can reproduce.
             if (!given || kind == 0) ctx.fail("<symmetry>", "needs a kind other than 0");
+            // A kind adds |kind| - 1 xforms (|kind| when mirrored).
+            if (kind < -kMaxXforms || kind > kMaxXforms)
+                ctx.fail("<symmetry> attribute \"kind\"", "must be in -" + std::to_string(kMaxXforms) + ".." +
+                                                            std::to_string(kMaxXforms) + ", not " + std::to_string(kind));
             flam3_read::add_symmetry(list, kind);
             if (kind != 1) f.symmetry = kind;
         } else if (tag == "color" || tag == "colors" || tag == "palette") {
@@ -189,6 +193,9 @@ Flame read_flame(const ReadContext& ctx, const pugi::xml_node& element, const st
 
     const int n = list.standard_count();
     if (n == 0) ctx.fail("<flame>", "has no <xform>");
+    if (n > kMaxXforms)
+        ctx.fail("<flame>", "has " + std::to_string(n) + " xforms (its symmetry's included); at most " +
+                                std::to_string(kMaxXforms) + " can be rendered");
     double total = 0;
     for (int i = 0; i < n; ++i) {
         const double w = list.xforms[i].weight;

@@ -63,6 +63,10 @@ struct RGBA {
     double r = 0, g = 0, b = 0, a = 0;
 };
 
+// The most xforms (final xform aside) a flame may have to be rendered: the
+// kernels keep a point's last xform + 1 in 8 bits (iterate/common.h).
+inline constexpr int kMaxXforms = 254;
+
 struct Flame {
     std::string name;
     double time = 0;
