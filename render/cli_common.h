@@ -9,6 +9,7 @@
 
 #include "cli_args.h"
 #include "codegen/kernel_key.h"
+#include "errors.h"
 #include "genome/flame.h"
 
 namespace fj::cli {
@@ -28,6 +29,18 @@ GenomeInput load_genomes(const ParsedArgs& args, bool animation = false);
 KernelOptions kernel_options_from(const ParsedArgs& args);
 // GENOME's file name with .png, in the current folder.
 std::string default_output(const std::string& genome_label);
+// body(), with an InputError it throws prefixed by the file and flame
+// `index`: the pipeline's messages name the value, not where it came from.
+template <typename Body>
+auto in_flame(const GenomeInput& input, int index, const Body& body) {
+    try {
+        return body();
+    } catch (const InputError& e) {
+        const std::string& name = input.flames[index].name;
+        throw InputError(input.label + ": flame " + std::to_string(index) + (name.empty() ? "" : " \"" + name + "\"") +
+                         ": " + e.what());
+    }
+}
 // Runs a command body; prints one line for any failure and returns 2 for
 // usage and input errors, 1 for everything else.
 int run_guarded(const char* command, const std::function<int()>& body);

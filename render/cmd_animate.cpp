@@ -192,9 +192,19 @@ void render_worker(const Run& run, RenderOptions options, std::atomic<size_t>& n
         f.kernel = renderer.frame_options().kernel;
         return f;
     }();
+    // Frame planning names the time, not the sequence.
+    auto labelled = [&run](const auto& body) {
+        try {
+            return body();
+        } catch (const InputError& e) {
+            throw InputError(run.label + ": " + e.what());
+        }
+    };
     auto prepare = [&](size_t i) {
-        return std::async(std::launch::async, [&run, &frame_options, i] {
-            return prepare_animation_frame(run.keyframes, static_cast<double>(run.todo[i]), frame_options);
+        return std::async(std::launch::async, [&run, &frame_options, &labelled, i] {
+            return labelled([&] {
+                return prepare_animation_frame(run.keyframes, static_cast<double>(run.todo[i]), frame_options);
+            });
         });
     };
     size_t current = next++;
@@ -208,7 +218,7 @@ void render_worker(const Run& run, RenderOptions options, std::atomic<size_t>& n
         FrameJob job;
         job.frame = n;
         job.path = format_output(run.pattern, n);
-        job.result = renderer.render(frame, frame_seed(run.seed, n));
+        job.result = labelled([&] { return renderer.render(frame, frame_seed(run.seed, n)); });
         if (run.png_comments) {
             // flam3-animate embeds the genome at the frame's time; the
             // overrides of this run are part of what was rendered.

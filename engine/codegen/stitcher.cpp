@@ -1,6 +1,7 @@
 // flamejit — the specialized kernel: one inlined function per xform, holding only its variations.
 // SPDX-License-Identifier: GPL-3.0-or-later
 #include "codegen/stitcher.h"
+#include "errors.h"
 
 #include <set>
 #include <sstream>
@@ -57,7 +58,8 @@ void write_xform(std::ostringstream& out, const std::string& fn, const XformShap
 std::string stitch_kernel(const KernelKey& key, const ParamLayout& layout, const VariationRegistry& registry,
                           const SnippetSource& source) {
     if (key.xforms.empty()) throw std::runtime_error("cannot generate a kernel for a flame without xforms");
-    if (key.xforms.size() > 254) throw std::runtime_error("more than 254 xforms are not supported");
+    if (key.xforms.size() > 254)
+        throw InputError(std::to_string(key.xforms.size()) + " xforms: the kernel takes at most 254");
     stitch::check_block_size(key.block_size);
 
     std::ostringstream out;

@@ -3,6 +3,7 @@
 #include "pipeline/frame_plan.h"
 
 #include <cmath>
+#include <cstdio>
 #include <stdexcept>
 #include <string>
 
@@ -20,7 +21,12 @@ void require(bool ok, const std::string& what) {
     if (!ok) throw std::runtime_error(what);
 }
 
-std::string num(double v) { return std::to_string(v); }
+// %g: std::to_string writes 1e300 with 300 digits.
+std::string num(double v) {
+    char text[32];
+    std::snprintf(text, sizeof text, "%g", v);
+    return text;
+}
 
 }  // namespace
 
