@@ -5,6 +5,7 @@
 // Anything else that escapes (driver, NVRTC, I/O, bugs): exit 1.
 #pragma once
 
+#include <cstdio>
 #include <stdexcept>
 #include <string>
 
@@ -14,5 +15,13 @@ class InputError : public std::runtime_error {
 public:
     using std::runtime_error::runtime_error;
 };
+
+// A number as messages show it: %g, since std::to_string writes 1e300 with
+// 300 digits.
+inline std::string message_number(double v) {
+    char text[32];
+    std::snprintf(text, sizeof text, "%g", v);
+    return text;
+}
 
 }  // namespace fj

@@ -9,6 +9,7 @@
 
 #include "cli_args.h"
 #include "codegen/kernel_key.h"
+#include "errors.h"
 #include "genome/flame.h"
 
 namespace fj::cli {
@@ -28,6 +29,23 @@ GenomeInput load_genomes(const ParsedArgs& args, bool animation = false);
 KernelOptions kernel_options_from(const ParsedArgs& args);
 // GENOME's file name with .png, in the current folder.
 std::string default_output(const std::string& genome_label);
+// body(), with an InputError it throws prefixed by `where` and ": ": the
+// pipeline's messages name the value, not where it came from.
+template <typename Body>
+auto input_from(const std::string& where, const Body& body) {
+    try {
+        return body();
+    } catch (const InputError& e) {
+        throw InputError(where + ": " + e.what());
+    }
+}
+// The same, naming the file and flame `index` of `input`.
+template <typename Body>
+auto in_flame(const GenomeInput& input, int index, const Body& body) {
+    const std::string& name = input.flames[index].name;
+    return input_from(input.label + ": flame " + std::to_string(index) + (name.empty() ? "" : " \"" + name + "\""),
+                      body);
+}
 // Runs a command body; prints one line for any failure and returns 2 for
 // usage and input errors, 1 for everything else.
 int run_guarded(const char* command, const std::function<int()>& body);

@@ -192,9 +192,12 @@ void render_worker(const Run& run, RenderOptions options, std::atomic<size_t>& n
         f.kernel = renderer.frame_options().kernel;
         return f;
     }();
+    // Frame planning names the time, not the sequence.
     auto prepare = [&](size_t i) {
         return std::async(std::launch::async, [&run, &frame_options, i] {
-            return prepare_animation_frame(run.keyframes, static_cast<double>(run.todo[i]), frame_options);
+            return input_from(run.label, [&] {
+                return prepare_animation_frame(run.keyframes, static_cast<double>(run.todo[i]), frame_options);
+            });
         });
     };
     size_t current = next++;
@@ -208,7 +211,7 @@ void render_worker(const Run& run, RenderOptions options, std::atomic<size_t>& n
         FrameJob job;
         job.frame = n;
         job.path = format_output(run.pattern, n);
-        job.result = renderer.render(frame, frame_seed(run.seed, n));
+        job.result = input_from(run.label, [&] { return renderer.render(frame, frame_seed(run.seed, n)); });
         if (run.png_comments) {
             // flam3-animate embeds the genome at the frame's time; the
             // overrides of this run are part of what was rendered.

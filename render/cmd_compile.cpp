@@ -50,7 +50,7 @@ int run(const Args& args) {
         // channel) included.
         FrameOptions frame_options;
         frame_options.kernel = kopt;
-        const KernelKey key = prepare_still(input.flames[index], frame_options).key;
+        const KernelKey key = in_flame(input, index, [&] { return prepare_still(input.flames[index], frame_options).key; });
         CompileRequest request;
         request.source = stitch_kernel(key, make_param_layout(key, registry), registry, SnippetSource::standard());
         request.arch = kopt.arch;

@@ -127,6 +127,9 @@ int run(const Args& args) {
     Renderer renderer(options);
     if (!renderer.fallback_reason().empty())
         std::fprintf(stderr, "flamejit: using the CPU backend (%s)\n", renderer.fallback_reason().c_str());
+    // All flames first, so that a bad one late in a file leaves no images
+    // of those before it.
+    for (int index : input.selected) in_flame(input, index, [&] { renderer.check(input.flames[index]); });
     const bool many = input.selected.size() > 1;
     for (size_t n = 0; n < input.selected.size(); ++n) {
         const int index = input.selected[n];
@@ -136,7 +139,7 @@ int run(const Args& args) {
         const std::string path = many ? indexed_output(out, index) : out;
         ProgressBar bar(many ? "flame " + std::to_string(index) : "render");
         renderer.set_progress([&bar](double f) { bar.update(f); });
-        const RenderResult result = renderer.render(flame);
+        const RenderResult result = in_flame(input, index, [&] { return renderer.render(flame); });
         bar.done();
 
         PngOptions png;

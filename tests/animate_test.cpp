@@ -232,6 +232,7 @@ TEST_CASE("animate: bad sequences and ranges exit 2 with one line and write noth
         std::string name;
         std::string genome;
         std::string args;
+        std::string names = "";  // what the message must name
     };
     const std::string good = "<s>" + flame("0", body) + flame("4", body) + "</s>";
     const std::vector<Case> cases = {
@@ -248,6 +249,10 @@ TEST_CASE("animate: bad sequences and ranges exit 2 with one line and write noth
         {"devices-on-cpu", good, "--frames 0:3 --devices 0"},
         {"bad-accumulate", good, "--frames 0:3 --accumulate lossy"},
         {"not-a-genome", "hello", "--frames 0:3"},
+        // Found while planning a frame, which names only the time.
+        {"bad-camera", R"(<s><flame time="0" size="16 12" temporal_samples="2" scale="-5">)" + body + "</flame>" +
+                           flame("4", body) + "</s>",
+         "--frames 0:1", "bad-camera.flam3: at time 0"},
     };
     for (const auto& c : cases) {
         CAPTURE(c.name);
@@ -258,6 +263,7 @@ TEST_CASE("animate: bad sequences and ranges exit 2 with one line and write noth
         const auto r = run_command(flamejit() + " animate " + quoted(path) + " " + args + " --backend cpu");
         CHECK(r.status == 2);
         CHECK(std::count(r.output.begin(), r.output.end(), '\n') <= 2);
+        CHECK(r.output.find(c.names) != std::string::npos);
         MESSAGE(c.name << ": " << r.output);
     }
     // Kernel options are accepted as render accepts them.

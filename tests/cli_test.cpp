@@ -38,6 +38,7 @@ TEST_CASE("cli: bad input gives exit 2, one to three lines, and no output file")
         const char* name;
         std::string genome;  // written to dir/NAME.flam3
         std::string extra;   // extra arguments
+        const char* names = "";  // what the message must name, besides the file
     };
     std::string garbage;
     for (int i = 0; i < 512; ++i) garbage += static_cast<char>((i * 7919) & 0xff);
@@ -50,6 +51,10 @@ TEST_CASE("cli: bad input gives exit 2, one to three lines, and no output file")
     std::string many_xforms = good;
     const std::string xform = "  <xform weight=\"1\" color=\"1\" linear=\"1\" coefs=\"0.5 0 0 0.5 -0.3 0.1\"/>\n";
     for (int i = 0; i < 253; ++i) many_xforms.insert(many_xforms.find("  <color"), xform);  // 255 in all
+    std::string edits;  // flam3 (libxml2) refuses elements nested more than 256 deep
+    for (int i = 0; i < 300; ++i) edits = "<edit>" + edits + "</edit>";
+    std::string deep_edit = good;
+    deep_edit.insert(deep_edit.find('>') + 1, edits);
     std::string zero_weights = good;
     for (size_t at; (at = zero_weights.find("weight=\"1\"")) != std::string::npos;)
         zero_weights.replace(at, 10, "weight=\"0\"");
@@ -71,6 +76,9 @@ TEST_CASE("cli: bad input gives exit 2, one to three lines, and no output file")
         {"manyxforms", many_xforms, ""},
         {"symmetrypastlimit", replace("</flame>", "<symmetry kind=\"-254\"/></flame>"), ""},
         {"badpalette", replace("rgb=\"255 0 0\"", "rgb=\"255 0\""), ""},
+        {"deepedit", deep_edit, "", "nest"},
+        // Checked before flame 0 is rendered: no out.00000.png either.
+        {"laterbadflame", "<flames>" + good + replace("scale=\"20\"", "scale=\"-5\"") + "</flames>", "", "flame 1"},
         {"unknownflag", good, "--frobnicate"},
         {"badquality", good, "--quality -1"},
         {"badbackend", good, "--backend opencl"},
@@ -87,6 +95,8 @@ TEST_CASE("cli: bad input gives exit 2, one to three lines, and no output file")
         CHECK(count_lines(r.output) >= 1);
         CHECK(count_lines(r.output) <= 3);
         CHECK_FALSE(fj::test::file_exists(out));
+        CHECK_FALSE(fj::test::file_exists(dir + "/out.00000.png"));
+        CHECK(r.output.find(c.names) != std::string::npos);
         MESSAGE(c.name << ": " << r.output);
     }
     SUBCASE("missing input file") {
@@ -96,6 +106,18 @@ TEST_CASE("cli: bad input gives exit 2, one to three lines, and no output file")
         CHECK(r.output.find("absent.flam3") != std::string::npos);
         CHECK_FALSE(fj::test::file_exists(out));
     }
+}
+
+TEST_CASE("cli: compile of a flame with more xforms than a kernel takes exits 2 naming the flame") {
+    const std::string dir = fj::test::scratch_dir("manyxforms");
+    std::string xforms;
+    for (int i = 0; i < 300; ++i) xforms += R"(<xform weight="1" linear="1"/>)";
+    fj::test::write_file(dir + "/many.flam3", R"(<flame size="8 8">)" + xforms + "</flame>");
+    const auto r = run_command(quoted(fj::test::flamejit_binary()) + " compile " + quoted(dir + "/many.flam3") +
+                               " --arch sm_90 < /dev/null");
+    CHECK(r.status == 2);
+    CHECK(count_lines(r.output) == 1);
+    CHECK_MESSAGE(r.output.find("many.flam3: flame 0: <flame>: has 300 xforms") != std::string::npos, r.output);
 }
 
 TEST_CASE("cli: every command has --help, and an unknown command is a usage error") {

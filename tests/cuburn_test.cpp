@@ -206,6 +206,10 @@ TEST_CASE("cuburn: malformed documents are rejected with one line naming the fil
         {"unknown-param", "{" + pal + R"(, "xforms": {"0": {"weight": 1, "variations": {"rings2": {"weight": 1, "nope": 2}}}}})"},
         {"knots", "{" + pal + R"(, "xforms": {"0": {"weight": [0, 1, 1, 2], "variations": {"linear": {"weight": 1}}}}})"},
         {"missing-base", "{\"base\": \"nodes/absent\", " + pal + ", " + xf + "}"},
+        {"type-not-string", R"({"type": null, )" + pal + ", " + xf + "}"},
+        {"name-not-string", R"({"name": [], )" + pal + ", " + xf + "}"},
+        {"variation-not-object", "{" + pal + R"(, "xforms": {"0": {"weight": 1, "variations": {"linear": 5}}}})"},
+        {"scale-overflow", R"({"camera": {"scale": 1e308}, )" + pal + ", " + xf + "}"},
     };
     for (const auto& [name, text] : bad) {
         CAPTURE(name);
@@ -218,6 +222,15 @@ TEST_CASE("cuburn: malformed documents are rejected with one line naming the fil
         CHECK(message.rfind(name + ".json: ", 0) == 0);
         CHECK(message.find('\n') == std::string::npos);
         MESSAGE(message);
+    }
+    SUBCASE("a loop whose angle turns too fast for its keyframes") {
+        fj::CuburnReadOptions loop;
+        loop.loop = true;
+        const std::string spinning =
+            "{" + pal + R"(, "xforms": {"0": {"weight": 1, "pre_affine": {"angle": [0, 1e12]}, )" +
+            R"("variations": {"linear": {"weight": 1}}}}})";
+        CHECK_THROWS_WITH_AS(fj::read_cuburn_string(spinning, "spin.json", ".", loop),
+                             doctest::Contains("spin.json: an angle turns more than"), fj::GenomeError);
     }
 }
 

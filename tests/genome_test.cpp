@@ -320,6 +320,16 @@ TEST_CASE("genome: every registry variation and parameter reads as flam3 reads i
     CHECK(dropped == 0);
 }
 
+TEST_CASE("genome: a soloxform past int's range means no solo, as in flam3 on x86") {
+    for (const char* solo : {"1e38", "-1e38", "3e9"}) {
+        CAPTURE(solo);
+        const auto flames = fj::read_flam3_string(std::string(R"(<flame soloxform=")") + solo +
+                                                      R"("><xform weight="1" linear="1"/><xform weight="1" linear="1"/></flame>)",
+                                                  "solo.flam3");
+        for (const fj::Xform& xf : flames[0].xforms) CHECK(xf.opacity == 1);
+    }
+}
+
 TEST_CASE("genome: unknown variations are named, or dropped when asked") {
     const std::string xml = R"(<flame size="9 9"><xform weight="1" linear="1" no_such_variation="1" no_such_param="2"/></flame>)";
     try {
@@ -415,6 +425,13 @@ TEST_CASE("genome: bad input gives one line naming the file, flame and attribute
         {"bad var vector", R"(<flame size="9 9"><xform weight="1" var="1 0 0"/></flame>)", {"<xform 0> attribute \"var\"", "expected 99"}},
         {"bad var1", R"(<flame size="9 9"><xform weight="1" var1="120"/></flame>)", {"<xform 0> attribute \"var1\""}},
         {"random symmetry", R"(<flame size="9 9">)" + ok_xform + R"(<symmetry kind="0"/></flame>)", {"<symmetry>"}},
+        {"huge symmetry", R"(<flame size="9 9">)" + ok_xform + R"(<symmetry kind="-2147483648"/></flame>)",
+         {"<symmetry> attribute \"kind\"", "must be in -254..254"}},
+        {"deep nesting", "<flame size=\"9 9\">" + ok_xform + [] {
+             std::string edits;
+             for (int i = 0; i < 300; ++i) edits = "<edit>" + edits + "</edit>";
+             return edits;
+         }() + "</flame>", {"nest more than 256 deep"}},
         {"second flame named", R"(<s><flame size="9 9">)" + ok_xform + R"(</flame><flame name="foo" size="9 9">
             <xform weight="1" linear="1" color="x"/></flame></s>)", {"flame 1 \"foo\"", "<xform 0> attribute \"color\""}},
     };

@@ -24,6 +24,7 @@ using json = nlohmann::json;
 constexpr int kMaxBaseDepth = 16;
 constexpr int kLoopTemporalSamples = 1024;   // cuburn's parameter sets per frame
 constexpr double kMaxKeyframeTurn = 45.0;    // degrees between loop keyframes
+constexpr int kMaxLoopKeyframes = 10000;     // bounds the turn of an angle over a loop
 
 [[noreturn]] void fail(const std::string& file, const std::string& what) { throw GenomeError(file + ": " + what); }
 
@@ -33,6 +34,14 @@ json parse(const std::string& text, const std::string& file) {
     } catch (const json::parse_error& e) {
         fail(file, std::string("not valid JSON: ") + e.what());
     }
+}
+
+// A string member, or `fallback` where there is none.
+std::string string_member(const json& obj, const char* key, const std::string& fallback, const std::string& file) {
+    if (!obj.contains(key)) return fallback;
+    const json& v = obj[key];
+    if (!v.is_string()) fail(file, std::string("\"") + key + "\": expected a string, got " + v.type_name());
+    return v.get<std::string>();
 }
 
 std::string read_text(const std::string& path) {
@@ -205,6 +214,7 @@ Xform xform_from(const Reader& outer, const json& xf, const std::string& label, 
             VariationUse use;
             use.id = info->id;
             for (const auto& p : info->params) use.params.push_back(p.default_value);
+            if (!body.is_object()) fail(r.file, label + ".variations." + name + ": expected an object");
             for (const auto& [key, v] : body.items()) {
                 const std::string where = label + ".variations." + name + "." + key;
                 if (key == "weight") {
@@ -276,7 +286,7 @@ Profile read_profile(const std::string& path) {
     Profile p;
     if (path.empty()) return p;
     const json j = parse(read_text(path), path);
-    if (!j.is_object() || j.value("type", "") != "profile") fail(path, "not a cuburn profile (\"type\": \"profile\")");
+    if (!j.is_object() || string_member(j, "type", "", path) != "profile") fail(path, "not a cuburn profile (\"type\": \"profile\")");
     Reader r{path, 0};
     p.width = static_cast<int>(r.get(j, {"width"}, p.width));
     p.height = static_cast<int>(r.get(j, {"height"}, p.height));
@@ -291,7 +301,7 @@ Profile read_profile(const std::string& path) {
 
 Flame flame_at(const json& node, const Reader& r, const Profile& profile, const CuburnReadOptions& options) {
     Flame f;
-    f.name = node.value("name", "");
+    f.name = string_member(node, "name", "", r.file);
     f.width = profile.width;
     f.height = profile.height;
     f.quality = profile.spp * r.get(node, {"camera", "spp"}, 1);
@@ -311,6 +321,10 @@ Flame flame_at(const json& node, const Reader& r, const Profile& profile, const 
     f.temporal_samples = options.loop ? kLoopTemporalSamples : 1;
     f.temporal_filter_type = TemporalFilter::Box;
     f.temporal_filter_width = profile.frame_width * r.get(node, {"time", "frame_width"}, 1);
+    // Finite JSON numbers can still multiply to infinity.
+    for (const auto& [what, v] : {std::pair{"camera.scale", f.scale}, {"camera.spp", f.quality},
+                                  {"filters.de.minimum", f.estimator_minimum}, {"time.frame_width", f.temporal_filter_width}})
+        if (!std::isfinite(v)) fail(r.file, std::string(what) + ": out of range");
     if (!node.contains("palette")) fail(r.file, "has no palette");
     f.palette = palette_from(node["palette"], r.file);
 
@@ -341,7 +355,7 @@ std::vector<Flame> read_cuburn_string(const std::string& text, const std::string
                                       const CuburnReadOptions& options) {
     const json raw = parse(text, name);
     if (!raw.is_object()) fail(name, "the top level is not a JSON object");
-    const std::string type = raw.value("type", "node");
+    const std::string type = string_member(raw, "type", "node", name);
     if (type == "profile") fail(name, "is a cuburn profile, not a genome (give it with --profile)");
     if (type != "node")
         fail(name, "cuburn \"" + type + "\" documents need a genome database; only nodes are read");
@@ -360,7 +374,11 @@ std::vector<Flame> read_cuburn_string(const std::string& text, const std::string
     if (!held.empty())
         std::cerr << "warning: " << name << ": " << held.size() << " non-angle value(s) with a velocity (first: "
                   << held.front() << ") are held at their position; only angles animate\n";
-    const int steps = std::max(1, static_cast<int>(std::ceil(max_turn(node, "") / kMaxKeyframeTurn)));
+    const double turn = max_turn(node, "");
+    if (turn > kMaxKeyframeTurn * kMaxLoopKeyframes)
+        fail(name, "an angle turns more than " + std::to_string(static_cast<int>(kMaxKeyframeTurn) * kMaxLoopKeyframes) +
+                       " degrees over the loop");
+    const int steps = std::max(1, static_cast<int>(std::ceil(turn / kMaxKeyframeTurn)));
     for (int k = 0; k <= steps; ++k) {
         Flame f = flame_at(node, {name, static_cast<double>(k) / steps}, profile, options);
         f.time = loop_frames * k / steps;

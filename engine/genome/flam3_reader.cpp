@@ -2,6 +2,7 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #include "genome/flam3_reader.h"
 
+#include <algorithm>
 #include <cctype>
 #include <cerrno>
 #include <cmath>
@@ -28,6 +29,9 @@ using flam3_read::parse_int;
 using flam3_read::quote;
 
 constexpr size_t kFlam3NameLength = 64;
+// libxml2, and so flam3, refuses elements nested deeper than this. Deeper
+// <edit> chains would cost the writers time and space quadratic in the depth.
+constexpr int kMaxElementDepth = 256;
 
 // An enumerated attribute: flam3 warns about an unknown value and keeps the default.
 template <typename E>
@@ -122,7 +126,12 @@ void read_flame_attributes(const ReadContext& ctx, const pugi::xml_node& element
                         {{"hsv", P::Hsv}, {"sweep", P::Sweep}, {"rgb", P::Rgb}, {"hsv_circular", P::HsvCircular}},
                         &f.palette_interpolation);
         } else if (name == "hsv_rgb_palette_blend") f.hsv_rgb_palette_blend = number();
-        else if (name == "soloxform") *solo = static_cast<int>(number());  // flam3 reads it as a real
+        else if (name == "soloxform") {
+            // flam3 reads it as a real and converts; on x86 a value past int's
+            // range becomes INT_MIN, which means no solo.
+            const double s = number();
+            *solo = s > -1 && s < 2147483648.0 ? static_cast<int>(s) : -1;
+        }
         // Anything else (name, version, url, nick, …) is ignored, as flam3 does.
     }
     if (f.supersample < 1) ctx.fail("attribute \"supersample\"", "must be at least 1");
@@ -245,6 +254,20 @@ void collect_flames(const pugi::xml_node& node, std::vector<pugi::xml_node>* out
     }
 }
 
+// The depth of the most deeply nested element, counting stops once past `limit`.
+int element_depth(pugi::xml_document& doc, int limit) {
+    struct Walker : pugi::xml_tree_walker {
+        int limit, deepest = 0;
+        explicit Walker(int l) : limit(l) {}
+        bool for_each(pugi::xml_node& node) override {
+            if (node.type() == pugi::node_element) deepest = std::max(deepest, depth());
+            return deepest <= limit;
+        }
+    } walker(limit);
+    doc.traverse(walker);
+    return walker.deepest;
+}
+
 std::pair<int, int> line_and_column(const std::string& text, ptrdiff_t offset) {
     int line = 1, column = 1;
     for (ptrdiff_t i = 0; i < offset && i < static_cast<ptrdiff_t>(text.size()); ++i) {
@@ -276,6 +299,8 @@ std::vector<Flame> read_flam3_string(const std::string& text, const std::string&
         ctx.fail("line " + std::to_string(line) + ", column " + std::to_string(column),
                  std::string("not well-formed XML: ") + parsed.description());
     }
+    if (element_depth(doc, kMaxElementDepth) > kMaxElementDepth)
+        ctx.fail("", "elements nest more than " + std::to_string(kMaxElementDepth) + " deep");
     std::vector<pugi::xml_node> elements;
     collect_flames(doc, &elements);
     if (elements.empty()) ctx.fail("", "no <flame> element");

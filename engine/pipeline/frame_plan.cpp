@@ -6,6 +6,7 @@
 #include <stdexcept>
 #include <string>
 
+#include "errors.h"
 #include "post/post_plan.h"
 
 namespace fj {
@@ -20,8 +21,6 @@ void require(bool ok, const std::string& what) {
     if (!ok) throw std::runtime_error(what);
 }
 
-std::string num(double v) { return std::to_string(v); }
-
 }  // namespace
 
 FramePlan plan_frame(const Flame& flame, double quality_override) {
@@ -30,15 +29,15 @@ FramePlan plan_frame(const Flame& flame, double quality_override) {
                 std::to_string(flame.height));
     require(flame.supersample >= 1 && flame.supersample <= 64,
             "supersample must be between 1 and 64, not " + std::to_string(flame.supersample));
-    require(std::isfinite(flame.scale) && flame.scale > 0, "scale must be > 0, not " + num(flame.scale));
-    require(std::isfinite(flame.zoom) && std::fabs(flame.zoom) < 64, "zoom must be finite and |zoom| < 64, not " + num(flame.zoom));
+    require(std::isfinite(flame.scale) && flame.scale > 0, "scale must be > 0, not " + message_number(flame.scale));
+    require(std::isfinite(flame.zoom) && std::fabs(flame.zoom) < 64, "zoom must be finite and |zoom| < 64, not " + message_number(flame.zoom));
     require(std::isfinite(flame.center_x) && std::isfinite(flame.center_y), "center must be finite");
     require(std::isfinite(flame.rotate), "rotate must be finite");
     require(std::isfinite(flame.estimator_radius) && flame.estimator_radius >= 0 &&
                 flame.estimator_radius <= 1000,
-            "estimator_radius must be between 0 and 1000, not " + num(flame.estimator_radius));
+            "estimator_radius must be between 0 and 1000, not " + message_number(flame.estimator_radius));
     double quality = quality_override > 0 ? quality_override : flame.quality;
-    require(std::isfinite(quality) && quality > 0, "quality must be > 0, not " + num(quality));
+    require(std::isfinite(quality) && quality > 0, "quality must be > 0, not " + message_number(quality));
 
     FramePlan p;
     p.width = flame.width;
@@ -59,7 +58,7 @@ FramePlan plan_frame(const Flame& flame, double quality_override) {
     double hw = double(os) * p.width + 2.0 * p.gutter;
     double hh = double(os) * p.height + 2.0 * p.gutter;
     require(hw * hh <= kMaxCells && hw * hh * 16 <= kMaxBytes,
-            "histogram of " + num(hw) + "x" + num(hh) + " cells is too large (size " +
+            "histogram of " + message_number(hw) + "x" + message_number(hh) + " cells is too large (size " +
                 std::to_string(p.width) + "x" + std::to_string(p.height) + ", supersample " +
                 std::to_string(os) + ")");
     p.hist_width = static_cast<int>(hw);
@@ -84,7 +83,7 @@ FramePlan plan_frame(const Flame& flame, double quality_override) {
     p.sample_density = quality * zoom_scale * zoom_scale;
     double samples = p.sample_density * p.width * p.height;
     require(std::isfinite(samples) && samples < 1.8e19,
-            "sample count " + num(samples) + " is too large");
+            "sample count " + message_number(samples) + " is too large");
     p.samples = static_cast<uint64_t>(samples);
     return p;
 }

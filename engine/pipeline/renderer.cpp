@@ -77,6 +77,15 @@ RenderResult Renderer::render(const Flame& flame) {
     return result;
 }
 
+void Renderer::check(const Flame& flame) const {
+    const PreparedFrame frame = prepare_still(flame, frame_options());
+    try {
+        make_post_plan(frame.post_flame, frame.plan);
+    } catch (const std::runtime_error& e) {
+        throw InputError(e.what());
+    }
+}
+
 namespace {
 
 // A stream per time sample: splitmix64 of the frame seed and the index.

@@ -51,6 +51,8 @@ public:
     ~Renderer();
     // Throws InputError for impossible flames, other exceptions for failures.
     RenderResult render(const Flame& flame);
+    // Throws the InputError render(flame) would, without rendering.
+    void check(const Flame& flame) const;
     // A frame prepared with this renderer's frame_options(). Time sample i
     // of a frame with several draws its random numbers from (seed, i).
     RenderResult render(const PreparedFrame& frame, uint64_t seed);

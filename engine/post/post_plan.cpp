@@ -6,6 +6,7 @@
 #include <stdexcept>
 #include <string>
 
+#include "errors.h"
 #include "pipeline/frame_plan.h"
 
 namespace fj {
@@ -106,7 +107,7 @@ int filter_taps(FilterShape shape, double radius, int supersample, double* adjus
 void check_filter_inputs(double radius, int supersample) {
     if (!(radius >= 0) || !std::isfinite(radius) || radius > 1000)
         throw std::runtime_error("spatial filter radius must be between 0 and 1000, not " +
-                                 std::to_string(radius));
+                                 message_number(radius));
     if (supersample < 1 || supersample > 64)
         throw std::runtime_error("supersample must be between 1 and 64, not " +
                                  std::to_string(supersample));
@@ -133,7 +134,7 @@ SpatialFilter make_spatial_filter(FilterShape shape, double radius, int supersam
     for (int j = 0; j < f.width; ++j)
         for (int i = 0; i < f.width; ++i) sum += k[j * f.width + i] = taps[i] * taps[j];
     if (sum == 0)
-        throw std::runtime_error("spatial filter of radius " + std::to_string(radius) +
+        throw std::runtime_error("spatial filter of radius " + message_number(radius) +
                                  " has no weight");
     f.coefs.resize(k.size());
     const double inverse = 1.0 / sum;
@@ -143,13 +144,13 @@ SpatialFilter make_spatial_filter(FilterShape shape, double radius, int supersam
 
 DensityBank make_density_bank(double radius, double minimum, double curve, int supersample) {
     if (!(curve > 0) || !std::isfinite(curve))
-        throw std::runtime_error("estimator_curve must be > 0, not " + std::to_string(curve));
+        throw std::runtime_error("estimator_curve must be > 0, not " + message_number(curve));
     if (!(radius >= 0) || !(minimum >= 0) || !std::isfinite(radius) || !std::isfinite(minimum))
         throw std::runtime_error("estimator radii must be finite and >= 0");
     if (radius < minimum)
-        throw std::runtime_error("estimator_radius (" + std::to_string(radius) +
+        throw std::runtime_error("estimator_radius (" + message_number(radius) +
                                  ") must not be smaller than estimator_minimum (" +
-                                 std::to_string(minimum) + ")");
+                                 message_number(minimum) + ")");
     if (supersample < 1) throw std::runtime_error("supersample must be >= 1");
     const int thresh = 100;
     // "+1": the distance from a cell to its first neighbour.
@@ -157,7 +158,7 @@ DensityBank make_density_bank(double radius, double minimum, double curve, int s
     double wanted = std::pow(rmax / rmin, 1.0 / curve);
     if (wanted > 1e7)
         throw std::runtime_error("density estimation needs too many kernels (" +
-                                 std::to_string(wanted) + "); raise estimator_minimum or curve");
+                                 message_number(wanted) + "); raise estimator_minimum or curve");
     int n = static_cast<int>(std::ceil(wanted));
     int slots;
     DensityBank bank;
@@ -221,7 +222,7 @@ PostPlan make_post_plan(const Flame& flame, const FramePlan& plan) {
                                          flame.estimator_curve, plan.supersample);
     post.filter = make_spatial_filter(flame.filter_shape, flame.filter_radius, plan.supersample);
     if (!(flame.gamma > 0) || !std::isfinite(flame.gamma))
-        throw std::runtime_error("gamma must be > 0, not " + std::to_string(flame.gamma));
+        throw std::runtime_error("gamma must be > 0, not " + message_number(flame.gamma));
     post.gamma = flame.gamma;
     post.gamma_threshold = flame.gamma_threshold;
     post.vibrancy = flame.vibrancy;
