@@ -127,10 +127,11 @@ int run(const Args& args) {
     Renderer renderer(options);
     if (!renderer.fallback_reason().empty())
         std::fprintf(stderr, "flamejit: using the CPU backend (%s)\n", renderer.fallback_reason().c_str());
-    // All flames first, so that a bad one late in a file leaves no images
-    // of those before it.
-    for (int index : input.selected) in_flame(input, index, [&] { renderer.check(input.flames[index]); });
     const bool many = input.selected.size() > 1;
+    // All flames first, so that a bad one late in a file leaves no images
+    // of those before it (one flame fails in render before anything is written).
+    if (many)
+        for (int index : input.selected) in_flame(input, index, [&] { renderer.check(input.flames[index]); });
     for (size_t n = 0; n < input.selected.size(); ++n) {
         const int index = input.selected[n];
         const Flame& flame = input.flames[index];
