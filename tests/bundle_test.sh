@@ -36,7 +36,8 @@ if "$src/tools/bundle.sh" --build "$build" "$work" >/dev/null 2>&1; then fail "r
 for f in flamejit flam3-render flam3-genome flam3-animate genome_test gpu_backend_test; do
     [[ -x $b/bin/$f ]] || fail "bin/$f missing"
 done
-for f in env.sh run_tests.sh tools/gpu_bench.sh lib/libfj_stand_in_driver.so share/flam3/flam3-palettes.xml \
+for f in env.sh run_tests.sh tools/gpu_bench.sh lib/libfj_stand_in_driver.so lib/libfj_stand_in_nvrtc.so \
+         share/flamejit/emulator/cuda_emulator.h share/flam3/flam3-palettes.xml \
          share/flamejit/genomes/default.flam3 share/flamejit/benchmarks/genomes/xaos.flam3; do
     [[ -e $b/$f ]] || fail "$f missing"
 done
@@ -87,6 +88,8 @@ env -u flam3_palettes flamejit render library.flam3 --backend cpu --threads 2 --
 registry_test >registry.log 2>&1 || { cat registry.log; exit 1; }
 # The CUDA backend's host side, on the carried stand-in driver.
 cuda_host_test >cuda_host.log 2>&1 || { cat cuda_host.log; exit 1; }
+# Generated kernels on the carried stand-ins, with the carried emulator.
+emulated_kernels_test >emulated.log 2>&1 || { cat emulated.log; exit 1; }
 EOF
 hide=("$src" "$build")
 [[ -d /usr/share/flam3 ]] && hide+=(/usr/share/flam3)

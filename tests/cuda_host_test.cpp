@@ -6,7 +6,8 @@
 // host memory, kernels that do nothing. What runs is flamejit's own code:
 // the context made on a thread of its own, prepare compiling meanwhile with
 // the real NVRTC, module loading, the launch loop and its stall guard, and
-// how failures reach the caller. Results of kernels are the GPU suites' job.
+// how failures reach the caller. Results of kernels are the job of the GPU
+// suites and, on the host, of the emulated ones (emulated_kernels_test).
 #include <doctest/doctest.h>
 
 #include <algorithm>

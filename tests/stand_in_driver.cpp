@@ -5,8 +5,13 @@
 // engine/cuda/driver_symbols.def; tests load it through FLAMEJIT_LIBCUDA_PATH
 // so that the CUDA backend's host side (the context made on its own thread,
 // prepare, module loading, the launch loop, error paths) runs in CI. It
-// plays one device of compute capability 9.0 whose memory is host memory;
-// kernels do nothing when launched, so no sample is ever plotted.
+// plays one device of compute capability 9.0 whose memory is host memory.
+// A module that NVRTC compiled (a CUBIN) loads, but its kernels do nothing
+// when launched, so no sample is ever plotted. A module that the stand-in
+// NVRTC built for the host (stand_in_nvrtc.cpp: a shared library) is loaded
+// with dlopen and its kernels run on host threads (emulator/cuda_emulator.h);
+// a kernel that deadlocks or misuses a warp intrinsic fails its launch with
+// CUDA_ERROR_LAUNCH_FAILED and says why on stderr.
 //
 // FJ_STAND_IN_CONTEXT, read at every cuDevicePrimaryCtxRetain, says how
 // making the context goes:
@@ -19,19 +24,63 @@
 //                   CUDA_ERROR_TIMEOUT.
 #include <cuda.h>
 
+#include <dlfcn.h>
+#include <elf.h>
+#include <unistd.h>
+
 #include <chrono>
+#include <cstdio>
 #include <cstdlib>
 #include <cstring>
 #include <filesystem>
+#include <memory>
 #include <string>
 #include <thread>
+#include <vector>
+
+#include "emulator/emulated_kernel.h"
 
 namespace {
 
 thread_local CUcontext current = nullptr;
 // A context and a stream are only ever compared and passed back: any
 // distinct non-null addresses do.
-int context_object, stream_object, function_object;
+int context_object, stream_object;
+
+// A kernel: run on the host when it comes from a host module, else a no-op.
+struct Function {
+    EmulatedLaunch launch = nullptr;
+};
+Function no_op_function;
+
+struct Module {
+    void* library = nullptr;  // dlopen handle of a host module
+    std::vector<std::unique_ptr<Function>> functions;
+};
+
+// The ELF machine of an image (EM_CUDA for a CUBIN), or EM_NONE.
+int elf_machine(const void* image) {
+    const auto* header = static_cast<const Elf64_Ehdr*>(image);
+    if (std::memcmp(header->e_ident, ELFMAG, SELFMAG) != 0) return EM_NONE;
+    return header->e_machine;
+}
+
+// dlopen works on files: the image goes to a temporary one, removed once loaded.
+void* load_host_library(const void* image) {
+    const auto* header = static_cast<const Elf64_Ehdr*>(image);
+    // A shared library ends with its section headers.
+    const size_t size = header->e_shoff + size_t{header->e_shnum} * header->e_shentsize;
+    std::string path = (std::filesystem::temp_directory_path() / "fj-emulated-module-XXXXXX").string();
+    const int fd = mkstemp(path.data());
+    if (fd < 0) return nullptr;
+    const bool written = write(fd, image, size) == static_cast<ssize_t>(size);
+    close(fd);
+    void* library = written ? dlopen(path.c_str(), RTLD_NOW | RTLD_LOCAL) : nullptr;
+    if (!library)
+        std::fprintf(stderr, "stand-in driver: cannot load a host module: %s\n", written ? dlerror() : "write failed");
+    unlink(path.c_str());
+    return library;
+}
 
 bool holds_kernel_file(const std::string& dir) {
     std::error_code error;
@@ -68,6 +117,8 @@ CUresult cuGetErrorName(CUresult error, const char** name) {
     case CUDA_ERROR_INVALID_IMAGE: *name = "CUDA_ERROR_INVALID_IMAGE"; break;
     case CUDA_ERROR_INVALID_CONTEXT: *name = "CUDA_ERROR_INVALID_CONTEXT"; break;
     case CUDA_ERROR_TIMEOUT: *name = "CUDA_ERROR_TIMEOUT"; break;
+    case CUDA_ERROR_NOT_FOUND: *name = "CUDA_ERROR_NOT_FOUND"; break;
+    case CUDA_ERROR_LAUNCH_FAILED: *name = "CUDA_ERROR_LAUNCH_FAILED"; break;
     default: *name = "CUDA_ERROR_UNKNOWN"; return CUDA_ERROR_INVALID_VALUE;
     }
     return CUDA_SUCCESS;
@@ -144,19 +195,37 @@ CUresult cuCtxSynchronize() { return current ? CUDA_SUCCESS : CUDA_ERROR_INVALID
 
 CUresult cuModuleLoadData(CUmodule* module, const void* image) {
     FJ_NEEDS_CONTEXT();
-    if (std::memcmp(image, "\x7f" "ELF", 4) != 0) return CUDA_ERROR_INVALID_IMAGE;
-    *module = reinterpret_cast<CUmodule>(new char);
+    auto loaded = std::make_unique<Module>();
+    const int machine = elf_machine(image);
+    if (machine == EM_X86_64) {
+        loaded->library = load_host_library(image);
+        if (!loaded->library) return CUDA_ERROR_INVALID_IMAGE;
+    } else if (machine != EM_CUDA) {
+        return CUDA_ERROR_INVALID_IMAGE;
+    }
+    *module = reinterpret_cast<CUmodule>(loaded.release());
     return CUDA_SUCCESS;
 }
 
 CUresult cuModuleUnload(CUmodule module) {
-    delete reinterpret_cast<char*>(module);
+    auto* loaded = reinterpret_cast<Module*>(module);
+    if (loaded->library) dlclose(loaded->library);
+    delete loaded;
     return CUDA_SUCCESS;
 }
 
-CUresult cuModuleGetFunction(CUfunction* function, CUmodule, const char*) {
+CUresult cuModuleGetFunction(CUfunction* function, CUmodule module, const char* name) {
     FJ_NEEDS_CONTEXT();
-    *function = reinterpret_cast<CUfunction>(&function_object);
+    auto* loaded = reinterpret_cast<Module*>(module);
+    if (!loaded->library) {
+        *function = reinterpret_cast<CUfunction>(&no_op_function);
+        return CUDA_SUCCESS;
+    }
+    const std::string entry = std::string(FJ_EMULATED_ENTRY_PREFIX) + name;
+    auto launch = reinterpret_cast<EmulatedLaunch>(dlsym(loaded->library, entry.c_str()));
+    if (!launch) return CUDA_ERROR_NOT_FOUND;
+    loaded->functions.push_back(std::make_unique<Function>(Function{launch}));
+    *function = reinterpret_cast<CUfunction>(loaded->functions.back().get());
     return CUDA_SUCCESS;
 }
 
@@ -222,10 +291,17 @@ CUresult cuStreamSynchronize(CUstream) {
     return CUDA_SUCCESS;
 }
 
-CUresult cuLaunchKernel(CUfunction, unsigned int, unsigned int, unsigned int, unsigned int, unsigned int,
-                        unsigned int, unsigned int, CUstream, void**, void**) {
+CUresult cuLaunchKernel(CUfunction function, unsigned int grid_x, unsigned int grid_y, unsigned int grid_z,
+                        unsigned int block_x, unsigned int block_y, unsigned int block_z, unsigned int shared_bytes,
+                        CUstream, void** args, void**) {
     FJ_NEEDS_CONTEXT();
-    return CUDA_SUCCESS;
+    const EmulatedLaunch launch = reinterpret_cast<Function*>(function)->launch;
+    if (!launch) return CUDA_SUCCESS;
+    const unsigned grid[3] = {grid_x, grid_y, grid_z}, block[3] = {block_x, block_y, block_z};
+    char error[1024] = "";
+    if (launch(grid, block, shared_bytes, args, error, sizeof error) == 0) return CUDA_SUCCESS;
+    std::fprintf(stderr, "stand-in driver: kernel launch failed: %s\n", error);
+    return CUDA_ERROR_LAUNCH_FAILED;
 }
 
 }  // extern "C"

@@ -80,8 +80,14 @@ for f in "$build"/* "$build"/tests/*_test; do
 done
 [[ -n $(ls "$stage/bin"/*_test 2>/dev/null) ]] \
     || echo "bundle.sh: warning: no test executables in $build/tests (built with FLAMEJIT_TESTS=OFF?)" >&2
-# The stand-in CUDA driver that cuda_host_test loads (env.sh names it).
-[[ -f $build/tests/libfj_stand_in_driver.so ]] && cp "$build/tests/libfj_stand_in_driver.so" "$stage/lib/"
+# The stand-in CUDA driver that cuda_host_test loads, and the stand-in NVRTC
+# with the emulator's headers that emulated_kernels_test adds (env.sh names
+# them; the emulated kernels also need a host compiler on the target).
+for f in libfj_stand_in_driver.so libfj_stand_in_nvrtc.so; do
+    [[ -f $build/tests/$f ]] && cp "$build/tests/$f" "$stage/lib/"
+done
+mkdir -p "$stage/share/flamejit/emulator"
+cp "$fj_root"/tests/emulator/*.h "$stage/share/flamejit/emulator/"
 for tool in flam3-render flam3-genome flam3-animate; do
     path=$(command -v "$tool") || die "$tool not found (Debian flam3-utils): the tests call it, so the bundle carries it"
     cp -L "$path" "$stage/bin/$tool"
@@ -166,6 +172,8 @@ export FJ_BINARY_DIR="$FJ_BUNDLE/bin"
 export FJ_FLAMEJIT="$FJ_BUNDLE/bin/flamejit"
 export FJ_FLAM3_DATA_DIR="$FJ_BUNDLE/share/flam3"
 export FJ_STAND_IN_DRIVER="$FJ_BUNDLE/lib/libfj_stand_in_driver.so"
+export FJ_STAND_IN_NVRTC="$FJ_BUNDLE/lib/libfj_stand_in_nvrtc.so"
+export FJ_EMULATOR_INCLUDE="$FJ_BUNDLE/share/flamejit/emulator"
 # Also without a carried corpus (--no-corpus): the tests that read it then
 # say it is absent, rather than reading the build machine's path.
 export FJ_CORPUS_DIR="$FJ_BUNDLE/share/corpus"

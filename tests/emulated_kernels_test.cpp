@@ -1,0 +1,262 @@
+// flamejit — the generated CUDA kernels, run on the host, against the CPU backend.
+// SPDX-License-Identifier: GPL-3.0-or-later
+//
+// The process loads the stand-in driver and the stand-in NVRTC
+// (stand_in_driver.cpp, stand_in_nvrtc.cpp): NVRTC's part is played by the
+// host compiler, with emulator/cuda_emulator.h running each block's threads
+// as fibers. So the CUDA backend compiles, loads and launches the kernels it
+// generates (seeding, iteration with each shuffle, accumulation, the final
+// xform) and the host code of both sides is the same compiler's: the CPU
+// backend, which keeps the kernel's semantics (same streams, draws, blocks
+// and exchanges), must then plot the very same hits. Any difference is a
+// difference of logic between fj_iterate and the CPU backend, which the GPU
+// suites, where device floats differ from the host's, could only see as
+// statistics.
+#include <doctest/doctest.h>
+
+#include <unistd.h>
+
+#include <cmath>
+#include <cstdlib>
+#include <cstring>
+#include <string>
+#include <vector>
+
+#include "codegen/kernel_key.h"
+#include "codegen/param_layout.h"
+#include "codegen/variation_registry.h"
+#include "cpu/cpu_backend.h"
+#include "cuda/compiler.h"
+#include "cuda/cuda_backend.h"
+#include "cuda/driver_api.h"
+#include "iterate/common.h"
+#include "test_support.h"
+
+namespace {
+
+const char* setting(const char* name, const char* fallback) {
+    const char* value = std::getenv(name);
+    return value && *value ? value : fallback;
+}
+
+// Before the driver and NVRTC are first loaded (once per process): the
+// stand-ins that $FJ_STAND_IN_DRIVER and $FJ_STAND_IN_NVRTC name (a bundle's
+// env.sh), else the build's.
+const bool kStandIns = [] {
+    setenv("FLAMEJIT_LIBCUDA_PATH", setting("FJ_STAND_IN_DRIVER", FJ_STAND_IN_DRIVER), 1);
+    setenv("FLAMEJIT_NVRTC_PATH", setting("FJ_STAND_IN_NVRTC", FJ_STAND_IN_NVRTC), 1);
+    return true;
+}();
+
+// The stand-in NVRTC runs the host compiler, which a machine given only a
+// bundle may lack.
+bool have_compiler() {
+    const char* compiler = setting("FJ_EMULATOR_CXX", FJ_EMULATOR_CXX);
+    if (access(compiler, X_OK) == 0) return true;
+    MESSAGE("no host compiler at " << compiler << " (FJ_EMULATOR_CXX), emulated kernels skipped");
+    return false;
+}
+
+constexpr int kBlock = 256;
+// Two blocks: one per SM of the stand-in device (max_blocks_per_sm = 1),
+// one per thread of the CPU backend.
+constexpr unsigned kLanes = 2 * kBlock;
+// Samples per lane: below FJ_SETTLE, so every lane's chain is fresh and
+// plots exactly this many after the fuse, and each backend runs
+// kPerLane + FJ_FUSE rounds (fresh_lane_rounds) in one go.
+constexpr unsigned kPerLane = 300;
+
+fj::Xform xform(double weight, double color, std::vector<fj::VariationUse> variations, fj::AffineD affine) {
+    fj::Xform x;
+    x.weight = weight;
+    x.color = color;
+    x.affine = affine;
+    x.variations = std::move(variations);
+    return x;
+}
+
+// Three xforms of plain, trigonometric and random variations (julia draws),
+// a post affine, an xform at half opacity, a final xform taken with
+// opacity 0.7, and a palette of distinct entries.
+fj::Flame test_flame(fj::PaletteMode palette_mode) {
+    fj::Flame flame;
+    flame.name = "emulated-kernels-test";
+    flame.xforms.push_back(xform(0.5, 0.0, {{0, 0.7, {}}, {1, 0.3, {}}}, {0.6, -0.3, 0.2, 0.3, 0.6, -0.1}));
+    flame.xforms.push_back(xform(0.3, 0.5, {{2, 0.4, {}}, {13, 0.6, {}}}, {0.5, 0.2, -0.3, -0.2, 0.5, 0.25}));
+    flame.xforms.push_back(xform(0.2, 1.0, {{3, 0.5, {}}, {0, 0.5, {}}}, {-0.4, 0.1, 0.5, 0.3, 0.4, 0.0}));
+    flame.xforms[1].post = {0.9, 0.1, 0.05, -0.1, 0.9, 0.0};
+    flame.xforms[2].opacity = 0.5;
+    flame.has_final = true;
+    flame.final_xform = xform(0, 0.25, {{0, 0.8, {}}, {1, 0.2, {}}}, {1.1, 0.2, 0, -0.2, 1.1, 0});
+    flame.final_xform.opacity = 0.7;
+    for (int i = 0; i < 256; ++i) flame.palette[i] = {i / 255.0, 1 - i / 255.0, (i % 7) / 6.0, 1};
+    flame.palette_mode = palette_mode;
+    return flame;
+}
+
+// World [-2, 2]² onto 96×96 cells.
+fj::FramePlan test_plan() {
+    fj::FramePlan plan;
+    plan.width = plan.height = plan.hist_width = plan.hist_height = 96;
+    const double world_to_cell[6] = {24, 0, 48, 0, 24, 48};
+    for (int i = 0; i < 6; ++i) plan.world_to_cell[i] = world_to_cell[i];
+    plan.samples = uint64_t{kLanes} * kPerLane;
+    return plan;
+}
+
+struct Run {
+    fj::IterationStats stats;
+    std::vector<float> accum;
+};
+
+// Cells whose four channels are not the same bits in both runs.
+size_t differing_cells(const Run& a, const Run& b) {
+    size_t differing = 0;
+    for (size_t i = 0; i < a.accum.size(); i += 4)
+        differing += std::memcmp(&a.accum[i], &b.accum[i], 4 * sizeof(float)) != 0;
+    return differing;
+}
+
+Run iterate(fj::Backend& backend, const fj::Flame& flame, const fj::KernelOptions& options,
+            uint64_t samples = test_plan().samples) {
+    fj::FramePlan plan = test_plan();
+    plan.samples = samples;
+    const fj::KernelKey key = fj::make_kernel_key(flame, options);
+    const fj::ParamLayout layout = fj::make_param_layout(key, fj::VariationRegistry::standard());
+    const std::vector<float> params = fj::pack_params(flame, key, layout, plan.world_to_cell);
+    fj::IterationRequest request;
+    request.flame = &flame;
+    request.key = &key;
+    request.layout = &layout;
+    request.params = &params;
+    request.plan = &plan;
+    request.samples = plan.samples;
+    request.seed = 2026;
+    backend.begin_frame(plan);
+    Run run;
+    run.stats = backend.iterate(request);
+    if (backend.name() == "cuda") {
+        run.accum = fj::cuda_download_accumulator(backend);
+    } else {
+        const auto accum = fj::cpu_accumulator(backend);
+        run.accum.assign(accum.begin(), accum.end());
+    }
+    return run;
+}
+
+std::unique_ptr<fj::Backend> emulated_cuda_backend(const std::string& cache_tag,
+                                                   unsigned launch_rounds = kPerLane + FJ_FUSE) {
+    fj::CudaBackendOptions options;
+    options.cache_dir = fj::test::scratch_dir(cache_tag);
+    options.launch_rounds = launch_rounds;
+    options.max_blocks_per_sm = 1;
+    return fj::make_cuda_backend(options);
+}
+
+}  // namespace
+
+TEST_CASE("emulated kernels: the generated kernel plots the CPU backend's hits, bit for bit") {
+    REQUIRE(kStandIns);
+    if (!have_compiler()) return;
+    std::string why;
+    REQUIRE_MESSAGE(fj::cuda_available(&why), why);
+    auto cuda = emulated_cuda_backend("emulated-kernels-cache");
+    auto cpu = fj::make_cpu_backend({2});
+    for (fj::PaletteMode palette : {fj::PaletteMode::Step, fj::PaletteMode::Linear})
+        for (fj::Shuffle shuffle : {fj::Shuffle::Ring, fj::Shuffle::None, fj::Shuffle::Full, fj::Shuffle::Divergent}) {
+            fj::KernelOptions options;
+            options.shuffle = shuffle;
+            // The shared cache's paths too: it holds only part of the cells lit.
+            options.accumulation = shuffle == fj::Shuffle::Full ? fj::Accumulation::Shared : fj::Accumulation::Atomic;
+            const fj::Flame flame = test_flame(palette);
+            CAPTURE(fj::make_kernel_key(flame, options).canonical());
+            const Run reference = iterate(*cpu, flame, options);
+            const Run run = iterate(*cuda, flame, options);
+            CHECK(reference.stats.samples == test_plan().samples);
+            CHECK(run.stats.samples == reference.stats.samples);
+            CHECK(run.stats.bad_values == reference.stats.bad_values);
+            REQUIRE(run.accum.size() == reference.accum.size());
+            size_t lit = 0;
+            for (size_t i = 3; i < reference.accum.size(); i += 4) lit += reference.accum[i] > 0;
+            CHECK(lit > 1000);
+            CHECK(differing_cells(run, reference) == 0);
+        }
+}
+
+TEST_CASE("emulated kernels: under xaos the kernel proposes, accepts and plots as the CPU backend does") {
+    REQUIRE(kStandIns);
+    if (!have_compiler()) return;
+    fj::Flame flame = test_flame(fj::PaletteMode::Step);
+    flame.xforms[0].chaos = {1, 0.5, 0};
+    flame.xforms[2].chaos = {0.2, 1, 1};
+    for (fj::Shuffle shuffle : {fj::Shuffle::Ring, fj::Shuffle::Divergent}) {
+        fj::KernelOptions options;
+        options.shuffle = shuffle;
+        CAPTURE(fj::make_kernel_key(flame, options).canonical());
+        auto cpu = fj::make_cpu_backend({2});
+        const Run reference = iterate(*cpu, flame, options);
+        // The CPU backend runs its rounds in one go, stretched for the lanes
+        // that stay put under warp-uniform proposals. Asked for exactly what
+        // it plotted, the CUDA backend stops after one launch of as many
+        // rounds if its kernel plots the same.
+        const double lazy = shuffle == fj::Shuffle::Divergent ? 1.0 : fj::xaos_proposal_mass(flame);
+        const auto rounds = static_cast<unsigned>(std::ceil(fj::fresh_lane_rounds(float(kPerLane), FJ_FUSE) * lazy));
+        auto cuda = emulated_cuda_backend("emulated-xaos-cache", rounds);
+        const Run run = iterate(*cuda, flame, options, reference.stats.samples);
+        if (shuffle == fj::Shuffle::Divergent) CHECK(reference.stats.idle_lane_rounds == 0);
+        else CHECK(reference.stats.idle_lane_rounds > 0);
+        CHECK(run.stats.samples == reference.stats.samples);
+        CHECK(run.stats.idle_lane_rounds == reference.stats.idle_lane_rounds);
+        REQUIRE(run.accum.size() == reference.accum.size());
+        CHECK(differing_cells(run, reference) == 0);
+    }
+}
+
+TEST_CASE("emulated kernels: a warp intrinsic whose mask names an exited lane fails the launch") {
+    REQUIRE(kStandIns);
+    if (!have_compiler()) return;
+    // Lanes 16..31 return before the shuffle that names all 32: undefined
+    // on a GPU, where it may hang or read garbage; the emulator refuses it.
+    const std::string source = R"(
+extern "C" __global__ void broken(float* out) {
+    if (threadIdx.x >= 16) return;
+    out[threadIdx.x] = __shfl_sync(0xffffffffu, 1.0f, 0);
+}
+extern "C" __global__ void fine(float* out) {
+    float v = __shfl_sync(0xffffffffu, (float)threadIdx.x, 5);
+    __syncthreads();
+    if (threadIdx.x < 16) v += __shfl_sync(0x0000ffffu, 1.0f, 3);
+    out[blockIdx.x * 32 + threadIdx.x] = v;
+}
+)";
+    fj::CompileRequest request;
+    request.source = source;
+    request.name = "emulator-check.cu";
+    request.entry = "fine";
+    const fj::CompiledKernel kernel =
+        fj::compile_kernel(request, "emulator-check", fj::test::scratch_dir("emulated-failed"));
+    REQUIRE(!kernel.cubin.empty());
+    CUdevice device;
+    CUcontext context;
+    CU_CHECK(cuInit(0));
+    CU_CHECK(cuDeviceGet(&device, 0));
+    CU_CHECK(cuDevicePrimaryCtxRetain(&context, device));
+    CU_CHECK(cuCtxSetCurrent(context));
+    CUmodule module;
+    CU_CHECK(cuModuleLoadData(&module, kernel.cubin.data()));
+    CUdeviceptr out;
+    CU_CHECK(cuMemAlloc(&out, 64 * sizeof(float)));
+    void* args[] = {&out};
+    CUfunction fine, broken;
+    CU_CHECK(cuModuleGetFunction(&fine, module, "fine"));
+    CU_CHECK(cuModuleGetFunction(&broken, module, "broken"));
+    CU_CHECK(cuLaunchKernel(fine, 2, 1, 1, 32, 1, 1, 0, nullptr, args, nullptr));
+    std::vector<float> host(64);
+    CU_CHECK(cuMemcpyDtoHAsync(host.data(), out, 64 * sizeof(float), nullptr));
+    for (int i = 0; i < 64; ++i) CHECK(host[i] == (i % 32 < 16 ? 6.0f : 5.0f));
+    CHECK(fj::cuda_driver().cuLaunchKernel(broken, 1, 1, 1, 32, 1, 1, 0, nullptr, args, nullptr) ==
+          CUDA_ERROR_LAUNCH_FAILED);
+    CU_CHECK(cuMemFree(out));
+    CU_CHECK(cuModuleUnload(module));
+    CU_CHECK(cuDevicePrimaryCtxRelease(device));
+}
