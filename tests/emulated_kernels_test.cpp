@@ -117,24 +117,36 @@ size_t differing_cells(const Run& a, const Run& b) {
     return differing;
 }
 
-Run iterate(fj::Backend& backend, const fj::Flame& flame, const fj::KernelOptions& options,
-            uint64_t samples = test_plan().samples) {
-    fj::FramePlan plan = test_plan();
-    plan.samples = samples;
-    const fj::KernelKey key = fj::make_kernel_key(flame, options);
+// One iterate call of a frame: the flame at one time (a motion-blur time
+// step), and the samples it adds.
+struct Step {
+    const fj::Flame* flame;
+    uint64_t samples;
+};
+
+// A frame of one or more iterate calls (one structure, so one kernel).
+Run iterate_frame(fj::Backend& backend, const std::vector<Step>& steps, const fj::KernelOptions& options) {
+    const fj::FramePlan plan = test_plan();
+    const fj::KernelKey key = fj::make_kernel_key(*steps[0].flame, options);
     const fj::ParamLayout layout = fj::make_param_layout(key, fj::VariationRegistry::standard());
-    const std::vector<float> params = fj::pack_params(flame, key, layout, plan.world_to_cell);
-    fj::IterationRequest request;
-    request.flame = &flame;
-    request.key = &key;
-    request.layout = &layout;
-    request.params = &params;
-    request.plan = &plan;
-    request.samples = plan.samples;
-    request.seed = 2026;
     backend.begin_frame(plan);
     Run run;
-    run.stats = backend.iterate(request);
+    for (const Step& step : steps) {
+        const std::vector<float> params = fj::pack_params(*step.flame, key, layout, plan.world_to_cell);
+        fj::IterationRequest request;
+        request.flame = step.flame;
+        request.key = &key;
+        request.layout = &layout;
+        request.params = &params;
+        request.plan = &plan;
+        request.samples = step.samples;
+        request.seed = 2026;
+        const fj::IterationStats stats = backend.iterate(request);
+        run.stats.samples += stats.samples;
+        run.stats.bad_values += stats.bad_values;
+        run.stats.idle_lane_rounds += stats.idle_lane_rounds;
+        run.stats.packed_carries += stats.packed_carries;
+    }
     if (backend.name() == "cuda") {
         run.accum = fj::cuda_download_accumulator(backend);
     } else {
@@ -142,6 +154,11 @@ Run iterate(fj::Backend& backend, const fj::Flame& flame, const fj::KernelOption
         run.accum.assign(accum.begin(), accum.end());
     }
     return run;
+}
+
+Run iterate(fj::Backend& backend, const fj::Flame& flame, const fj::KernelOptions& options,
+            uint64_t samples = test_plan().samples) {
+    return iterate_frame(backend, {{&flame, samples}}, options);
 }
 
 std::unique_ptr<fj::Backend> emulated_cuda_backend(const std::string& cache_tag,
@@ -155,32 +172,96 @@ std::unique_ptr<fj::Backend> emulated_cuda_backend(const std::string& cache_tag,
 
 }  // namespace
 
-TEST_CASE("emulated kernels: the generated kernel plots the CPU backend's hits, bit for bit") {
+TEST_CASE("emulated kernels: the generated kernel plots the CPU backend's hits, bit for bit, in any warp order") {
     REQUIRE(kStandIns);
     if (!have_compiler()) return;
     std::string why;
     REQUIRE_MESSAGE(fj::cuda_available(&why), why);
     auto cuda = emulated_cuda_backend("emulated-kernels-cache");
     auto cpu = fj::make_cpu_backend({2});
-    for (fj::PaletteMode palette : {fj::PaletteMode::Step, fj::PaletteMode::Linear})
-        for (fj::Shuffle shuffle : {fj::Shuffle::Ring, fj::Shuffle::None, fj::Shuffle::Full, fj::Shuffle::Divergent}) {
+    // Every accumulation mode meets two shuffles and both palette modes. The
+    // shared cache holds only part of the cells lit, so both of its paths
+    // run; packed words stay far from a carry.
+    const fj::Accumulation modes[] = {fj::Accumulation::Atomic, fj::Accumulation::Shared, fj::Accumulation::Warp,
+                                      fj::Accumulation::Packed};
+    const fj::Shuffle shuffles[] = {fj::Shuffle::Ring, fj::Shuffle::None, fj::Shuffle::Full, fj::Shuffle::Divergent};
+    for (int palette = 0; palette < 2; ++palette)
+        for (int s = 0; s < 4; ++s) {
             fj::KernelOptions options;
-            options.shuffle = shuffle;
-            // The shared cache's paths too: it holds only part of the cells lit.
-            options.accumulation = shuffle == fj::Shuffle::Full ? fj::Accumulation::Shared : fj::Accumulation::Atomic;
-            const fj::Flame flame = test_flame(palette);
+            options.shuffle = shuffles[s];
+            options.accumulation = modes[(s + palette) % 4];
+            const fj::Flame flame = test_flame(palette ? fj::PaletteMode::Linear : fj::PaletteMode::Step);
             CAPTURE(fj::make_kernel_key(flame, options).canonical());
             const Run reference = iterate(*cpu, flame, options);
-            const Run run = iterate(*cuda, flame, options);
             CHECK(reference.stats.samples == test_plan().samples);
-            CHECK(run.stats.samples == reference.stats.samples);
-            CHECK(run.stats.bad_values == reference.stats.bad_values);
-            REQUIRE(run.accum.size() == reference.accum.size());
             size_t lit = 0;
             for (size_t i = 3; i < reference.accum.size(); i += 4) lit += reference.accum[i] > 0;
             CHECK(lit > 1000);
-            CHECK(differing_cells(run, reference) == 0);
+            // A race between barriers (a read before the write it needs, a
+            // write before a read of the old value) shows as a difference
+            // between lanes run in lockstep and warps run ahead of others.
+            for (const std::string schedule : {"lockstep", "run-ahead"}) {
+                CAPTURE(schedule);
+                setenv("FJ_EMULATOR_SCHEDULE", schedule.c_str(), 1);
+                const Run run = iterate(*cuda, flame, options);
+                unsetenv("FJ_EMULATOR_SCHEDULE");
+                CHECK(run.stats.samples == reference.stats.samples);
+                CHECK(run.stats.bad_values == reference.stats.bad_values);
+                CHECK(run.stats.packed_carries == 0);
+                REQUIRE(run.accum.size() == reference.accum.size());
+                CHECK(differing_cells(run, reference) == 0);
+            }
         }
+}
+
+TEST_CASE("emulated kernels: launches of a few rounds each continue the chains of one long launch") {
+    REQUIRE(kStandIns);
+    if (!have_compiler()) return;
+    // The pool's points and streams, and the exchanges' round numbers, carry
+    // over from launch to launch: 37 rounds at a time (the last only what
+    // the samples still need) plot what one launch of all rounds plots.
+    const fj::Flame flame = test_flame(fj::PaletteMode::Linear);
+    auto whole = emulated_cuda_backend("emulated-launches-cache");
+    auto pieces = emulated_cuda_backend("emulated-launches-cache", 37);
+    for (fj::Shuffle shuffle : {fj::Shuffle::Ring, fj::Shuffle::Full}) {
+        fj::KernelOptions options;
+        options.shuffle = shuffle;
+        CAPTURE(fj::make_kernel_key(flame, options).canonical());
+        const Run reference = iterate(*whole, flame, options);
+        const Run run = iterate(*pieces, flame, options);
+        CHECK(run.stats.samples == reference.stats.samples);
+        REQUIRE(run.accum.size() == reference.accum.size());
+        CHECK(differing_cells(run, reference) == 0);
+    }
+}
+
+TEST_CASE("emulated kernels: a frame's later iterate calls continue its chains as the CPU backend's do") {
+    REQUIRE(kStandIns);
+    if (!have_compiler()) return;
+    // Three time steps of a motion-blurred frame: one kernel, a parameter
+    // block each. Later calls add no fuse but where a chain ends
+    // (1 + FJ_FUSE/FJ_CHAIN rounds per sample): 314.5 samples per lane take
+    // the CPU backend 315 rounds, as many as the first call's, which is the
+    // CUDA backend's fixed launch here.
+    fj::Flame first = test_flame(fj::PaletteMode::Linear), second = first, third = first;
+    second.xforms[0].affine.c += 0.05;
+    third.xforms[0].affine.c += 0.1;
+    third.final_xform.affine.a *= 0.95;
+    const uint64_t later = kLanes * 3145ull / 10;
+    const std::vector<Step> steps = {{&first, test_plan().samples}, {&second, later}, {&third, later}};
+    auto cpu = fj::make_cpu_backend({2});
+    auto cuda = emulated_cuda_backend("emulated-steps-cache");
+    for (fj::Shuffle shuffle : {fj::Shuffle::Ring, fj::Shuffle::Divergent}) {
+        fj::KernelOptions options;
+        options.shuffle = shuffle;
+        CAPTURE(fj::make_kernel_key(first, options).canonical());
+        const Run reference = iterate_frame(*cpu, steps, options);
+        const Run run = iterate_frame(*cuda, steps, options);
+        CHECK(reference.stats.samples == 3 * uint64_t{kLanes} * (kPerLane + FJ_FUSE) - kLanes * FJ_FUSE);
+        CHECK(run.stats.samples == reference.stats.samples);
+        REQUIRE(run.accum.size() == reference.accum.size());
+        CHECK(differing_cells(run, reference) == 0);
+    }
 }
 
 TEST_CASE("emulated kernels: under xaos the kernel proposes, accepts and plots as the CPU backend does") {

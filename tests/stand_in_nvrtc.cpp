@@ -16,16 +16,22 @@
 // (emulator/emulated_kernel.h). The program log holds the compiler's messages and, as
 // ptxas's report would, a line per kernel with a nominal 32 registers (the
 // host has no such count; the CUDA backend and the tests read the line).
+//
+// Environment: FJ_EMULATOR_CXX (the compiler; default the build's),
+// FJ_EMULATOR_INCLUDE (the folder of cuda_emulator.h; default the source's),
+// FJ_EMULATOR_FLAGS (more compiler options: "-fsanitize=undefined" checks
+// the kernels for undefined behaviour; "-fsanitize=address" their memory
+// accesses, in a process built with AddressSanitizer).
 #include <nvrtc.h>
 
 #include <unistd.h>
 
+#include <cctype>
 #include <cstdlib>
 #include <cstring>
 #include <filesystem>
 #include <fstream>
 #include <iterator>
-#include <regex>
 #include <string>
 #include <vector>
 
@@ -34,7 +40,7 @@
 namespace {
 
 struct Program {
-    std::string source, name;
+    std::string source, name;  // name: a file name, for the compiler's messages
     std::vector<std::pair<std::string, std::string>> headers;  // include name, text
     std::string log, image;
 };
@@ -65,25 +71,56 @@ int cuda_arch(int count, const char* const* options) {
     return 900;
 }
 
+// Runs of white space as one space, so that declarations read alike
+// however they were laid out.
+std::string squeezed(const std::string& text) {
+    std::string out;
+    for (char c : text) {
+        const bool space = std::isspace(static_cast<unsigned char>(c));
+        if (!space) out += c;
+        else if (!out.empty() && out.back() != ' ') out += ' ';
+    }
+    return out;
+}
+
+bool identifier_char(char c) { return std::isalnum(static_cast<unsigned char>(c)) || c == '_'; }
+
 // The source with `extern __shared__ T name[];` turned into a macro for the
 // block's dynamic shared memory.
 std::string with_dynamic_shared(const std::string& cuda) {
-    static const std::regex declaration(R"(extern\s+__shared__\s+([A-Za-z_][\w\s]*?)\s+([A-Za-z_]\w*)\s*\[\s*\]\s*;)");
-    return std::regex_replace(cuda, declaration,
-                              "\n#define $2 (reinterpret_cast<$1*>(::fj_emulator::dynamic_shared()))\n");
+    const std::string marker = "extern __shared__ ";
+    std::string out;
+    size_t from = 0;
+    for (size_t at; (at = cuda.find(marker, from)) != std::string::npos;) {
+        const size_t end = cuda.find(';', at);
+        if (end == std::string::npos) break;
+        // "T name[]" → T and name.
+        std::string declaration = squeezed(cuda.substr(at + marker.size(), end - at - marker.size()));
+        while (!declaration.empty() && (declaration.back() == ' ' || declaration.back() == ']' ||
+                                        declaration.back() == '['))
+            declaration.pop_back();
+        size_t name = declaration.size();
+        while (name > 0 && identifier_char(declaration[name - 1])) --name;
+        const std::string type = squeezed(declaration.substr(0, name));
+        out += cuda.substr(from, at - from) + "\n#define " + declaration.substr(name) + " (reinterpret_cast<" + type +
+               "*>(::fj_emulator::dynamic_shared()))\n";
+        from = end + 1;
+    }
+    return out + cuda.substr(from);
 }
 
 // The kernels of preprocessed source: cuda_emulator.h marks them, and only
 // those that the preprocessor kept are there.
 std::vector<std::string> kernel_names(const std::string& preprocessed) {
-    static const std::regex kernel(
-        R"(^extern\s+"C"\s+__attribute__\s*\(\(\s*used\s*,\s*noinline\s*\)\)\s+void\s+([A-Za-z_]\w*)\s*\()");
+    const std::string marker = "extern \"C\" __attribute__((used, noinline)) void ";
     std::vector<std::string> names;
     for (size_t at = preprocessed.find("extern \"C\""); at != std::string::npos;
          at = preprocessed.find("extern \"C\"", at + 1)) {
-        const std::string window = preprocessed.substr(at, 300);
-        std::smatch match;
-        if (std::regex_search(window, match, kernel)) names.push_back(match[1]);
+        const std::string window = squeezed(preprocessed.substr(at, 200));
+        if (window.rfind(marker, 0) != 0) continue;
+        size_t end = marker.size();
+        while (end < window.size() && identifier_char(window[end])) ++end;
+        if (end > marker.size()) names.push_back(window.substr(marker.size(), end - marker.size()));
     }
     return names;
 }
@@ -97,9 +134,8 @@ std::string launcher(const std::string& kernel) {
 
 bool run(const std::string& command) { return std::system(command.c_str()) == 0; }
 
-// The build's compiler and emulator folder, unless the environment names
-// others (a bundle carries the emulator; its target may have a compiler
-// elsewhere).
+// A setting from the environment, else the build's (a bundle carries the
+// emulator elsewhere; its target may have its compiler elsewhere).
 std::string setting(const char* name, const char* fallback) {
     const char* value = std::getenv(name);
     return value && *value ? value : fallback;
@@ -112,8 +148,9 @@ nvrtcResult compile(Program& p, int count, const char* const* options) {
     std::string dir_template = (fs::temp_directory_path() / "fj-emulated-XXXXXX").string();
     if (!mkdtemp(dir_template.data())) return NVRTC_ERROR_OUT_OF_MEMORY;
     const fs::path dir = dir_template;
-    const fs::path source = dir / "kernel.cu", preprocessed = dir / "kernel.ii", library = dir / "kernel.so",
-                   log = dir / "log.txt";
+    // The program's name, so that the compiler's messages give it.
+    const fs::path source = dir / p.name, preprocessed = dir / "kernel.ii",
+                   library = dir / "kernel.so", log = dir / "log.txt";
     bool ok = write_file(source, with_dynamic_shared(p.source));
     for (const auto& [name, text] : p.headers) ok = ok && write_file(dir / name, text);
     const int arch = cuda_arch(count, options);
@@ -128,8 +165,9 @@ nvrtcResult compile(Program& p, int count, const char* const* options) {
         kernels = kernel_names(text);
         for (const std::string& kernel : kernels) text += launcher(kernel);
         ok = write_file(preprocessed, text) &&
-             run(compiler + "-O2 -fPIC -shared -pthread -w -x c++-cpp-output '" + preprocessed.string() + "' -o '" +
-                 library.string() + "' > '" + log.string() + "' 2>&1");
+             run(compiler + "-O2 -fPIC -shared -pthread -w " + setting("FJ_EMULATOR_FLAGS", "") +
+                 " -x c++-cpp-output '" + preprocessed.string() + "' -o '" + library.string() + "' > '" +
+                 log.string() + "' 2>&1");
     }
     p.log = read_file(log);
     if (ok) {
@@ -169,7 +207,8 @@ nvrtcResult nvrtcCreateProgram(nvrtcProgram* out, const char* source, const char
                                const char* const* headers, const char* const* include_names) {
     auto* p = new Program;
     p->source = source;
-    p->name = name ? name : "kernel.cu";
+    const std::filesystem::path given = name ? name : "";
+    p->name = given.filename().empty() ? "kernel.cu" : given.filename().string();
     for (int i = 0; i < header_count; ++i) p->headers.emplace_back(include_names[i], headers[i]);
     *out = reinterpret_cast<nvrtcProgram>(p);
     return NVRTC_SUCCESS;

@@ -21,10 +21,17 @@
 //     took the same branch see on the hardware. Nothing left to release with
 //     threads still waiting is a deadlock, and a lane of a mask that exited
 //     is an error: the launch fails and says where each lane waits.
+//   - Lanes run in lockstep (all as far as they go, then the releases), or
+//     with FJ_EMULATOR_SCHEDULE=run-ahead one warp at a time as far as it
+//     can go, from the last: a race between barriers gives different
+//     results in the two (run_block).
 //   - __shared__ variables are thread_local statics (each host thread runs
 //     one block at a time); dynamic shared memory is a buffer of the block.
 //   - Global and shared atomics are host atomics; memory is the stand-in
-//     driver's host memory.
+//     driver's host memory, so kernels built with -fsanitize=address in a
+//     process built with it have their global accesses checked (the fibers
+//     tell AddressSanitizer which stack runs), as compute-sanitizer's
+//     memcheck does on a device.
 // Not emulated: precision (host libm and no fused multiply-adds, so this
 // checks logic, not the device's floats), independent progress between
 // barriers (lanes of a warp never interleave except at intrinsics), and any
@@ -38,6 +45,7 @@
 #include <atomic>
 #include <cstdint>
 #include <cstdio>
+#include <cstdlib>
 #include <cstring>
 #include <memory>
 #include <mutex>
@@ -48,6 +56,10 @@
 #include <vector>
 
 #include "emulated_kernel.h"
+
+#if defined(__SANITIZE_ADDRESS__)
+#include <sanitizer/common_interface_defs.h>
+#endif
 
 struct alignas(16) float4 {
     float x, y, z, w;
@@ -117,8 +129,13 @@ inline const char* wait_name(Wait w) {
     }
 }
 
+// Stack per lane. Generated kernels inline everything into a few frames.
+constexpr std::size_t kStackBytes = 64 * 1024;
+
 struct Lane {
     void* sp = nullptr;
+    unsigned char* stack = nullptr;  // its lowest address
+    void* fake_stack = nullptr;      // AddressSanitizer's, while switched out
     uint3 thread_idx{};
     Wait wait = Wait::Running;
     // The intrinsic waited at: its mask, the lane's value and source lane,
@@ -132,6 +149,10 @@ struct Block {
     uint3 block_idx{}, block_dim{}, grid_dim{};
     std::vector<Lane> lanes;
     void* scheduler_sp = nullptr;
+    // The host thread's own stack, which the scheduler runs on.
+    const void* scheduler_stack = nullptr;
+    std::size_t scheduler_stack_size = 0;
+    void* scheduler_fake_stack = nullptr;
     void (*body)(void*) = nullptr;
     void* closure = nullptr;
     unsigned char* dynamic_shared = nullptr;
@@ -142,18 +163,45 @@ inline thread_local Lane* current_lane = nullptr;
 
 inline void* dynamic_shared() { return current_block->dynamic_shared; }
 
+// Switches between the scheduler and a lane. Kernels built with
+// -fsanitize=address (FJ_EMULATOR_FLAGS) tell AddressSanitizer which stack
+// runs, so that it checks each lane's frames on that lane's stack.
+inline void to_lane(Block& b, Lane& l) {
+#if defined(__SANITIZE_ADDRESS__)
+    __sanitizer_start_switch_fiber(&b.scheduler_fake_stack, l.stack, kStackBytes);
+#endif
+    fj_emulator_switch(&b.scheduler_sp, l.sp);
+#if defined(__SANITIZE_ADDRESS__)
+    __sanitizer_finish_switch_fiber(b.scheduler_fake_stack, nullptr, nullptr);
+#endif
+}
+
+inline void to_scheduler(Block& b, Lane& l, bool exiting) {
+#if defined(__SANITIZE_ADDRESS__)
+    __sanitizer_start_switch_fiber(exiting ? nullptr : &l.fake_stack, b.scheduler_stack, b.scheduler_stack_size);
+#endif
+    (void)exiting;
+    fj_emulator_switch(&l.sp, b.scheduler_sp);
+#if defined(__SANITIZE_ADDRESS__)
+    __sanitizer_finish_switch_fiber(l.fake_stack, &b.scheduler_stack, &b.scheduler_stack_size);
+#endif
+}
+
 // Parks the running lane until the scheduler releases it.
 inline void wait_at(Wait what) {
     Lane* lane = current_lane;
     lane->wait = what;
-    fj_emulator_switch(&lane->sp, current_block->scheduler_sp);
+    to_scheduler(*current_block, *lane, false);
 }
 
 [[noreturn]] inline void lane_entry() {
     Block* block = current_block;
+#if defined(__SANITIZE_ADDRESS__)
+    __sanitizer_finish_switch_fiber(nullptr, &block->scheduler_stack, &block->scheduler_stack_size);
+#endif
     block->body(block->closure);
     current_lane->wait = Wait::Exited;
-    fj_emulator_switch(&current_lane->sp, block->scheduler_sp);
+    to_scheduler(*block, *current_lane, true);
     __builtin_unreachable();
 }
 
@@ -176,111 +224,151 @@ inline std::string lane_list(const Block& b, unsigned first, unsigned count, Wai
     return out;
 }
 
-// Releases every wait that can be released; returns how many lanes it
-// released, or -1 with `error` set.
-inline int release_waits(Block& b, std::string& error) {
-    const unsigned n = static_cast<unsigned>(b.lanes.size());
+// Releases the barrier when every lane of the block that has not exited
+// waits at it; returns how many lanes it released.
+inline int release_barrier(Block& b) {
     unsigned live = 0, at_barrier = 0;
     for (const Lane& l : b.lanes) {
         live += l.wait != Wait::Exited;
         at_barrier += l.wait == Wait::Barrier;
     }
-    if (at_barrier > 0 && at_barrier == live) {
-        for (Lane& l : b.lanes)
-            if (l.wait == Wait::Barrier) l.wait = Wait::Running;
-        return static_cast<int>(at_barrier);
-    }
+    if (at_barrier == 0 || at_barrier != live) return 0;
+    for (Lane& l : b.lanes)
+        if (l.wait == Wait::Barrier) l.wait = Wait::Running;
+    return static_cast<int>(at_barrier);
+}
+
+// Releases the warp intrinsics of the warp whose lane 0 is `first` that
+// can be released; returns how many lanes it released, or -1 with `error`.
+inline int release_warp(Block& b, unsigned first, std::string& error) {
+    const unsigned n = static_cast<unsigned>(b.lanes.size());
     int released = 0;
-    for (unsigned first = 0; first < n; first += 32) {
-        const unsigned count = std::min(32u, n - first);
-        Lane* warp = &b.lanes[first];
-        for (unsigned i = 0; i < count; ++i) {
-            Lane& l = warp[i];
-            if (l.wait == Wait::Active) {
-                unsigned mask = 0;
-                for (unsigned j = 0; j < count; ++j)
-                    if (warp[j].wait == Wait::Active && warp[j].line == l.line) mask |= 1u << j;
-                for (unsigned j = 0; j < count; ++j)
-                    if (mask >> j & 1u) {
-                        warp[j].result = mask;
-                        warp[j].wait = Wait::Running;
-                        ++released;
-                    }
-                continue;
-            }
-            if (l.wait != Wait::Shuffle && l.wait != Wait::Match) continue;
-            const unsigned mask = l.mask;
-            bool complete = true;
-            for (unsigned j = 0; j < 32; ++j) {
-                if (!(mask >> j & 1u)) continue;
-                if (j >= count || warp[j].wait == Wait::Exited) {
-                    error = std::string(wait_name(l.wait)) + " in block " + std::to_string(b.block_idx.x) + ", warp " +
-                            std::to_string(first / 32) + ": its mask names lane " + std::to_string(j) +
-                            (j >= count ? ", which the block does not have" : ", which has exited");
-                    return -1;
-                }
-                complete = complete && warp[j].wait == l.wait && warp[j].mask == mask;
-            }
-            if (!complete) continue;
-            for (unsigned j = 0; j < 32; ++j) {
-                if (!(mask >> j & 1u)) continue;
-                Lane& m = warp[j];
-                if (m.wait == Wait::Shuffle) {
-                    const unsigned src = (j & ~unsigned(m.width - 1)) + (unsigned(m.source) & unsigned(m.width - 1));
-                    if (!(mask >> src & 1u)) {
-                        error = "__shfl_sync in block " + std::to_string(b.block_idx.x) + ", warp " +
-                                std::to_string(first / 32) + ": lane " + std::to_string(j) + " reads lane " +
-                                std::to_string(src) + ", outside the mask";
-                        return -1;
-                    }
-                    m.result = warp[src].value;
-                } else {
-                    unsigned same = 0;
-                    for (unsigned k = 0; k < 32; ++k)
-                        if ((mask >> k & 1u) && warp[k].value == m.value) same |= 1u << k;
-                    m.result = same;
-                }
-            }
-            for (unsigned j = 0; j < 32; ++j)
+    const unsigned count = std::min(32u, n - first);
+    Lane* warp = &b.lanes[first];
+    for (unsigned i = 0; i < count; ++i) {
+        Lane& l = warp[i];
+        if (l.wait == Wait::Active) {
+            unsigned mask = 0;
+            for (unsigned j = 0; j < count; ++j)
+                if (warp[j].wait == Wait::Active && warp[j].line == l.line) mask |= 1u << j;
+            for (unsigned j = 0; j < count; ++j)
                 if (mask >> j & 1u) {
+                    warp[j].result = mask;
                     warp[j].wait = Wait::Running;
                     ++released;
                 }
+            continue;
         }
+        if (l.wait != Wait::Shuffle && l.wait != Wait::Match) continue;
+        const unsigned mask = l.mask;
+        bool complete = true;
+        for (unsigned j = 0; j < 32; ++j) {
+            if (!(mask >> j & 1u)) continue;
+            if (j >= count || warp[j].wait == Wait::Exited) {
+                error = std::string(wait_name(l.wait)) + " in block " + std::to_string(b.block_idx.x) + ", warp " +
+                        std::to_string(first / 32) + ": its mask names lane " + std::to_string(j) +
+                        (j >= count ? ", which the block does not have" : ", which has exited");
+                return -1;
+            }
+            complete = complete && warp[j].wait == l.wait && warp[j].mask == mask;
+        }
+        if (!complete) continue;
+        for (unsigned j = 0; j < 32; ++j) {
+            if (!(mask >> j & 1u)) continue;
+            Lane& m = warp[j];
+            if (m.wait == Wait::Shuffle) {
+                const unsigned src = (j & ~unsigned(m.width - 1)) + (unsigned(m.source) & unsigned(m.width - 1));
+                if (!(mask >> src & 1u)) {
+                    error = "__shfl_sync in block " + std::to_string(b.block_idx.x) + ", warp " +
+                            std::to_string(first / 32) + ": lane " + std::to_string(j) + " reads lane " +
+                            std::to_string(src) + ", outside the mask";
+                    return -1;
+                }
+                m.result = warp[src].value;
+            } else {
+                unsigned same = 0;
+                for (unsigned k = 0; k < 32; ++k)
+                    if ((mask >> k & 1u) && warp[k].value == m.value) same |= 1u << k;
+                m.result = same;
+            }
+        }
+        for (unsigned j = 0; j < 32; ++j)
+            if (mask >> j & 1u) {
+                warp[j].wait = Wait::Running;
+                ++released;
+            }
     }
     return released;
 }
 
-// Runs a block to its end: every lane that can run runs until it waits or
-// exits, then waits are released, until all have exited or none can go on.
-inline bool run_block(Block& b, std::string& error) {
-    for (;;) {
-        for (Lane& l : b.lanes) {
-            if (l.wait != Wait::Running) continue;
-            current_lane = &l;
-            fj_emulator_switch(&b.scheduler_sp, l.sp);
+// The order in which a block's lanes run. Lockstep: every lane that can
+// run, in order, then every wait that can be released. Run-ahead: one warp
+// at a time, from the last, as far as it can go (its intrinsics released as
+// soon as its lanes reach them) before the next. A kernel without races
+// between barriers plots the same in both; FJ_EMULATOR_SCHEDULE=run-ahead,
+// read at each launch, picks the second.
+enum class Schedule { Lockstep, RunAhead };
+
+inline Schedule schedule_from_environment() {
+    const char* name = std::getenv("FJ_EMULATOR_SCHEDULE");
+    return name && std::strcmp(name, "run-ahead") == 0 ? Schedule::RunAhead : Schedule::Lockstep;
+}
+
+// Runs the lanes of [first, end) that can run until each waits or exits.
+inline void run_lanes(Block& b, unsigned first, unsigned end) {
+    for (unsigned i = first; i < end; ++i) {
+        Lane& l = b.lanes[i];
+        if (l.wait != Wait::Running) continue;
+        current_lane = &l;
+        to_lane(b, l);
+    }
+}
+
+inline std::string deadlock(const Block& b) {
+    std::string out = "deadlock in block " + std::to_string(b.block_idx.x) + ":";
+    for (Wait w : {Wait::Barrier, Wait::Shuffle, Wait::Match})
+        for (unsigned first = 0; first < b.lanes.size(); first += 32) {
+            const unsigned count = std::min<unsigned>(32, static_cast<unsigned>(b.lanes.size()) - first);
+            const std::string lanes = lane_list(b, first, count, w);
+            if (!lanes.empty())
+                out += std::string(" warp ") + std::to_string(first / 32) + " lanes " + lanes + " wait at " +
+                       wait_name(w) + ";";
         }
-        const int released = release_waits(b, error);
-        if (released < 0) return false;
+    return out;
+}
+
+// Runs a block to its end, until all its lanes have exited or none can go on.
+inline bool run_block(Block& b, Schedule schedule, std::string& error) {
+    const unsigned n = static_cast<unsigned>(b.lanes.size());
+    const unsigned warps = (n + 31) / 32;
+    for (;;) {
+        int released = 0;
+        if (schedule == Schedule::Lockstep) {
+            run_lanes(b, 0, n);
+            for (unsigned w = 0; w < warps; ++w) {
+                const int r = release_warp(b, 32 * w, error);
+                if (r < 0) return false;
+                released += r;
+            }
+        } else {
+            for (unsigned w = warps; w-- > 0;)
+                for (;;) {
+                    run_lanes(b, 32 * w, std::min(n, 32 * w + 32));
+                    const int r = release_warp(b, 32 * w, error);
+                    if (r < 0) return false;
+                    if (r == 0) break;
+                    released += r;
+                }
+        }
+        released += release_barrier(b);
         if (released > 0) continue;
         bool all_exited = true;
         for (const Lane& l : b.lanes) all_exited = all_exited && l.wait == Wait::Exited;
         if (all_exited) return true;
-        error = "deadlock in block " + std::to_string(b.block_idx.x) + ":";
-        for (Wait w : {Wait::Barrier, Wait::Shuffle, Wait::Match})
-            for (unsigned first = 0; first < b.lanes.size(); first += 32) {
-                const unsigned count = std::min<unsigned>(32, static_cast<unsigned>(b.lanes.size()) - first);
-                const std::string lanes = lane_list(b, first, count, w);
-                if (!lanes.empty())
-                    error += std::string(" warp ") + std::to_string(first / 32) + " lanes " + lanes + " wait at " +
-                             wait_name(w) + ";";
-            }
+        error = deadlock(b);
         return false;
     }
 }
-
-// Stack per lane. Generated kernels inline everything into a few frames.
-constexpr std::size_t kStackBytes = 64 * 1024;
 
 inline int run_grid(void (*body)(void*), void* closure, const unsigned grid[3], const unsigned block[3],
                     unsigned shared_bytes, char* error_out, unsigned error_size) {
@@ -290,6 +378,7 @@ inline int run_grid(void (*body)(void*), void* closure, const unsigned grid[3], 
         std::snprintf(error_out, error_size, "launch of %llu blocks of %u threads", blocks, threads);
         return 1;
     }
+    const Schedule schedule = schedule_from_environment();
     std::atomic<unsigned long long> next{0};
     std::atomic<bool> failed{false};
     std::mutex error_mutex;
@@ -312,10 +401,11 @@ inline int run_grid(void (*body)(void*), void* closure, const unsigned grid[3], 
                 Lane& l = b.lanes[t];
                 l = Lane{};
                 l.thread_idx = {t % block[0], t / block[0] % block[1], t / (block[0] * block[1])};
-                l.sp = fresh_stack(stacks.get() + (t + 1) * kStackBytes);
+                l.stack = stacks.get() + t * kStackBytes;
+                l.sp = fresh_stack(l.stack + kStackBytes);
             }
             std::string error;
-            if (!run_block(b, error)) {
+            if (!run_block(b, schedule, error)) {
                 std::lock_guard<std::mutex> lock(error_mutex);
                 if (first_error.empty()) first_error = error;
                 failed = true;
