@@ -214,6 +214,29 @@ TEST_CASE("emulated kernels: the generated kernel plots the CPU backend's hits, 
         }
 }
 
+TEST_CASE("emulated kernels: blocks of 128 and 1024 threads exchange and plot as the CPU backend's do") {
+    REQUIRE(kStandIns);
+    if (!have_compiler()) return;
+    const fj::Flame flame = test_flame(fj::PaletteMode::Step);
+    auto cuda = emulated_cuda_backend("emulated-blocks-cache");
+    auto cpu = fj::make_cpu_backend({2});
+    for (int block : {128, 1024})
+        for (fj::Shuffle shuffle : {fj::Shuffle::Ring, fj::Shuffle::Full}) {
+            fj::KernelOptions options;
+            options.block_size = block;
+            options.shuffle = shuffle;
+            CAPTURE(fj::make_kernel_key(flame, options).canonical());
+            // Two blocks again, so kPerLane samples per lane.
+            const uint64_t samples = 2ull * block * kPerLane;
+            const Run reference = iterate(*cpu, flame, options, samples);
+            const Run run = iterate(*cuda, flame, options, samples);
+            CHECK(reference.stats.samples == samples);
+            CHECK(run.stats.samples == reference.stats.samples);
+            REQUIRE(run.accum.size() == reference.accum.size());
+            CHECK(differing_cells(run, reference) == 0);
+        }
+}
+
 TEST_CASE("emulated kernels: launches of a few rounds each continue the chains of one long launch") {
     REQUIRE(kStandIns);
     if (!have_compiler()) return;
