@@ -117,6 +117,14 @@ size_t differing_cells(const Run& a, const Run& b) {
     return differing;
 }
 
+// The property every case checks: the same samples, bad values and hits.
+void check_same_hits(const Run& run, const Run& reference) {
+    CHECK(run.stats.samples == reference.stats.samples);
+    CHECK(run.stats.bad_values == reference.stats.bad_values);
+    REQUIRE(run.accum.size() == reference.accum.size());
+    CHECK(differing_cells(run, reference) == 0);
+}
+
 // One iterate call of a frame: the flame at one time (a motion-blur time
 // step), and the samples it adds.
 struct Step {
@@ -205,11 +213,8 @@ TEST_CASE("emulated kernels: the generated kernel plots the CPU backend's hits, 
                 setenv("FJ_EMULATOR_SCHEDULE", schedule.c_str(), 1);
                 const Run run = iterate(*cuda, flame, options);
                 unsetenv("FJ_EMULATOR_SCHEDULE");
-                CHECK(run.stats.samples == reference.stats.samples);
-                CHECK(run.stats.bad_values == reference.stats.bad_values);
                 CHECK(run.stats.packed_carries == 0);
-                REQUIRE(run.accum.size() == reference.accum.size());
-                CHECK(differing_cells(run, reference) == 0);
+                check_same_hits(run, reference);
             }
         }
 }
@@ -231,9 +236,7 @@ TEST_CASE("emulated kernels: blocks of 128 and 1024 threads exchange and plot as
             const Run reference = iterate(*cpu, flame, options, samples);
             const Run run = iterate(*cuda, flame, options, samples);
             CHECK(reference.stats.samples == samples);
-            CHECK(run.stats.samples == reference.stats.samples);
-            REQUIRE(run.accum.size() == reference.accum.size());
-            CHECK(differing_cells(run, reference) == 0);
+            check_same_hits(run, reference);
         }
 }
 
@@ -252,9 +255,7 @@ TEST_CASE("emulated kernels: launches of a few rounds each continue the chains o
         CAPTURE(fj::make_kernel_key(flame, options).canonical());
         const Run reference = iterate(*whole, flame, options);
         const Run run = iterate(*pieces, flame, options);
-        CHECK(run.stats.samples == reference.stats.samples);
-        REQUIRE(run.accum.size() == reference.accum.size());
-        CHECK(differing_cells(run, reference) == 0);
+        check_same_hits(run, reference);
     }
 }
 
@@ -281,9 +282,7 @@ TEST_CASE("emulated kernels: a frame's later iterate calls continue its chains a
         const Run reference = iterate_frame(*cpu, steps, options);
         const Run run = iterate_frame(*cuda, steps, options);
         CHECK(reference.stats.samples == 3 * uint64_t{kLanes} * (kPerLane + FJ_FUSE) - kLanes * FJ_FUSE);
-        CHECK(run.stats.samples == reference.stats.samples);
-        REQUIRE(run.accum.size() == reference.accum.size());
-        CHECK(differing_cells(run, reference) == 0);
+        check_same_hits(run, reference);
     }
 }
 
@@ -309,10 +308,8 @@ TEST_CASE("emulated kernels: under xaos the kernel proposes, accepts and plots a
         const Run run = iterate(*cuda, flame, options, reference.stats.samples);
         if (shuffle == fj::Shuffle::Divergent) CHECK(reference.stats.idle_lane_rounds == 0);
         else CHECK(reference.stats.idle_lane_rounds > 0);
-        CHECK(run.stats.samples == reference.stats.samples);
         CHECK(run.stats.idle_lane_rounds == reference.stats.idle_lane_rounds);
-        REQUIRE(run.accum.size() == reference.accum.size());
-        CHECK(differing_cells(run, reference) == 0);
+        check_same_hits(run, reference);
     }
 }
 
