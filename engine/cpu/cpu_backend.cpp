@@ -147,7 +147,7 @@ class Worker {
 public:
     // `targets`: where this thread's hits go (cpu/hit_buffer.h).
     Worker(const FrameJob& job, const cpu::HitTargets& targets)
-        : job_(job), hits_(targets), group_end_(job.xforms.size() + 2) {}
+        : job_(job), hits_(targets), group_end_(job.xforms.size() + 1) {}
 
     void run_block(Block& b, uint64_t block_index, std::atomic<uint64_t>& rounds_done) {
         const int T = job_.block;
@@ -181,74 +181,85 @@ private:
         const KernelKey& key = *job_.key;
         const int n = static_cast<int>(job_.xforms.size());
         const int first = w * kLanes;
-        const bool uniform = key.shuffle != Shuffle::Divergent;
-        int sel[kLanes];
-        bool same = true;
-        if (uniform && !key.xaos) {
+        int lanes[kLanes], applied[kLanes], moved = 0;
+        if (key.shuffle == Shuffle::Divergent) {
+            moved = divergent_selection(b, first, lanes, applied);
+        } else {
             // Lane 0's draw decides; the other lanes draw only to advance.
             const float warp_u = rand01(b.rng[first]);
             for (int l = 1; l < kLanes; ++l) rand01(b.rng[first + l]);
-            std::fill(sel, sel + kLanes, select_xform(job_.P + job_.select, n, warp_u));
-        } else {
-            float u[kLanes];
-            for (int l = 0; l < kLanes; ++l) u[l] = rand01(b.rng[first + l]);
-            if (key.xaos && uniform) {
-                // The warp proposes one xform; each lane accepts it for its own row.
-                const int k = select_xform(job_.P + job_.proposal, n, u[0]);
+            if (!key.xaos) {
+                moved = apply_to_warp(b, first, select_xform(job_.P + job_.select, n, warp_u), lanes, applied);
+            } else {
+                // The warp proposes one xform; each lane accepts it for its
+                // own row. The lanes that move are compacted without a branch
+                // per lane: acceptance is a coin toss the predictor cannot learn.
+                const int k = select_xform(job_.P + job_.proposal, n, warp_u);
                 const float* accept = job_.P + job_.accept + k;
                 for (int l = 0; l < kLanes; ++l) {
-                    const bool moves = rand01(b.rng[first + l]) < accept[state_last(b.state[first + l]) * n];
-                    sel[l] = moves ? k : -1;
-                    idle += !moves;
+                    lanes[moved] = first + l;
+                    moved += rand01(b.rng[first + l]) < accept[state_last(b.state[first + l]) * n];
                 }
-            } else {
-                for (int l = 0; l < kLanes; ++l) {
-                    const float* S = job_.P + job_.select + (key.xaos ? state_last(b.state[first + l]) * n : 0);
-                    sel[l] = select_xform(S, n, uniform ? u[0] : u[l]);
-                }
-            }
-            for (int l = 1; l < kLanes; ++l) same = same && sel[l] == sel[0];
-        }
-        int lanes[kLanes], applied[kLanes], moved = 0;
-        if (same && sel[0] >= 0) {
-            // The warp-uniform case: the xform runs on the block's own arrays.
-            apply_xform(job_.xforms[sel[0]], job_.P, {&b.x[first], &b.y[first], &b.c[first], &b.rng[first], kLanes});
-            for (int l = 0; l < kLanes; ++l) {
-                lanes[l] = first + l;
-                applied[l] = sel[0];
-            }
-            moved = kLanes;
-        } else {
-            // Lanes grouped by xform with a counting sort (xforms in order,
-            // lanes in order within each), lanes that stay put (-1) first and
-            // left out: no branch per lane, one pass whatever the xform count.
-            int* end = group_end_.data();  // of xform k: end[k + 1]; of the idle lanes: end[0]
-            std::fill(end, end + n + 2, 0);
-            for (int l = 0; l < kLanes; ++l) ++end[sel[l] + 2];
-            for (int j = 2; j < n + 2; ++j) end[j] += end[j - 1];
-            int order[kLanes];
-            for (int l = 0; l < kLanes; ++l) order[end[sel[l] + 1]++] = l;
-            for (int k = 0; k < n; ++k) {
-                const int begin = end[k], count = end[k + 1] - begin;
-                if (count == 0) continue;
-                LaneGroup g;
-                g.count = count;
-                for (int i = 0; i < count; ++i) {
-                    const int t = first + order[begin + i];
-                    lanes[moved + i] = t;
-                    applied[moved + i] = k;
-                    g.x[i] = b.x[t]; g.y[i] = b.y[t]; g.c[i] = b.c[t]; g.rng[i] = b.rng[t];
-                }
-                apply_xform(job_.xforms[k], job_.P, g.span());
-                for (int i = 0; i < count; ++i) {
-                    const int t = lanes[moved + i];
-                    b.x[t] = g.x[i]; b.y[t] = g.y[i]; b.c[t] = g.c[i]; b.rng[t] = g.rng[i];
-                }
-                moved += count;
+                idle += kLanes - moved;
+                if (moved == kLanes) apply_to_warp(b, first, k, lanes, applied);
+                else apply_gathered(b, lanes, moved, k, applied);
             }
         }
         finish_lanes(b, lanes, applied, moved);
         hits_.end_round();
+    }
+
+    // Xform k on all the warp's lanes, in the block's own arrays.
+    int apply_to_warp(Block& b, int first, int k, int* lanes, int* applied) {
+        apply_xform(job_.xforms[k], job_.P, {&b.x[first], &b.y[first], &b.c[first], &b.rng[first], kLanes});
+        for (int l = 0; l < kLanes; ++l) {
+            lanes[l] = first + l;
+            applied[l] = k;
+        }
+        return kLanes;
+    }
+
+    // Xform k on `count` lanes of the block, gathered into one group.
+    void apply_gathered(Block& b, const int* lanes, int count, int k, int* applied) {
+        LaneGroup g;
+        g.count = count;
+        for (int i = 0; i < count; ++i) {
+            const int t = lanes[i];
+            applied[i] = k;
+            g.x[i] = b.x[t]; g.y[i] = b.y[t]; g.c[i] = b.c[t]; g.rng[i] = b.rng[t];
+        }
+        apply_xform(job_.xforms[k], job_.P, g.span());
+        for (int i = 0; i < count; ++i) {
+            const int t = lanes[i];
+            b.x[t] = g.x[i]; b.y[t] = g.y[i]; b.c[t] = g.c[i]; b.rng[t] = g.rng[i];
+        }
+    }
+
+    // Per-thread selection (under xaos from each lane's row): lanes grouped
+    // by xform with a counting sort (xforms in order, lanes in order within
+    // each), no branch per lane, one pass whatever the xform count. Returns
+    // the lanes that moved, all of them.
+    int divergent_selection(Block& b, int first, int* lanes, int* applied) {
+        const int n = static_cast<int>(job_.xforms.size());
+        int sel[kLanes];
+        for (int l = 0; l < kLanes; ++l) {
+            const float* S = job_.P + job_.select + (job_.key->xaos ? state_last(b.state[first + l]) * n : 0);
+            sel[l] = select_xform(S, n, rand01(b.rng[first + l]));
+        }
+        int* end = group_end_.data();  // counts (of xform k in end[k + 1]), then each xform's first, then end
+        std::fill(end, end + n + 1, 0);
+        for (int l = 0; l < kLanes; ++l) ++end[sel[l] + 1];
+        for (int k = 1; k < n + 1; ++k) end[k] += end[k - 1];
+        int order[kLanes];
+        for (int l = 0; l < kLanes; ++l) order[end[sel[l]]++] = first + l;
+        // end[k] is now where xform k's lanes end.
+        for (int k = 0, begin = 0; k < n; begin = end[k++]) {
+            const int count = end[k] - begin;
+            if (count == 0) continue;
+            std::copy_n(order + begin, count, lanes + begin);
+            apply_gathered(b, lanes + begin, count, k, applied + begin);
+        }
+        return kLanes;
     }
 
     // Bad values, fuse, final xform, plotting and chain ends of the lanes a
@@ -366,7 +377,7 @@ private:
 
     const FrameJob& job_;
     cpu::HitBuffer hits_;
-    std::vector<int> group_end_;  // round_of_warp's counting sort, xforms + 2 entries
+    std::vector<int> group_end_;  // divergent_selection's counting sort, xforms + 1 entries
 };
 
 class CpuBackend final : public Backend {
