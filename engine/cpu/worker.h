@@ -1,0 +1,139 @@
+// flamejit — one CPU thread's iteration: fj_iterate's rounds on blocks of lanes.
+// SPDX-License-Identifier: GPL-3.0-or-later
+//
+// The CPU backend (cpu_backend.h) plans a frame's call into a FrameJob and
+// hands each of its threads a Worker and a fixed share of the frame's
+// blocks; a Worker runs the kernel's rounds on them (selection, the xform on
+// the lanes of a warp as one batch, final xform, plotting, the exchange) and
+// adds its hits through its HitBuffer.
+#pragma once
+
+#include <atomic>
+#include <cstdint>
+#include <vector>
+
+#include "codegen/kernel_key.h"
+#include "codegen/param_layout.h"
+#include "cpu/hit_buffer.h"
+#include "cpu/variation_table.h"
+
+namespace fj::cpu {
+
+// One variation call of an xform, resolved from the key once per frame.
+struct VariationStep {
+    BatchFn batch;
+    int weight_offset;  // absolute, in the parameter block
+    int param_offset;
+    bool pre;
+};
+
+struct XformProgram {
+    int base = 0;
+    bool has_post = false;
+    std::vector<VariationStep> steps;
+};
+
+// An xform's variation calls, resolved from the key and layout.
+XformProgram compile_xform(const XformShape& shape, const XformLayout& x);
+
+// Everything a worker needs for one frame, read-only while iterating.
+struct FrameJob {
+    const float* P;
+    const KernelKey* key;
+    std::vector<XformProgram> xforms;
+    XformProgram final_xform;
+    int select, proposal, accept, palette;  // offsets in the parameter block
+    int hist_w, hist_h;
+    bool shared_hist;     // all threads add into one histogram atomically
+    int block;
+    uint64_t rounds;       // of every block in this call
+    uint64_t round_base;   // rounds the frame's blocks ran before this call
+    int fuse;              // unplotted steps at each chain's start
+    bool counts;           // hits also add to the count buffer (KernelKey::density_count)
+    // Step palettes: each xform's hit word for each palette entry
+    // (cpu::hit_word of its amounts), 256 per xform.
+    std::vector<u64> palette_words;
+};
+
+// One block of lanes: its points and random streams, structure of arrays.
+// Blocks live for a frame, so its later iterate calls (motion-blur time
+// steps, passes) continue their chains, as the GPU's point pool does.
+struct Block {
+    std::vector<float> x, y, c;
+    std::vector<int> state;  // fj::point_state
+    std::vector<Rng> rng;
+};
+
+// Block `index` of T lanes with the streams and start points the GPU's
+// fj_seed gives the same thread indices.
+Block seed_block(uint64_t index, int T, uint64_t seed, float fresh_fraction, int fuse);
+
+struct LaneGroup;
+
+class Worker {
+public:
+    // `targets`: where this thread's hits go (cpu/hit_buffer.h).
+    Worker(const FrameJob& job, const HitTargets& targets)
+        : job_(job), hits_(targets), group_end_(job.xforms.size() + 1) {}
+
+    void run_block(Block& b, uint64_t block_index, std::atomic<uint64_t>& rounds_done);
+
+    // Adds the hits still waiting; blocks hand them on to the next, so once
+    // after the last.
+    void flush_all() { hits_.flush_all(); }
+
+    unsigned long long plotted = 0, bad = 0, idle = 0;
+
+private:
+    // Selection as fj_iterate does it: every lane draws, lane 0's draw
+    // decides for the warp unless selection is per thread; under xaos the
+    // warp draws from the proposal and each lane accepts for its own row.
+    // Each lane then takes its random draws in fj_iterate's order; the order
+    // between lanes differs (lanes are processed stage by stage), which
+    // changes nothing: every lane has its own stream and the histogram's
+    // integer sums do not depend on the order of adds.
+    void round_of_warp(Block& b, int w);
+
+    // Xform k on all the warp's lanes, in the block's own arrays.
+    int apply_to_warp(Block& b, int first, int k, int* lanes, int* applied);
+
+    // Xform k on `count` lanes of the block, gathered into one group.
+    void apply_gathered(Block& b, const int* lanes, int count, int k, int* applied);
+
+    // Per-thread selection (under xaos from each lane's row): lanes grouped
+    // by xform with a counting sort (xforms in order, lanes in order within
+    // each), no branch per lane, one pass whatever the xform count. Returns
+    // the lanes that moved, all of them.
+    int divergent_selection(Block& b, int first, int* lanes, int* applied);
+
+    // Bad values, fuse, final xform, plotting and chain ends of the lanes a
+    // round moved (`applied` holds each one's xform); for each lane the same
+    // operations and random draws, in the same order, as fj_iterate.
+    void finish_lanes(Block& b, const int* lanes, const int* applied, int count);
+
+    // The final xform on the points about to plot, each taking it with the
+    // final xform's opacity; flam3 plots a bad final point as a random point.
+    void apply_final(LaneGroup& f);
+
+    void apply_final_to(LaneGroup& g, int count);
+
+    // Every accumulation mode but `none` adds the same integers here: the
+    // modes are GPU strategies for getting hits into the grid (atomics,
+    // warp sums, a shared-memory cache, packed words), and a thread's adds
+    // here are already exact (cpu/hit_buffer.h), so `shared` and `packed`
+    // render the image of `atomic` (packed's possible loss is a property of
+    // its GPU words only). `none` (the compute ceiling) skips the add but not
+    // the work before it.
+    void plot(float x, float y, float c, int xform);
+
+    // Moves the block's points between its warps as the key's exchange
+    // does (fj::ring_destination, fj::full_destination).
+    void exchange(Block& b, uint32_t round, uint32_t salt, std::vector<float>& nx, std::vector<float>& ny,
+                  std::vector<float>& nc, std::vector<int>& ns);
+
+    const FrameJob& job_;
+    HitBuffer hits_;
+    std::vector<int> group_end_;  // divergent_selection's counting sort, xforms + 1 entries
+};
+
+}  // namespace fj::cpu
