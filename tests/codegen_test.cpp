@@ -136,6 +136,13 @@ TEST_CASE("param layout: records do not overlap and the block holds every value"
     g.xforms[0].opacity = 0.5;
     const auto block2 = fj::pack_params(g, key, layout, camera);
     CHECK(block2[layout.xforms[0].base + fj::XformLayout::kVisibility] == doctest::Approx(0.1));
+    // A frame's count channel and a benchmark's atomic ceiling are switches
+    // of the module, not structure: the same flame packs the same block.
+    for (bool fj::KernelKey::*flag : {&fj::KernelKey::density_count, &fj::KernelKey::atomic_ceiling}) {
+        fj::KernelKey switched = key;
+        switched.*flag = true;
+        CHECK(fj::pack_params(f, switched, layout, camera) == block);
+    }
 }
 
 TEST_CASE("param layout: xaos rows, and a lazy proposal that keeps every row's distribution") {

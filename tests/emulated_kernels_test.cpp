@@ -286,6 +286,38 @@ TEST_CASE("emulated kernels: a frame's later iterate calls continue its chains a
     }
 }
 
+TEST_CASE("emulated kernels: the benchmarks' atomic ceiling adds each unit hit once, in every accumulation mode") {
+    REQUIRE(kStandIns);
+    if (!have_compiler()) return;
+    const fj::Flame flame = test_flame(fj::PaletteMode::Step);
+    const fj::FramePlan plan = test_plan();
+    auto cuda = emulated_cuda_backend("emulated-ceiling-cache");
+    for (fj::Accumulation mode : {fj::Accumulation::Atomic, fj::Accumulation::Scalar, fj::Accumulation::Warp,
+                                  fj::Accumulation::Shared, fj::Accumulation::Packed}) {
+        fj::KernelOptions options;
+        options.accumulation = mode;
+        fj::KernelKey key = fj::make_kernel_key(flame, options);
+        key.atomic_ceiling = true;
+        CAPTURE(key.canonical());
+        const fj::ParamLayout layout = fj::make_param_layout(key, fj::VariationRegistry::standard());
+        const std::vector<float> params = fj::pack_params(flame, key, layout, plan.world_to_cell);
+        fj::IterationRequest request;
+        request.flame = &flame;
+        request.key = &key;
+        request.layout = &layout;
+        request.params = &params;
+        request.plan = &plan;
+        request.seed = 11;
+        cuda->begin_frame(plan);
+        // kLanes threads, 100 rounds each, launched twice (a warm-up and the timed launch).
+        CHECK(fj::cuda_atomic_ceiling(*cuda, request, kLanes * 100ull) > 0);
+        const std::vector<float> accum = fj::cuda_download_accumulator(*cuda);
+        double sums[4] = {0, 0, 0, 0};
+        for (size_t i = 0; i < accum.size(); ++i) sums[i % 4] += accum[i];
+        for (double sum : sums) CHECK(sum == 2.0 * kLanes * 100);
+    }
+}
+
 TEST_CASE("emulated kernels: under xaos the kernel proposes, accepts and plots as the CPU backend does") {
     REQUIRE(kStandIns);
     if (!have_compiler()) return;
