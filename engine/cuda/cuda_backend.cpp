@@ -1,4 +1,4 @@
-// flamejit — the CUDA backend: context, module loading, pool, timed launches.
+// flamejit — the CUDA backend: context, pool, timed launches (kernels: kernel_modules.h).
 // SPDX-License-Identifier: GPL-3.0-or-later
 #include "cuda/cuda_backend.h"
 
@@ -6,15 +6,9 @@
 #include <chrono>
 #include <cmath>
 #include <future>
-#include <map>
-#include <mutex>
-#include <optional>
 
-#include "codegen/snippet_source.h"
-#include "codegen/stitcher.h"
-#include "codegen/variation_registry.h"
 #include "cuda/driver_api.h"
-#include "cuda/kernel_cache.h"
+#include "cuda/kernel_modules.h"
 #include "cuda/nvrtc_api.h"
 #include "errors.h"
 #include "iterate/common.h"
@@ -74,33 +68,21 @@ struct AccumTarget {
 };
 static_assert(sizeof(AccumTarget) == 32, "AccumTarget must match the device's FjAccumTarget");
 
-// Bytes of one slot of the shared-memory hit cache (FJ_CACHE_WORDS words).
-constexpr unsigned int kCacheSlotBytes = 5 * sizeof(unsigned int);
 // Counters the iterate kernel adds to: plotted, bad values, idle lane-rounds,
 // packed carries (the last through AccumTarget::carries).
 constexpr int kCounters = 4;
 constexpr unsigned int kFlushBlock = 256;
 
-struct LoadedKernel {
-    CUmodule module = nullptr;
-    CUfunction seed = nullptr;
-    CUfunction iterate = nullptr;
-    CUfunction atomic_ceiling = nullptr;
-    CUfunction packed_flush = nullptr;  // --accumulate packed only
-    Accumulation accumulation = Accumulation::Atomic;
-    unsigned int block = 0;
-    unsigned int grid = 0;  // blocks: all resident at once
-    int blocks_per_sm = 0;
-    int registers = -1;
-    unsigned int dynamic_shared = 0;  // bytes: the hit cache of --accumulate shared
-    unsigned int cache_bits = 0;
-};
-
-std::string device_arch(CUdevice device) {
-    int major = 0, minor = 0;
-    CU_CHECK(cuDeviceGetAttribute(&major, CU_DEVICE_ATTRIBUTE_COMPUTE_CAPABILITY_MAJOR, device));
-    CU_CHECK(cuDeviceGetAttribute(&minor, CU_DEVICE_ATTRIBUTE_COMPUTE_CAPABILITY_MINOR, device));
-    return "sm_" + std::to_string(major) + std::to_string(minor);
+// Device `index` of the driver's, or an input error naming how many there are.
+CUdevice checked_device(int index) {
+    int count = 0;
+    CU_CHECK(cuDeviceGetCount(&count));
+    if (index < 0 || index >= count)
+        throw InputError("CUDA device " + std::to_string(index) + " does not exist (" + std::to_string(count) +
+                         " present)");
+    CUdevice device = 0;
+    CU_CHECK(cuDeviceGet(&device, index));
+    return device;
 }
 
 class CudaBackend final : public Backend {
@@ -111,15 +93,10 @@ public:
     // through prepare, compiles the first kernel, which needs no context;
     // the first call that does need it waits for it (make_current).
     explicit CudaBackend(const CudaBackendOptions& options)
-        : cache_(options.cache_dir), launch_rounds_(options.launch_rounds), max_blocks_per_sm_(options.max_blocks_per_sm) {
-        int count = 0;
-        CU_CHECK(cuDeviceGetCount(&count));
-        if (options.device < 0 || options.device >= count)
-            throw InputError("CUDA device " + std::to_string(options.device) + " does not exist (" +
-                             std::to_string(count) + " present)");
-        CU_CHECK(cuDeviceGet(&device_, options.device));
-        CU_CHECK(cuDeviceGetAttribute(&sm_count_, CU_DEVICE_ATTRIBUTE_MULTIPROCESSOR_COUNT, device_));
-        arch_ = options.arch.empty() ? device_arch(device_) : options.arch;
+        : device_(checked_device(options.device)),
+          modules_(options.cache_dir, device_, options.arch.empty() ? device_arch(device_) : options.arch,
+                   options.max_blocks_per_sm),
+          launch_rounds_(options.launch_rounds) {
         context_made_ = std::async(std::launch::async, [this] { make_context(); });
         try {
             nvrtc();  // fail now, with NVRTC's reason, rather than at the first frame
@@ -132,19 +109,8 @@ public:
     ~CudaBackend() override { release_context(); }
 
     // Compiles (or finds in the cache) without the context, so this runs
-    // while make_context does, or on another thread while a frame renders;
-    // kernel_for loads the result.
-    void prepare(const KernelKey& requested, const ParamLayout& layout) override {
-        const KernelKey key = device_key(requested);
-        const std::string id = key.canonical();
-        {
-            std::lock_guard<std::mutex> lock(kernels_mutex_);
-            if (kernels_.count(id) || prepared_.count(id)) return;
-        }
-        CompiledKernel compiled = compile(key, layout);
-        std::lock_guard<std::mutex> lock(kernels_mutex_);
-        if (!kernels_.count(id)) prepared_.emplace(id, std::move(compiled));
-    }
+    // while make_context does, or on another thread while a frame renders.
+    void prepare(const KernelKey& key, const ParamLayout& layout) override { modules_.prepare(key, layout); }
 
     std::string name() const override { return "cuda"; }
 
@@ -175,7 +141,7 @@ public:
         if (hist_w_ == 0) throw std::runtime_error("iterate: begin_frame was not called");
         make_current();
         const auto start = std::chrono::steady_clock::now();
-        const LoadedKernel& kernel = kernel_for(*request.key, *request.layout);
+        const LoadedKernel& kernel = modules_.load(*request.key, *request.layout);
         const unsigned int pool = kernel.grid * kernel.block;
         if (request.fuse < 0 || request.fuse > 100000) throw std::runtime_error("iterate: fuse must be in 0..100000");
         // How many plotted steps each lane will run decides the share of
@@ -266,7 +232,7 @@ public:
     double atomic_ceiling(const IterationRequest& request, uint64_t adds) {
         if (hist_w_ == 0) throw std::runtime_error("atomic_ceiling: begin_frame was not called");
         make_current();
-        const LoadedKernel& kernel = kernel_for(*request.key, *request.layout);
+        const LoadedKernel& kernel = modules_.load(*request.key, *request.layout);
         if (!kernel.atomic_ceiling)
             throw std::runtime_error("atomic_ceiling: the kernel key was made without atomic_ceiling");
         const unsigned long long threads = static_cast<unsigned long long>(kernel.grid) * kernel.block;
@@ -350,8 +316,7 @@ private:
         rng_.release();
         params_.release();
         counters_.release();
-        for (auto& [key, kernel] : kernels_) api.cuModuleUnload(kernel.module);
-        kernels_.clear();
+        modules_.unload_all();
         if (stream_) api.cuStreamDestroy(stream_);
         api.cuDevicePrimaryCtxRelease(device_);
         context_ = nullptr;
@@ -375,109 +340,6 @@ private:
         const double wanted = std::max(1.0, std::floor(rounds * scale));
         const double needed = std::ceil(static_cast<double>(remaining) / pool);
         return static_cast<unsigned int>(std::clamp(std::min(wanted, needed), 1.0, 1.0e6));
-    }
-
-    // The key as this device builds it, whatever arch it was made for.
-    KernelKey device_key(const KernelKey& requested) const {
-        KernelKey key = requested;
-        key.arch = arch_;
-        return key;
-    }
-
-    CompiledKernel compile(const KernelKey& key, const ParamLayout& layout) {
-        CompileRequest request;
-        request.source = stitch_kernel(key, layout, VariationRegistry::standard(), SnippetSource::standard());
-        request.arch = arch_;
-        request.entry = kIterateKernelName;
-        return cache_.get(request);
-    }
-
-    // Only the rendering thread loads kernels; prepare may add to prepared_
-    // meanwhile, so both maps are read under the lock. A key being compiled
-    // by prepare and asked for here is compiled once (the cache waits for
-    // the first request).
-    const LoadedKernel& kernel_for(const KernelKey& requested, const ParamLayout& layout) {
-        const KernelKey key = device_key(requested);
-        const std::string id = key.canonical();
-        std::optional<CompiledKernel> early;
-        {
-            std::lock_guard<std::mutex> lock(kernels_mutex_);
-            if (auto found = kernels_.find(id); found != kernels_.end()) return found->second;
-            if (auto ready = prepared_.find(id); ready != prepared_.end()) {
-                early = std::move(ready->second);
-                prepared_.erase(ready);
-            }
-        }
-        const CompiledKernel compiled = early ? std::move(*early) : compile(key, layout);
-        LoadedKernel kernel;
-        CU_CHECK(cuModuleLoadData(&kernel.module, compiled.cubin.data()));
-        try {
-            CU_CHECK(cuModuleGetFunction(&kernel.iterate, kernel.module, kIterateKernelName));
-            CU_CHECK(cuModuleGetFunction(&kernel.seed, kernel.module, "fj_seed"));
-            if (key.atomic_ceiling)
-                CU_CHECK(cuModuleGetFunction(&kernel.atomic_ceiling, kernel.module, "fj_atomic_ceiling"));
-            kernel.accumulation = key.accumulation;
-            if (key.accumulation == Accumulation::Packed)
-                CU_CHECK(cuModuleGetFunction(&kernel.packed_flush, kernel.module, "fj_packed_flush"));
-            kernel.block = static_cast<unsigned int>(key.block_size);
-            int per_sm = 0;
-            CU_CHECK(cuOccupancyMaxActiveBlocksPerMultiprocessor(&per_sm, kernel.iterate,
-                                                                 static_cast<int>(kernel.block), 0));
-            if (per_sm < 1)
-                throw std::runtime_error("kernel " + compiled.key + " cannot run blocks of " +
-                                         std::to_string(kernel.block) + " threads on this device (" +
-                                         std::to_string(compiled.registers) + " registers)");
-            if (max_blocks_per_sm_ > 0) per_sm = std::min(per_sm, max_blocks_per_sm_);
-            if (key.accumulation == Accumulation::Shared) size_hit_cache(kernel, per_sm);
-            kernel.grid = static_cast<unsigned int>(per_sm * sm_count_);
-            kernel.blocks_per_sm = per_sm;
-            kernel.registers = compiled.registers;
-        } catch (...) {
-            cuda_driver().cuModuleUnload(kernel.module);
-            throw;
-        }
-        std::lock_guard<std::mutex> lock(kernels_mutex_);
-        prepared_.erase(id);  // a prepare that finished while this compiled
-        return kernels_.emplace(id, kernel).first->second;
-    }
-
-    // The hit cache of --accumulate shared takes the shared memory that
-    // `blocks_per_sm` resident blocks (the register-limited occupancy) leave
-    // unused on an SM, so it costs no resident warps: the largest
-    // power-of-two slot count whose dynamic shared memory still lets the
-    // occupancy API place that many blocks. The carveout goes to shared
-    // memory (L1 gets the rest), or the driver could pick a split with room
-    // for fewer blocks. Without room for 32 slots the kernel runs uncached.
-    void size_hit_cache(LoadedKernel& kernel, int blocks_per_sm) {
-        int per_sm_bytes = 0, reserved = 0, optin = 0, static_bytes = 0;
-        CU_CHECK(cuDeviceGetAttribute(&per_sm_bytes, CU_DEVICE_ATTRIBUTE_MAX_SHARED_MEMORY_PER_MULTIPROCESSOR, device_));
-        CU_CHECK(cuDeviceGetAttribute(&reserved, CU_DEVICE_ATTRIBUTE_RESERVED_SHARED_MEMORY_PER_BLOCK, device_));
-        CU_CHECK(cuDeviceGetAttribute(&optin, CU_DEVICE_ATTRIBUTE_MAX_SHARED_MEMORY_PER_BLOCK_OPTIN, device_));
-        CU_CHECK(cuFuncGetAttribute(&static_bytes, CU_FUNC_ATTRIBUTE_SHARED_SIZE_BYTES, kernel.iterate));
-        const long long room = std::min<long long>(per_sm_bytes / blocks_per_sm - reserved, optin) - static_bytes;
-        // The ceiling kernel, where the module has one, shares the cache.
-        std::vector<CUfunction> users = {kernel.iterate};
-        if (kernel.atomic_ceiling) users.push_back(kernel.atomic_ceiling);
-        for (CUfunction f : users)
-            CU_CHECK(cuFuncSetAttribute(f, CU_FUNC_ATTRIBUTE_PREFERRED_SHARED_MEMORY_CARVEOUT,
-                                        CU_SHAREDMEM_CARVEOUT_MAX_SHARED));
-        unsigned int bits = 0;
-        while (bits < 24 && (static_cast<long long>(kCacheSlotBytes) << (bits + 1)) <= room) ++bits;
-        for (; bits >= 5; --bits) {
-            const unsigned int bytes = kCacheSlotBytes << bits;
-            for (CUfunction f : users)
-                CU_CHECK(cuFuncSetAttribute(f, CU_FUNC_ATTRIBUTE_MAX_DYNAMIC_SHARED_SIZE_BYTES, static_cast<int>(bytes)));
-            int placed = 0;
-            CU_CHECK(cuOccupancyMaxActiveBlocksPerMultiprocessor(&placed, kernel.iterate,
-                                                                 static_cast<int>(kernel.block), bytes));
-            if (placed >= blocks_per_sm) {
-                kernel.cache_bits = bits;
-                kernel.dynamic_shared = bytes;
-                return;
-            }
-        }
-        kernel.cache_bits = 0;
-        kernel.dynamic_shared = 0;
     }
 
     AccumTarget accum_target(const LoadedKernel& kernel) const {
@@ -545,19 +407,13 @@ private:
                                 stream_, args, nullptr));
     }
 
-    KernelCache cache_;
     CUdevice device_ = 0;
+    KernelModules modules_;
     CUcontext context_ = nullptr;
     CUstream stream_ = nullptr;
-    int sm_count_ = 0;
-    std::string arch_;
     std::future<void> context_made_;
     std::string context_error_;  // why make_context failed, for every later caller
-    std::mutex kernels_mutex_;  // kernels_ and prepared_
-    std::map<std::string, LoadedKernel> kernels_;
-    std::map<std::string, CompiledKernel> prepared_;  // compiled by prepare, not loaded yet
     unsigned int launch_rounds_ = 0;
-    int max_blocks_per_sm_ = 0;
     DeviceBuffer accum_, packed_, points_, rng_, params_, counters_;
     bool packed_cleared_ = false;
     CUfunction packed_flush_ = nullptr;  // set while the packed grid holds hits
@@ -587,55 +443,6 @@ double cuda_atomic_ceiling(Backend& backend, const IterationRequest& request, ui
     auto* cuda = dynamic_cast<CudaBackend*>(&backend);
     if (!cuda) throw std::runtime_error("cuda_atomic_ceiling: not a CUDA backend");
     return cuda->atomic_ceiling(request, adds);
-}
-
-bool cuda_device_available(std::string* why_not) {
-    std::string reason;
-    if (!cuda_driver_loaded(&reason)) {
-        if (why_not) *why_not = reason;
-        return false;
-    }
-    int count = 0;
-    const CUresult result = cuda_driver().cuDeviceGetCount(&count);
-    if (result != CUDA_SUCCESS || count == 0) {
-        if (why_not)
-            *why_not = result != CUDA_SUCCESS
-                           ? "cuDeviceGetCount failed: " + cuda_result_text(result)
-                           : std::string("the CUDA driver reports no device");
-        return false;
-    }
-    return true;
-}
-
-bool cuda_available(std::string* why_not) {
-    return cuda_device_available(why_not) && nvrtc_available(why_not);
-}
-
-CudaSystemInfo describe_devices() {
-    CudaSystemInfo info;
-    CU_CHECK(cuDriverGetVersion(&info.driver_version));
-    int count = 0;
-    CU_CHECK(cuDeviceGetCount(&count));
-    for (int i = 0; i < count; ++i) {
-        CUdevice device = 0;
-        CU_CHECK(cuDeviceGet(&device, i));
-        CudaDeviceInfo d;
-        d.index = i;
-        char name[256] = {};
-        CU_CHECK(cuDeviceGetName(name, sizeof name - 1, device));
-        d.name = name;
-        CU_CHECK(cuDeviceGetAttribute(&d.cc_major, CU_DEVICE_ATTRIBUTE_COMPUTE_CAPABILITY_MAJOR,
-                                      device));
-        CU_CHECK(cuDeviceGetAttribute(&d.cc_minor, CU_DEVICE_ATTRIBUTE_COMPUTE_CAPABILITY_MINOR,
-                                      device));
-        CU_CHECK(cuDeviceGetAttribute(&d.multiprocessors, CU_DEVICE_ATTRIBUTE_MULTIPROCESSOR_COUNT,
-                                      device));
-        size_t bytes = 0;
-        CU_CHECK(cuDeviceTotalMem(&bytes, device));
-        d.memory_bytes = bytes;
-        info.devices.push_back(d);
-    }
-    return info;
 }
 
 }  // namespace fj

@@ -1,0 +1,156 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+#include "cuda/kernel_modules.h"
+
+#include <algorithm>
+#include <optional>
+#include <stdexcept>
+#include <string>
+#include <utility>
+#include <vector>
+
+#include "codegen/snippet_source.h"
+#include "codegen/stitcher.h"
+#include "codegen/variation_registry.h"
+
+namespace fj {
+namespace {
+
+// Bytes of one slot of the shared-memory hit cache (FJ_CACHE_WORDS words).
+constexpr unsigned int kCacheSlotBytes = 5 * sizeof(unsigned int);
+
+}  // namespace
+
+std::string device_arch(CUdevice device) {
+    int major = 0, minor = 0;
+    CU_CHECK(cuDeviceGetAttribute(&major, CU_DEVICE_ATTRIBUTE_COMPUTE_CAPABILITY_MAJOR, device));
+    CU_CHECK(cuDeviceGetAttribute(&minor, CU_DEVICE_ATTRIBUTE_COMPUTE_CAPABILITY_MINOR, device));
+    return "sm_" + std::to_string(major) + std::to_string(minor);
+}
+
+KernelModules::KernelModules(const std::string& cache_dir, CUdevice device, std::string arch, int max_blocks_per_sm)
+    : cache_(cache_dir), device_(device), arch_(std::move(arch)), max_blocks_per_sm_(max_blocks_per_sm) {
+    CU_CHECK(cuDeviceGetAttribute(&sm_count_, CU_DEVICE_ATTRIBUTE_MULTIPROCESSOR_COUNT, device_));
+}
+
+void KernelModules::prepare(const KernelKey& requested, const ParamLayout& layout) {
+    const KernelKey key = device_key(requested);
+    const std::string id = key.canonical();
+    {
+        std::lock_guard<std::mutex> lock(mutex_);
+        if (loaded_.count(id) || prepared_.count(id)) return;
+    }
+    CompiledKernel compiled = compile(key, layout);
+    std::lock_guard<std::mutex> lock(mutex_);
+    if (!loaded_.count(id)) prepared_.emplace(id, std::move(compiled));
+}
+
+// Only the rendering thread loads kernels; prepare may add to prepared_
+// meanwhile, so both maps are read under the lock. A key being compiled by
+// prepare and asked for here is compiled once (the cache waits for the
+// first request).
+const LoadedKernel& KernelModules::load(const KernelKey& requested, const ParamLayout& layout) {
+    const KernelKey key = device_key(requested);
+    const std::string id = key.canonical();
+    std::optional<CompiledKernel> early;
+    {
+        std::lock_guard<std::mutex> lock(mutex_);
+        if (auto found = loaded_.find(id); found != loaded_.end()) return found->second;
+        if (auto ready = prepared_.find(id); ready != prepared_.end()) {
+            early = std::move(ready->second);
+            prepared_.erase(ready);
+        }
+    }
+    const CompiledKernel compiled = early ? std::move(*early) : compile(key, layout);
+    LoadedKernel kernel;
+    CU_CHECK(cuModuleLoadData(&kernel.module, compiled.cubin.data()));
+    try {
+        CU_CHECK(cuModuleGetFunction(&kernel.iterate, kernel.module, kIterateKernelName));
+        CU_CHECK(cuModuleGetFunction(&kernel.seed, kernel.module, "fj_seed"));
+        if (key.atomic_ceiling)
+            CU_CHECK(cuModuleGetFunction(&kernel.atomic_ceiling, kernel.module, "fj_atomic_ceiling"));
+        kernel.accumulation = key.accumulation;
+        if (key.accumulation == Accumulation::Packed)
+            CU_CHECK(cuModuleGetFunction(&kernel.packed_flush, kernel.module, "fj_packed_flush"));
+        kernel.block = static_cast<unsigned int>(key.block_size);
+        int per_sm = 0;
+        CU_CHECK(cuOccupancyMaxActiveBlocksPerMultiprocessor(&per_sm, kernel.iterate,
+                                                             static_cast<int>(kernel.block), 0));
+        if (per_sm < 1)
+            throw std::runtime_error("kernel " + compiled.key + " cannot run blocks of " +
+                                     std::to_string(kernel.block) + " threads on this device (" +
+                                     std::to_string(compiled.registers) + " registers)");
+        if (max_blocks_per_sm_ > 0) per_sm = std::min(per_sm, max_blocks_per_sm_);
+        if (key.accumulation == Accumulation::Shared) size_hit_cache(kernel, per_sm);
+        kernel.grid = static_cast<unsigned int>(per_sm * sm_count_);
+        kernel.blocks_per_sm = per_sm;
+        kernel.registers = compiled.registers;
+    } catch (...) {
+        cuda_driver().cuModuleUnload(kernel.module);
+        throw;
+    }
+    std::lock_guard<std::mutex> lock(mutex_);
+    prepared_.erase(id);  // a prepare that finished while this compiled
+    return loaded_.emplace(id, kernel).first->second;
+}
+
+void KernelModules::unload_all() {
+    const DriverApi& api = cuda_driver();
+    for (auto& [key, kernel] : loaded_) api.cuModuleUnload(kernel.module);
+    loaded_.clear();
+}
+
+// The key as this device builds it, whatever arch it was made for.
+KernelKey KernelModules::device_key(const KernelKey& requested) const {
+    KernelKey key = requested;
+    key.arch = arch_;
+    return key;
+}
+
+CompiledKernel KernelModules::compile(const KernelKey& key, const ParamLayout& layout) {
+    CompileRequest request;
+    request.source = stitch_kernel(key, layout, VariationRegistry::standard(), SnippetSource::standard());
+    request.arch = arch_;
+    request.entry = kIterateKernelName;
+    return cache_.get(request);
+}
+
+// The hit cache of --accumulate shared takes the shared memory that
+// `blocks_per_sm` resident blocks (the register-limited occupancy) leave
+// unused on an SM, so it costs no resident warps: the largest
+// power-of-two slot count whose dynamic shared memory still lets the
+// occupancy API place that many blocks. The carveout goes to shared
+// memory (L1 gets the rest), or the driver could pick a split with room
+// for fewer blocks. Without room for 32 slots the kernel runs uncached.
+void KernelModules::size_hit_cache(LoadedKernel& kernel, int blocks_per_sm) {
+    int per_sm_bytes = 0, reserved = 0, optin = 0, static_bytes = 0;
+    CU_CHECK(cuDeviceGetAttribute(&per_sm_bytes, CU_DEVICE_ATTRIBUTE_MAX_SHARED_MEMORY_PER_MULTIPROCESSOR, device_));
+    CU_CHECK(cuDeviceGetAttribute(&reserved, CU_DEVICE_ATTRIBUTE_RESERVED_SHARED_MEMORY_PER_BLOCK, device_));
+    CU_CHECK(cuDeviceGetAttribute(&optin, CU_DEVICE_ATTRIBUTE_MAX_SHARED_MEMORY_PER_BLOCK_OPTIN, device_));
+    CU_CHECK(cuFuncGetAttribute(&static_bytes, CU_FUNC_ATTRIBUTE_SHARED_SIZE_BYTES, kernel.iterate));
+    const long long room = std::min<long long>(per_sm_bytes / blocks_per_sm - reserved, optin) - static_bytes;
+    // The ceiling kernel, where the module has one, shares the cache.
+    std::vector<CUfunction> users = {kernel.iterate};
+    if (kernel.atomic_ceiling) users.push_back(kernel.atomic_ceiling);
+    for (CUfunction f : users)
+        CU_CHECK(cuFuncSetAttribute(f, CU_FUNC_ATTRIBUTE_PREFERRED_SHARED_MEMORY_CARVEOUT,
+                                    CU_SHAREDMEM_CARVEOUT_MAX_SHARED));
+    unsigned int bits = 0;
+    while (bits < 24 && (static_cast<long long>(kCacheSlotBytes) << (bits + 1)) <= room) ++bits;
+    for (; bits >= 5; --bits) {
+        const unsigned int bytes = kCacheSlotBytes << bits;
+        for (CUfunction f : users)
+            CU_CHECK(cuFuncSetAttribute(f, CU_FUNC_ATTRIBUTE_MAX_DYNAMIC_SHARED_SIZE_BYTES, static_cast<int>(bytes)));
+        int placed = 0;
+        CU_CHECK(cuOccupancyMaxActiveBlocksPerMultiprocessor(&placed, kernel.iterate,
+                                                             static_cast<int>(kernel.block), bytes));
+        if (placed >= blocks_per_sm) {
+            kernel.cache_bits = bits;
+            kernel.dynamic_shared = bytes;
+            return;
+        }
+    }
+    kernel.cache_bits = 0;
+    kernel.dynamic_shared = 0;
+}
+
+}  // namespace fj
