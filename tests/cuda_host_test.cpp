@@ -32,8 +32,7 @@ namespace {
 // Before any test runs, so before the driver is loaded (once per process).
 // $FJ_STAND_IN_DRIVER, where set (a bundle's env.sh), else the build's.
 const bool kStandIn = [] {
-    const char* bundled = std::getenv("FJ_STAND_IN_DRIVER");
-    setenv("FLAMEJIT_LIBCUDA_PATH", bundled && *bundled ? bundled : FJ_STAND_IN_DRIVER, 1);
+    setenv("FLAMEJIT_LIBCUDA_PATH", fj::test::path_from_env("FJ_STAND_IN_DRIVER", FJ_STAND_IN_DRIVER).c_str(), 1);
     return true;
 }();
 

@@ -34,25 +34,20 @@
 
 namespace {
 
-const char* setting(const char* name, const char* fallback) {
-    const char* value = std::getenv(name);
-    return value && *value ? value : fallback;
-}
-
 // Before the driver and NVRTC are first loaded (once per process): the
 // stand-ins that $FJ_STAND_IN_DRIVER and $FJ_STAND_IN_NVRTC name (a bundle's
 // env.sh), else the build's.
 const bool kStandIns = [] {
-    setenv("FLAMEJIT_LIBCUDA_PATH", setting("FJ_STAND_IN_DRIVER", FJ_STAND_IN_DRIVER), 1);
-    setenv("FLAMEJIT_NVRTC_PATH", setting("FJ_STAND_IN_NVRTC", FJ_STAND_IN_NVRTC), 1);
+    setenv("FLAMEJIT_LIBCUDA_PATH", fj::test::path_from_env("FJ_STAND_IN_DRIVER", FJ_STAND_IN_DRIVER).c_str(), 1);
+    setenv("FLAMEJIT_NVRTC_PATH", fj::test::path_from_env("FJ_STAND_IN_NVRTC", FJ_STAND_IN_NVRTC).c_str(), 1);
     return true;
 }();
 
 // The stand-in NVRTC runs the host compiler, which a machine given only a
 // bundle may lack.
 bool have_compiler() {
-    const char* compiler = setting("FJ_EMULATOR_CXX", FJ_EMULATOR_CXX);
-    if (access(compiler, X_OK) == 0) return true;
+    const std::string compiler = fj::test::path_from_env("FJ_EMULATOR_CXX", FJ_EMULATOR_CXX);
+    if (access(compiler.c_str(), X_OK) == 0) return true;
     MESSAGE("no host compiler at " << compiler << " (FJ_EMULATOR_CXX), emulated kernels skipped");
     return false;
 }

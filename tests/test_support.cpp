@@ -19,16 +19,15 @@
 
 namespace fj::test {
 
-namespace {
-
-// The variable's value when set and not empty, else the configure-time path:
-// a test executable copied to a machine without the source or build tree (a
-// bundle from tools/bundle.sh, whose env.sh sets these) reads its inputs
-// where the variables say, and runs unchanged in the build tree otherwise.
+// A test executable copied to a machine without the source or build tree (a
+// bundle from tools/bundle.sh, whose env.sh sets these variables) reads its
+// inputs where the variables say, and runs unchanged in the build tree otherwise.
 std::string path_from_env(const char* variable, const std::string& configured) {
     const char* value = std::getenv(variable);
     return value && *value ? value : configured;
 }
+
+namespace {
 
 std::string binary_dir() { return path_from_env("FJ_BINARY_DIR", FJ_BINARY_DIR); }
 

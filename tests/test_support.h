@@ -12,6 +12,8 @@ std::string source_path(const std::string& rel);      // inside the project ($FJ
 std::string corpus_path(const std::string& rel);      // inside the artist corpus ($FJ_CORPUS_DIR)
 std::string flam3_data_path(const std::string& rel);  // inside /usr/share/flam3 ($FJ_FLAM3_DATA_DIR)
 std::string flamejit_binary();                        // $FJ_FLAMEJIT, else flamejit in $FJ_BINARY_DIR
+// The variable's value when set and not empty, else `configured`.
+std::string path_from_env(const char* variable, const std::string& configured);
 // A fresh empty folder under $FJ_SCRATCH_DIR (default: test-scratch in the
 // build tree), unique per call.
 std::string scratch_dir(const std::string& tag);
