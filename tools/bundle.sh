@@ -84,7 +84,7 @@ done
 # with the emulator's headers that emulated_kernels_test adds (env.sh names
 # them; the emulated kernels also need a host compiler on the target).
 for f in libfj_stand_in_driver.so libfj_stand_in_nvrtc.so; do
-    [[ -f $build/tests/$f ]] && cp "$build/tests/$f" "$stage/lib/"
+    if [[ -f $build/tests/$f ]]; then cp "$build/tests/$f" "$stage/lib/"; fi
 done
 mkdir -p "$stage/share/flamejit/emulator"
 cp "$fj_root"/tests/emulator/*.h "$stage/share/flamejit/emulator/"
