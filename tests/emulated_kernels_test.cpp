@@ -136,15 +136,9 @@ Run iterate_frame(fj::Backend& backend, const std::vector<Step>& steps, const fj
     Run run;
     for (const Step& step : steps) {
         const std::vector<float> params = fj::pack_params(*step.flame, key, layout, plan.world_to_cell);
-        fj::IterationRequest request;
-        request.flame = step.flame;
-        request.key = &key;
-        request.layout = &layout;
-        request.params = &params;
-        request.plan = &plan;
-        request.samples = step.samples;
-        request.seed = 2026;
-        const fj::IterationStats stats = backend.iterate(request);
+        const fj::IterationStats stats = backend.iterate({.flame = step.flame, .key = &key, .layout = &layout,
+                                                          .params = &params, .plan = &plan,
+                                                          .samples = step.samples, .seed = 2026});
         run.stats.samples += stats.samples;
         run.stats.bad_values += stats.bad_values;
         run.stats.idle_lane_rounds += stats.idle_lane_rounds;
@@ -296,13 +290,8 @@ TEST_CASE("emulated kernels: the benchmarks' atomic ceiling adds each unit hit o
         CAPTURE(key.canonical());
         const fj::ParamLayout layout = fj::make_param_layout(key, fj::VariationRegistry::standard());
         const std::vector<float> params = fj::pack_params(flame, key, layout, plan.world_to_cell);
-        fj::IterationRequest request;
-        request.flame = &flame;
-        request.key = &key;
-        request.layout = &layout;
-        request.params = &params;
-        request.plan = &plan;
-        request.seed = 11;
+        const fj::IterationRequest request{
+            .flame = &flame, .key = &key, .layout = &layout, .params = &params, .plan = &plan, .seed = 11};
         cuda->begin_frame(plan);
         // kLanes threads, 100 rounds each, launched twice (a warm-up and the timed launch).
         CHECK(fj::cuda_atomic_ceiling(*cuda, request, kLanes * 100ull) > 0);
