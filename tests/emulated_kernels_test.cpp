@@ -102,6 +102,7 @@ fj::FramePlan test_plan() {
 struct Run {
     fj::IterationStats stats;
     std::vector<float> accum;
+    std::vector<float> counts;  // flam3's count channel, where the key keeps one
 };
 
 // Cells whose four channels are not the same bits in both runs.
@@ -118,6 +119,7 @@ void check_same_hits(const Run& run, const Run& reference) {
     CHECK(run.stats.bad_values == reference.stats.bad_values);
     REQUIRE(run.accum.size() == reference.accum.size());
     CHECK(differing_cells(run, reference) == 0);
+    CHECK(run.counts == reference.counts);
 }
 
 // One iterate call of a frame: the flame at one time (a motion-blur time
@@ -127,10 +129,13 @@ struct Step {
     uint64_t samples;
 };
 
-// A frame of one or more iterate calls (one structure, so one kernel).
-Run iterate_frame(fj::Backend& backend, const std::vector<Step>& steps, const fj::KernelOptions& options) {
+// A frame of one or more iterate calls (one structure, so one kernel),
+// with flam3's count channel where `density_count`.
+Run iterate_frame(fj::Backend& backend, const std::vector<Step>& steps, const fj::KernelOptions& options,
+                  bool density_count = false) {
     const fj::FramePlan plan = test_plan();
-    const fj::KernelKey key = fj::make_kernel_key(*steps[0].flame, options);
+    fj::KernelKey key = fj::make_kernel_key(*steps[0].flame, options);
+    key.density_count = density_count;
     const fj::ParamLayout layout = fj::make_param_layout(key, fj::VariationRegistry::standard());
     backend.begin_frame(plan);
     Run run;
@@ -146,16 +151,19 @@ Run iterate_frame(fj::Backend& backend, const std::vector<Step>& steps, const fj
     }
     if (backend.name() == "cuda") {
         run.accum = fj::cuda_download_accumulator(backend);
+        run.counts = fj::cuda_download_counts(backend);
     } else {
         const auto accum = fj::cpu_accumulator(backend);
+        const auto counts = fj::cpu_counts(backend);
         run.accum.assign(accum.begin(), accum.end());
+        run.counts.assign(counts.begin(), counts.end());
     }
     return run;
 }
 
 Run iterate(fj::Backend& backend, const fj::Flame& flame, const fj::KernelOptions& options,
-            uint64_t samples = test_plan().samples) {
-    return iterate_frame(backend, {{&flame, samples}}, options);
+            uint64_t samples = test_plan().samples, bool density_count = false) {
+    return iterate_frame(backend, {{&flame, samples}}, options, density_count);
 }
 
 std::unique_ptr<fj::Backend> emulated_cuda_backend(const std::string& cache_tag,
@@ -189,8 +197,11 @@ TEST_CASE("emulated kernels: the generated kernel plots the CPU backend's hits, 
             options.accumulation = modes[(s + palette) % 4];
             const fj::Flame flame = test_flame(palette ? fj::PaletteMode::Linear : fj::PaletteMode::Step);
             CAPTURE(fj::make_kernel_key(flame, options).canonical());
-            const Run reference = iterate(*cpu, flame, options);
+            // Half the runs keep flam3's count channel beside the hits.
+            const bool counts = palette == 1;
+            const Run reference = iterate(*cpu, flame, options, test_plan().samples, counts);
             CHECK(reference.stats.samples == test_plan().samples);
+            CHECK(reference.counts.empty() == !counts);
             size_t lit = 0;
             for (size_t i = 3; i < reference.accum.size(); i += 4) lit += reference.accum[i] > 0;
             CHECK(lit > 1000);
@@ -200,7 +211,7 @@ TEST_CASE("emulated kernels: the generated kernel plots the CPU backend's hits, 
             for (const std::string schedule : {"lockstep", "run-ahead"}) {
                 CAPTURE(schedule);
                 setenv("FJ_EMULATOR_SCHEDULE", schedule.c_str(), 1);
-                const Run run = iterate(*cuda, flame, options);
+                const Run run = iterate(*cuda, flame, options, test_plan().samples, counts);
                 unsetenv("FJ_EMULATOR_SCHEDULE");
                 CHECK(run.stats.packed_carries == 0);
                 check_same_hits(run, reference);

@@ -259,10 +259,12 @@ public:
     std::vector<float> download_accumulator() {
         make_current();
         fold_packed();
-        std::vector<float> host(static_cast<size_t>(hist_w_) * hist_h_ * 4);
-        CU_CHECK(cuMemcpyDtoHAsync(host.data(), accum_.get(), host.size() * sizeof(float), stream_));
-        CU_CHECK(cuStreamSynchronize(stream_));
-        return host;
+        return download(accum_, static_cast<size_t>(hist_w_) * hist_h_ * 4);
+    }
+
+    std::vector<float> download_counts() {
+        make_current();
+        return counts_ready_ ? download(counts_, static_cast<size_t>(hist_w_) * hist_h_) : std::vector<float>();
     }
 
 private:
@@ -321,6 +323,13 @@ private:
         api.cuDevicePrimaryCtxRelease(device_);
         context_ = nullptr;
         stream_ = nullptr;
+    }
+
+    std::vector<float> download(const DeviceBuffer& buffer, size_t floats) {
+        std::vector<float> host(floats);
+        CU_CHECK(cuMemcpyDtoHAsync(host.data(), buffer.get(), floats * sizeof(float), stream_));
+        CU_CHECK(cuStreamSynchronize(stream_));
+        return host;
     }
 
     CudaFrameBuffers frame_buffers() {
@@ -437,6 +446,12 @@ std::vector<float> cuda_download_accumulator(Backend& backend) {
     auto* cuda = dynamic_cast<CudaBackend*>(&backend);
     if (!cuda) throw std::runtime_error("cuda_download_accumulator: not a CUDA backend");
     return cuda->download_accumulator();
+}
+
+std::vector<float> cuda_download_counts(Backend& backend) {
+    auto* cuda = dynamic_cast<CudaBackend*>(&backend);
+    if (!cuda) throw std::runtime_error("cuda_download_counts: not a CUDA backend");
+    return cuda->download_counts();
 }
 
 double cuda_atomic_ceiling(Backend& backend, const IterationRequest& request, uint64_t adds) {

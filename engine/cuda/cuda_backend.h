@@ -42,6 +42,9 @@ std::unique_ptr<Backend> make_cuda_backend(const CudaBackendOptions& options);
 // The accumulator of a CUDA backend copied to the host: hist_width ×
 // hist_height RGBA floats, row-major. For tests and diagnostics.
 std::vector<float> cuda_download_accumulator(Backend& backend);
+// Its count buffer (flam3's count channel, one float per cell), empty unless
+// the frame's key has density_count. For tests and diagnostics.
+std::vector<float> cuda_download_counts(Backend& backend);
 
 // The atomic ceiling of the request's kernel: `adds` unit hits to uniformly
 // random cells of the current frame's accumulator (which they dirty), timed
