@@ -189,13 +189,11 @@ int Worker::divergent_selection(Block& b, int first, int* lanes, int* applied) {
     std::fill(end, end + n + 1, 0);
     for (int l = 0; l < kLanes; ++l) ++end[sel[l] + 1];
     for (int k = 1; k < n + 1; ++k) end[k] += end[k - 1];
-    int order[kLanes];
-    for (int l = 0; l < kLanes; ++l) order[end[sel[l]]++] = first + l;
+    for (int l = 0; l < kLanes; ++l) lanes[end[sel[l]]++] = first + l;
     // end[k] is now where xform k's lanes end.
     for (int k = 0, begin = 0; k < n; begin = end[k++]) {
         const int count = end[k] - begin;
         if (count == 0) continue;
-        std::copy_n(order + begin, count, lanes + begin);
         apply_gathered(b, lanes + begin, count, k, applied + begin);
     }
     return kLanes;
