@@ -4,6 +4,7 @@
 #include <doctest/doctest.h>
 
 #include <algorithm>
+#include <cstdlib>
 #include <filesystem>
 #include <regex>
 #include <set>
@@ -23,6 +24,36 @@ using fj::test::quoted;
 std::string flamejit() { return quoted(fj::test::flamejit_binary()); }
 
 bool have_flam3_tools() { return run_command("command -v flam3-genome && command -v flam3-animate").status == 0; }
+
+// The backend the flam3-animate comparisons render with: the CPU on two
+// threads, or FJ_TEST_BACKEND on the devices FJ_TEST_DEVICES lists, if any
+// (`FJ_TEST_BACKEND=cuda FJ_TEST_DEVICES=0,1 ctest -R animate` where there
+// are GPUs).
+std::string test_backend() {
+    const char* backend = std::getenv("FJ_TEST_BACKEND");
+    return backend && *backend ? backend : "cpu";
+}
+
+std::string backend_args() {
+    if (test_backend() == "cpu") return "--backend cpu --threads 2";
+    std::string args = "--backend " + test_backend();
+    if (const char* devices = std::getenv("FJ_TEST_DEVICES"); devices && *devices) args += std::string(" --devices ") + devices;
+    return args;
+}
+
+// Every frame line of a run names the backend it was rendered with.
+void check_backend(const std::string& output) {
+    const std::regex frame_line("^frame -?[0-9]+: .*, backend ([a-z]+)$");
+    std::istringstream in(output);
+    int frames = 0;
+    for (std::string line; std::getline(in, line);) {
+        std::smatch m;
+        if (!std::regex_match(line, m, frame_line)) continue;
+        ++frames;
+        CHECK(m[1].str() == test_backend());
+    }
+    CHECK(frames > 0);
+}
 
 // A flam3-genome sequence=… animation between two random genomes: each
 // rotated a full turn in `nframes` frames, then a transition, one keyframe
@@ -67,7 +98,7 @@ std::set<long long> complete_frames(const std::string& pattern, long long first,
 
 }  // namespace
 
-TEST_CASE("animate: CPU frames of a flam3-genome sequence match flam3-animate with motion blur (ratio <= 1.3)") {
+TEST_CASE("animate: frames of a flam3-genome sequence match flam3-animate with motion blur (ratio <= 1.3)") {
     if (!have_flam3_tools()) {
         FAIL("flam3-genome / flam3-animate not installed (Debian flam3-utils): tools/test.sh installs them");
         return;
@@ -87,8 +118,9 @@ TEST_CASE("animate: CPU frames of a flam3-genome sequence match flam3-animate wi
         }
         const std::string pattern = dir + "/C" + tag + "_%05d.png";
         const auto ours = run_command(flamejit() + " animate " + quoted(seq) + " --frames 1:9 -o " + quoted(pattern) +
-                                      " --backend cpu --threads 2 --seed " + tag);
+                                      " " + backend_args() + " --seed " + tag);
         REQUIRE_MESSAGE(ours.status == 0, ours.output);
+        check_backend(ours.output);
         CHECK(ours.output.find("time samples") != std::string::npos);
         for (long long f : frames) {
             CAPTURE(f);
@@ -127,8 +159,9 @@ TEST_CASE("animate: a gaussian temporal filter with DE matches flam3-animate (fl
     }
     const std::string pattern = dir + "/C_%05d.png";
     const auto ours = run_command(flamejit() + " animate " + quoted(seq) + " --frames 4:5 -o " + quoted(pattern) +
-                                  " --backend cpu --threads 2 --seed " + tag);
+                                  " " + backend_args() + " --seed " + tag);
     REQUIRE_MESSAGE(ours.status == 0, ours.output);
+    check_backend(ours.output);
     for (long long f : {4, 5}) {
         CAPTURE(f);
         char suffix[16];

@@ -22,6 +22,8 @@
 //                   caller that waited for the context before compiling
 //                   deadlocks, which the stand-in ends after 60 s with
 //                   CUDA_ERROR_TIMEOUT.
+// FJ_STAND_IN_DEVICES (1 to 8, default 1) is how many such devices there
+// are, each with its own primary context, for renders on several devices.
 #include <cuda.h>
 
 #include <dlfcn.h>
@@ -45,7 +47,14 @@ namespace {
 thread_local CUcontext current = nullptr;
 // A context and a stream are only ever compared and passed back: any
 // distinct non-null addresses do.
-int context_object, stream_object;
+constexpr int kMaxDevices = 8;
+int context_objects[kMaxDevices], stream_object;
+
+int device_count() {
+    const char* text = std::getenv("FJ_STAND_IN_DEVICES");
+    const int count = text && *text ? std::atoi(text) : 1;
+    return count >= 1 && count <= kMaxDevices ? count : 1;
+}
 
 // A kernel: run on the host when it comes from a host module, else a no-op.
 struct Function {
@@ -130,13 +139,13 @@ CUresult cuGetErrorString(CUresult error, const char** text) {
 }
 
 CUresult cuDeviceGetCount(int* count) {
-    *count = 1;
+    *count = device_count();
     return CUDA_SUCCESS;
 }
 
 CUresult cuDeviceGet(CUdevice* device, int ordinal) {
-    if (ordinal != 0) return CUDA_ERROR_INVALID_DEVICE;
-    *device = 0;
+    if (ordinal < 0 || ordinal >= device_count()) return CUDA_ERROR_INVALID_DEVICE;
+    *device = ordinal;
     return CUDA_SUCCESS;
 }
 
@@ -163,7 +172,8 @@ CUresult cuDeviceTotalMem(size_t* bytes, CUdevice) {
     return CUDA_SUCCESS;
 }
 
-CUresult cuDevicePrimaryCtxRetain(CUcontext* context, CUdevice) {
+CUresult cuDevicePrimaryCtxRetain(CUcontext* context, CUdevice device) {
+    if (device < 0 || device >= device_count()) return CUDA_ERROR_INVALID_DEVICE;
     const char* how = std::getenv("FJ_STAND_IN_CONTEXT");
     const std::string mode = how ? how : "";
     if (mode == "fail") return CUDA_ERROR_OUT_OF_MEMORY;
@@ -171,7 +181,7 @@ CUresult cuDevicePrimaryCtxRetain(CUcontext* context, CUdevice) {
         const CUresult waited = wait_for_kernel_file(mode.substr(5));
         if (waited != CUDA_SUCCESS) return waited;
     }
-    *context = reinterpret_cast<CUcontext>(&context_object);
+    *context = reinterpret_cast<CUcontext>(&context_objects[device]);
     return CUDA_SUCCESS;
 }
 

@@ -32,6 +32,18 @@ void cuda_check(cudaError_t err, const char* expr, const char* file, int line) {
 }
 #define FJ_CUDA_CHECK(expr) ::fj::cuda_check((expr), #expr, __FILE__, __LINE__)
 
+// One choke point for launches, through the runtime's typed launch call
+// (which also lets the tests run this file on the host, emulator/runtime).
+template <typename... Params, typename... Args>
+void launch(const char* name, const char* file, int line, void (*kernel)(Params...), dim3 grid, dim3 block,
+            cudaStream_t stream, Args... args) {
+    // Grid, block, dynamic shared bytes, stream, no attributes.
+    const cudaLaunchConfig_t config = {grid, block, 0, stream, nullptr, 0};
+    cuda_check(cudaLaunchKernelEx(&config, kernel, args...), name, file, line);
+}
+#define FJ_LAUNCH(kernel, grid, block, stream, ...) \
+    ::fj::launch("launch of " #kernel, __FILE__, __LINE__, kernel, grid, block, stream, __VA_ARGS__)
+
 struct DeviceFree {
     void operator()(void* p) const { cudaFree(p); }
 };
@@ -203,16 +215,14 @@ CudaPostTotals scale_pass(const CudaPostJob& job, const CudaPostBuffers& buffers
         // when the frame keeps no count buffer.
         const float* counts = buffers.counts ? buffers.counts : buffers.accum + 3;
         const int stride = buffers.counts ? 1 : 4;
-        density_splat_kernel<<<blocks_for(count, block), block, 0, stream>>>(
-            d_accum, counts, stride, d_cells.get(), count, job.hist_width, job.hist_height, job.select,
-            d_bank.get(), d_radius.get(), job.k1, job.k2, d_scaled);
-        FJ_CUDA_CHECK(cudaGetLastError());
+        FJ_LAUNCH(density_splat_kernel, blocks_for(count, block), block, stream, d_accum, counts, stride,
+                  d_cells.get(), count, job.hist_width, job.hist_height, job.select, d_bank.get(),
+                  d_radius.get(), job.k1, job.k2, d_scaled);
         // The bank must outlive the kernel that reads it.
         FJ_CUDA_CHECK(cudaStreamSynchronize(stream));
     } else if (count > 0) {
-        log_scale_kernel<<<blocks_for(count, block), block, 0, stream>>>(
-            d_accum, d_cells.get(), count, job.k1, job.k2, d_scaled);
-        FJ_CUDA_CHECK(cudaGetLastError());
+        FJ_LAUNCH(log_scale_kernel, blocks_for(count, block), block, stream, d_accum, d_cells.get(), count,
+                  job.k1, job.k2, d_scaled);
         // d_cells is freed on return.
         FJ_CUDA_CHECK(cudaStreamSynchronize(stream));
     }
@@ -245,8 +255,7 @@ void run_post_cuda(const CudaPostJob& job, const CudaPostBuffers& buffers, void*
 
     const int block = 256;
     if (job.earlyclip) {
-        tone_cells_kernel<<<blocks_for(cells, block), block, 0, stream>>>(d_scaled, cells, job.tone);
-        FJ_CUDA_CHECK(cudaGetLastError());
+        FJ_LAUNCH(tone_cells_kernel, blocks_for(cells, block), block, stream, d_scaled, cells, job.tone);
     }
     DeviceArray<double> d_filter =
         upload(job.filter_coefs, (size_t)job.filter_width * job.filter_width, stream);
@@ -254,10 +263,8 @@ void run_post_cuda(const CudaPostJob& job, const CudaPostBuffers& buffers, void*
     DeviceArray<float4> d_image(pixels);
     dim3 tile(16, 16);
     dim3 grid(blocks_for(job.width, 16), blocks_for(job.height, 16));
-    filter_tone_kernel<<<grid, tile, 0, stream>>>(d_scaled, job.hist_width, job.width,
-                                                  job.height, os, job.de_offset, d_filter.get(),
-                                                  job.filter_width, job.tone, job.earlyclip, d_image.get());
-    FJ_CUDA_CHECK(cudaGetLastError());
+    FJ_LAUNCH(filter_tone_kernel, grid, tile, stream, d_scaled, job.hist_width, job.width, job.height, os,
+              job.de_offset, d_filter.get(), job.filter_width, job.tone, job.earlyclip, d_image.get());
     FJ_CUDA_CHECK(cudaMemcpyAsync(host_rgba, d_image.get(), pixels * sizeof(float4),
                                   cudaMemcpyDeviceToHost, stream));
     FJ_CUDA_CHECK(cudaStreamSynchronize(stream));

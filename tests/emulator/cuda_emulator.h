@@ -220,7 +220,10 @@ inline void* fresh_stack(unsigned char* top) {
 inline std::string lane_list(const Block& b, unsigned first, unsigned count, Wait what) {
     std::string out;
     for (unsigned i = first; i < first + count; ++i)
-        if (b.lanes[i].wait == what) out += (out.empty() ? "" : ",") + std::to_string(i);
+        if (b.lanes[i].wait == what) {
+            if (!out.empty()) out += ',';
+            out += std::to_string(i);
+        }
     return out;
 }
 
