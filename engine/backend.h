@@ -23,18 +23,37 @@ namespace fj {
 // Called now and then during iteration with the fraction done (0..1).
 using ProgressFn = std::function<void(double)>;
 
+// One time step of a call: its packed parameter block and its samples.
+struct IterationStep {
+    const std::vector<float>* params = nullptr;
+    uint64_t samples = 0;
+};
+
 struct IterationRequest {
     const Flame* flame = nullptr;
     const KernelKey* key = nullptr;
     const ParamLayout* layout = nullptr;
-    const std::vector<float>* params = nullptr;
     const FramePlan* plan = nullptr;
-    uint64_t samples = 0;
+    // The time steps this call plots into the accumulator, all of one pass
+    // of the frame: one for a still, a motion-blurred frame's steps
+    // otherwise. Each block of lanes plots a stretch of them, mostly one
+    // step for the whole call (fj::block_span_start, iterate/common.h).
+    std::vector<IterationStep> steps;
+    // The samples of all the frame's iterate calls, which continue the first
+    // call's chains (passes); they set how many lanes start fresh chains
+    // (iterate/common.h). 0: this call's samples.
+    uint64_t frame_samples = 0;
     uint64_t seed = 0;
     // Unplotted steps at the start of every chain: flam3's 15 (FJ_FUSE), or
     // 100 (FJ_FUSE_EARLYCLIP) when it renders with earlyclip=1.
     int fuse = 15;
     ProgressFn progress;
+
+    uint64_t samples() const {
+        uint64_t total = 0;
+        for (const IterationStep& step : steps) total += step.samples;
+        return total;
+    }
 };
 
 struct IterationStats {

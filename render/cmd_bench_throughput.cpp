@@ -84,7 +84,6 @@ double atomic_ceiling(const Flame& flame, const RenderOptions& options, const st
     KernelKey key = make_kernel_key(flame, kopt);
     key.atomic_ceiling = true;
     const ParamLayout layout = make_param_layout(key, VariationRegistry::standard());
-    const std::vector<float> params = pack_params(flame, key, layout, plan.world_to_cell);
     CudaBackendOptions cuda;
     cuda.device = options.device;
     auto b = make_cuda_backend(cuda);
@@ -93,7 +92,6 @@ double atomic_ceiling(const Flame& flame, const RenderOptions& options, const st
     req.flame = &flame;
     req.key = &key;
     req.layout = &layout;
-    req.params = &params;
     req.plan = &plan;
     req.seed = options.seed;
     return cuda_atomic_ceiling(*b, req, plan.samples);

@@ -22,7 +22,8 @@ using fj::test::quoted;
 
 }  // namespace
 
-TEST_CASE("bench: every accumulation mode, the atomic ceiling and the packed flush compile for sm_80 and sm_90") {
+TEST_CASE("bench: every accumulation mode, the atomic ceiling, the packed flush and time steps compile for sm_80 "
+          "and sm_90") {
     std::string why;
     if (!fj::nvrtc_available(&why)) {
         FAIL("NVRTC unavailable: " << why);
@@ -47,6 +48,8 @@ TEST_CASE("bench: every accumulation mode, the atomic ceiling and the packed flu
                     fj::KernelKey key = fj::make_kernel_key(flames.at(0), options);
                     // Benchmarks ask for the ceiling kernel; renders leave it out.
                     key.atomic_ceiling = shuffle == fj::Shuffle::Ring;
+                    // Motion-blurred frames' kernels, with every mode too.
+                    key.time_steps = shuffle == fj::Shuffle::Divergent;
                     fj::CompileRequest req;
                     req.source = fj::stitch_kernel(key, fj::make_param_layout(key, registry), registry,
                                                    fj::SnippetSource::standard());

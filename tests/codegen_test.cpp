@@ -136,12 +136,18 @@ TEST_CASE("param layout: records do not overlap and the block holds every value"
     g.xforms[0].opacity = 0.5;
     const auto block2 = fj::pack_params(g, key, layout, camera);
     CHECK(block2[layout.xforms[0].base + fj::XformLayout::kVisibility] == doctest::Approx(0.1));
-    // A frame's count channel and a benchmark's atomic ceiling are switches
-    // of the module, not structure: the same flame packs the same block.
-    for (bool fj::KernelKey::*flag : {&fj::KernelKey::density_count, &fj::KernelKey::atomic_ceiling}) {
+    // A frame's count channel and time steps and a benchmark's atomic
+    // ceiling are switches of the module, not structure: the same flame
+    // packs the same block, and the key's text names them.
+    for (bool fj::KernelKey::*flag :
+         {&fj::KernelKey::density_count, &fj::KernelKey::time_steps, &fj::KernelKey::atomic_ceiling}) {
         fj::KernelKey switched = key;
         switched.*flag = true;
         CHECK(fj::pack_params(f, switched, layout, camera) == block);
+        CHECK(switched.canonical() != key.canonical());
+        const std::string source =
+            fj::stitch_kernel(switched, layout, fj::VariationRegistry::standard(), fj::SnippetSource::standard());
+        CHECK(source != fj::stitch_kernel(key, layout, fj::VariationRegistry::standard(), fj::SnippetSource::standard()));
     }
 }
 

@@ -77,9 +77,8 @@ struct Frame {
         r.flame = &flame;
         r.key = &key;
         r.layout = &layout;
-        r.params = &params;
         r.plan = &plan;
-        r.samples = plan.samples;
+        r.steps = {{&params, plan.samples}};
         r.seed = 3;
         return r;
     }

@@ -56,9 +56,8 @@ constexpr int kBlock = 256;
 // Two blocks: one per SM of the stand-in device (max_blocks_per_sm = 1),
 // one per thread of the CPU backend.
 constexpr unsigned kLanes = 2 * kBlock;
-// Samples per lane: below FJ_SETTLE, so every lane's chain is fresh and
-// plots exactly this many after the fuse, and each backend runs
-// kPerLane + FJ_FUSE rounds (fresh_lane_rounds) in one go.
+// Samples per lane: below FJ_SETTLE, so most lanes' first chains are
+// settled and a few fresh (iterate/common.h), and both kinds plot.
 constexpr unsigned kPerLane = 300;
 
 fj::Xform xform(double weight, double color, std::vector<fj::VariationUse> variations, fj::AffineD affine) {
@@ -101,6 +100,7 @@ fj::FramePlan test_plan() {
 
 struct Run {
     fj::IterationStats stats;
+    std::vector<uint64_t> call_samples;  // plotted by each iterate call
     std::vector<float> accum;
     std::vector<float> counts;  // flam3's count channel, where the key keeps one
 };
@@ -122,28 +122,44 @@ void check_same_hits(const Run& run, const Run& reference) {
     CHECK(run.counts == reference.counts);
 }
 
-// One iterate call of a frame: the flame at one time (a motion-blur time
-// step), and the samples it adds.
+// A time step of a frame: the flame at one time, and the samples it adds.
 struct Step {
     const fj::Flame* flame;
     uint64_t samples;
 };
+// One iterate call of a frame (a pass): one or more time steps.
+using Call = std::vector<Step>;
 
 // A frame of one or more iterate calls (one structure, so one kernel),
-// with flam3's count channel where `density_count`.
-Run iterate_frame(fj::Backend& backend, const std::vector<Step>& steps, const fj::KernelOptions& options,
-                  bool density_count = false) {
+// with flam3's count channel where `density_count`. With one step, the CPU
+// backend runs the rounds its call's samples need in one go, plotting about
+// as many; the CUDA backend launches until it has plotted the samples asked
+// for. So a CUDA run is asked for what the CPU `reference` plotted in each
+// such call (the frame's total, which sets the share of fresh chains, stays
+// the steps'): it then stops after as many rounds if its kernel plots the
+// same. With several steps, both count each block's samples and stop it at
+// the end of its stretch, so both are asked for the steps' samples.
+Run iterate_frame(fj::Backend& backend, const std::vector<Call>& calls, const fj::KernelOptions& options,
+                  bool density_count = false, const Run* reference = nullptr) {
     const fj::FramePlan plan = test_plan();
-    fj::KernelKey key = fj::make_kernel_key(*steps[0].flame, options);
+    fj::KernelKey key = fj::make_kernel_key(*calls[0][0].flame, options);
     key.density_count = density_count;
+    key.time_steps = calls[0].size() > 1;
     const fj::ParamLayout layout = fj::make_param_layout(key, fj::VariationRegistry::standard());
+    uint64_t frame_samples = 0;
+    for (const Call& call : calls)
+        for (const Step& step : call) frame_samples += step.samples;
     backend.begin_frame(plan);
     Run run;
-    for (const Step& step : steps) {
-        const std::vector<float> params = fj::pack_params(*step.flame, key, layout, plan.world_to_cell);
-        const fj::IterationStats stats = backend.iterate({.flame = step.flame, .key = &key, .layout = &layout,
-                                                          .params = &params, .plan = &plan,
-                                                          .samples = step.samples, .seed = 2026});
+    for (size_t i = 0; i < calls.size(); ++i) {
+        std::vector<std::vector<float>> params;
+        for (const Step& step : calls[i]) params.push_back(fj::pack_params(*step.flame, key, layout, plan.world_to_cell));
+        fj::IterationRequest request{.flame = calls[i][0].flame, .key = &key, .layout = &layout, .plan = &plan,
+                                     .frame_samples = frame_samples, .seed = 2026};
+        for (size_t s = 0; s < calls[i].size(); ++s) request.steps.push_back({&params[s], calls[i][s].samples});
+        if (reference && calls[i].size() == 1) request.steps[0].samples = reference->call_samples.at(i);
+        const fj::IterationStats stats = backend.iterate(request);
+        run.call_samples.push_back(stats.samples);
         run.stats.samples += stats.samples;
         run.stats.bad_values += stats.bad_values;
         run.stats.idle_lane_rounds += stats.idle_lane_rounds;
@@ -162,8 +178,14 @@ Run iterate_frame(fj::Backend& backend, const std::vector<Step>& steps, const fj
 }
 
 Run iterate(fj::Backend& backend, const fj::Flame& flame, const fj::KernelOptions& options,
-            uint64_t samples = test_plan().samples, bool density_count = false) {
-    return iterate_frame(backend, {{&flame, samples}}, options, density_count);
+            uint64_t samples = test_plan().samples, bool density_count = false, const Run* reference = nullptr) {
+    return iterate_frame(backend, {{{&flame, samples}}}, options, density_count, reference);
+}
+
+// The CPU backend plots about what it is asked for: the lanes that start
+// fresh, which plot FJ_SETTLE more, are drawn at random.
+void check_about(uint64_t plotted, uint64_t asked) {
+    CHECK(static_cast<double>(plotted) == doctest::Approx(static_cast<double>(asked)).epsilon(0.1));
 }
 
 std::unique_ptr<fj::Backend> emulated_cuda_backend(const std::string& cache_tag,
@@ -200,7 +222,7 @@ TEST_CASE("emulated kernels: the generated kernel plots the CPU backend's hits, 
             // Half the runs keep flam3's count channel beside the hits.
             const bool counts = palette == 1;
             const Run reference = iterate(*cpu, flame, options, test_plan().samples, counts);
-            CHECK(reference.stats.samples == test_plan().samples);
+            check_about(reference.stats.samples, test_plan().samples);
             CHECK(reference.counts.empty() == !counts);
             size_t lit = 0;
             for (size_t i = 3; i < reference.accum.size(); i += 4) lit += reference.accum[i] > 0;
@@ -211,7 +233,7 @@ TEST_CASE("emulated kernels: the generated kernel plots the CPU backend's hits, 
             for (const std::string schedule : {"lockstep", "run-ahead"}) {
                 CAPTURE(schedule);
                 setenv("FJ_EMULATOR_SCHEDULE", schedule.c_str(), 1);
-                const Run run = iterate(*cuda, flame, options, test_plan().samples, counts);
+                const Run run = iterate(*cuda, flame, options, test_plan().samples, counts, &reference);
                 unsetenv("FJ_EMULATOR_SCHEDULE");
                 CHECK(run.stats.packed_carries == 0);
                 check_same_hits(run, reference);
@@ -234,8 +256,8 @@ TEST_CASE("emulated kernels: blocks of 128 and 1024 threads exchange and plot as
             // Two blocks again, so kPerLane samples per lane.
             const uint64_t samples = 2ull * block * kPerLane;
             const Run reference = iterate(*cpu, flame, options, samples);
-            const Run run = iterate(*cuda, flame, options, samples);
-            CHECK(reference.stats.samples == samples);
+            const Run run = iterate(*cuda, flame, options, samples, false, &reference);
+            check_about(reference.stats.samples, samples);
             check_same_hits(run, reference);
         }
 }
@@ -244,8 +266,8 @@ TEST_CASE("emulated kernels: launches of a few rounds each continue the chains o
     REQUIRE(kStandIns);
     if (!have_compiler()) return;
     // The pool's points and streams, and the exchanges' round numbers, carry
-    // over from launch to launch: 37 rounds at a time (the last only what
-    // the samples still need) plot what one launch of all rounds plots.
+    // over from launch to launch: 37 rounds at a time (none past what the
+    // samples still need) plot what launches of 315 rounds plot.
     const fj::Flame flame = test_flame(fj::PaletteMode::Linear);
     auto whole = emulated_cuda_backend("emulated-launches-cache");
     auto pieces = emulated_cuda_backend("emulated-launches-cache", 37);
@@ -259,30 +281,49 @@ TEST_CASE("emulated kernels: launches of a few rounds each continue the chains o
     }
 }
 
-TEST_CASE("emulated kernels: a frame's later iterate calls continue its chains as the CPU backend's do") {
+TEST_CASE("emulated kernels: a frame's time steps and later calls continue its chains as the CPU backend's do") {
     REQUIRE(kStandIns);
     if (!have_compiler()) return;
-    // Three time steps of a motion-blurred frame: one kernel, a parameter
-    // block each. Later calls add no fuse but where a chain ends
-    // (1 + FJ_FUSE/FJ_CHAIN rounds per sample): 314.5 samples per lane take
-    // the CPU backend 315 rounds, as many as the first call's, which is the
-    // CUDA backend's fixed launch here.
-    fj::Flame first = test_flame(fj::PaletteMode::Linear), second = first, third = first;
+    // A motion-blurred frame of two passes, two time steps each: one kernel,
+    // a parameter block per step. In each call every block plots its
+    // stretch of the steps and stops; in the second, every block moves to
+    // a step of other parameters, so its points run a fuse first. Later
+    // calls add no fuse but where a chain ends or a block moves, and the
+    // frame's share of fresh chains comes from all the calls' samples.
+    fj::Flame first = test_flame(fj::PaletteMode::Linear), second = first, third = first, fourth = first;
     second.xforms[0].affine.c += 0.05;
     third.xforms[0].affine.c += 0.1;
     third.final_xform.affine.a *= 0.95;
+    fourth.xforms[1].affine.f -= 0.1;
+    // Uneven steps: the blocks' stretches and the steps' ends do not meet.
     const uint64_t later = kLanes * 3145ull / 10;
-    const std::vector<Step> steps = {{&first, test_plan().samples}, {&second, later}, {&third, later}};
+    const std::vector<Call> calls = {{{&first, test_plan().samples}, {&second, later}},
+                                     {{&third, later}, {&fourth, test_plan().samples / 3}}};
     auto cpu = fj::make_cpu_backend({2});
     auto cuda = emulated_cuda_backend("emulated-steps-cache");
     for (fj::Shuffle shuffle : {fj::Shuffle::Ring, fj::Shuffle::Divergent}) {
         fj::KernelOptions options;
         options.shuffle = shuffle;
         CAPTURE(fj::make_kernel_key(first, options).canonical());
-        const Run reference = iterate_frame(*cpu, steps, options);
-        const Run run = iterate_frame(*cuda, steps, options);
-        CHECK(reference.stats.samples == 3 * uint64_t{kLanes} * (kPerLane + FJ_FUSE) - kLanes * FJ_FUSE);
-        check_same_hits(run, reference);
+        const Run reference = iterate_frame(*cpu, calls, options);
+        for (size_t i = 0; i < calls.size(); ++i) {
+            CAPTURE(i);
+            uint64_t asked = 0;
+            for (const Step& step : calls[i]) asked += step.samples;
+            // Each block stops within the round that ends its stretch.
+            CHECK(reference.call_samples[i] >= asked);
+            CHECK(reference.call_samples[i] < asked + kLanes);
+        }
+        // The block's count of its samples, read by all its lanes, is
+        // race-free only if every schedule plots the same.
+        for (const std::string schedule : {"lockstep", "run-ahead"}) {
+            CAPTURE(schedule);
+            setenv("FJ_EMULATOR_SCHEDULE", schedule.c_str(), 1);
+            const Run run = iterate_frame(*cuda, calls, options, false, &reference);
+            unsetenv("FJ_EMULATOR_SCHEDULE");
+            CHECK(run.call_samples == reference.call_samples);
+            check_same_hits(run, reference);
+        }
     }
 }
 
@@ -300,9 +341,7 @@ TEST_CASE("emulated kernels: the benchmarks' atomic ceiling adds each unit hit o
         key.atomic_ceiling = true;
         CAPTURE(key.canonical());
         const fj::ParamLayout layout = fj::make_param_layout(key, fj::VariationRegistry::standard());
-        const std::vector<float> params = fj::pack_params(flame, key, layout, plan.world_to_cell);
-        const fj::IterationRequest request{
-            .flame = &flame, .key = &key, .layout = &layout, .params = &params, .plan = &plan, .seed = 11};
+        const fj::IterationRequest request{.flame = &flame, .key = &key, .layout = &layout, .plan = &plan, .seed = 11};
         cuda->begin_frame(plan);
         // kLanes threads, 100 rounds each, launched twice (a warm-up and the timed launch).
         CHECK(fj::cuda_atomic_ceiling(*cuda, request, kLanes * 100ull) > 0);
@@ -326,13 +365,14 @@ TEST_CASE("emulated kernels: under xaos the kernel proposes, accepts and plots a
         auto cpu = fj::make_cpu_backend({2});
         const Run reference = iterate(*cpu, flame, options);
         // The CPU backend runs its rounds in one go, stretched for the lanes
-        // that stay put under warp-uniform proposals. Asked for exactly what
-        // it plotted, the CUDA backend stops after one launch of as many
-        // rounds if its kernel plots the same.
+        // that stay put under warp-uniform proposals; the CUDA backend
+        // launches as many at once.
         const double lazy = shuffle == fj::Shuffle::Divergent ? 1.0 : fj::xaos_proposal_mass(flame);
-        const auto rounds = static_cast<unsigned>(std::ceil(fj::fresh_lane_rounds(float(kPerLane), FJ_FUSE) * lazy));
+        const float fresh = fj::fresh_chain_fraction(float(kPerLane));
+        const auto rounds =
+            static_cast<unsigned>(std::ceil(fj::fresh_lane_rounds(float(kPerLane), fresh, FJ_FUSE) * lazy));
         auto cuda = emulated_cuda_backend("emulated-xaos-cache", rounds);
-        const Run run = iterate(*cuda, flame, options, reference.stats.samples);
+        const Run run = iterate(*cuda, flame, options, test_plan().samples, false, &reference);
         if (shuffle == fj::Shuffle::Divergent) CHECK(reference.stats.idle_lane_rounds == 0);
         else CHECK(reference.stats.idle_lane_rounds > 0);
         CHECK(run.stats.idle_lane_rounds == reference.stats.idle_lane_rounds);

@@ -86,9 +86,8 @@ Run render(fj::Backend& backend, const fj::Flame& flame, const fj::FramePlan& pl
     request.flame = &flame;
     request.key = &key;
     request.layout = &layout;
-    request.params = &params;
     request.plan = &plan;
-    request.samples = plan.samples;
+    request.steps = {{&params, plan.samples}};
     request.seed = 7;
     request.progress = [&](double) { ++run.progress_calls; };
     if (prepare) backend.prepare(key, layout);

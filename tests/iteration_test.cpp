@@ -10,6 +10,7 @@
 #include <doctest/doctest.h>
 
 #include <array>
+#include <algorithm>
 #include <cmath>
 #include <vector>
 
@@ -102,7 +103,8 @@ TEST_CASE("chains: under early clip every chain, first and later, runs flam3's 1
     }
     CHECK(t.plotted == 2 * FJ_CHAIN + 3);
     // A lane's rounds count the longer fuse once per chain.
-    CHECK(fj::fresh_lane_rounds(25000.0f, fuse) - fj::fresh_lane_rounds(25000.0f, FJ_FUSE) ==
+    const float share = fj::fresh_chain_fraction(25000.0f);
+    CHECK(fj::fresh_lane_rounds(25000.0f, share, fuse) - fj::fresh_lane_rounds(25000.0f, share, FJ_FUSE) ==
           doctest::Approx(3 * (fuse - FJ_FUSE)));
 }
 
@@ -131,11 +133,14 @@ TEST_CASE("bad values: four in a row are retried without a plot, the fifth is pl
 TEST_CASE("chains: with the fresh share, lanes of equal rounds plot young chain points as often as flam3") {
     // flam3 starts one chain per FJ_CHAIN plotted samples; every chain start
     // is young (plots from age 0). Lanes here all run fresh_lane_rounds(m)
-    // rounds; a share fresh_chain_fraction(m) of them start fresh.
-    for (double mean : {1500.0, 3000.0, 6000.0, 9000.0, 12448.0, 25000.0, 100000.0}) {
+    // rounds; a share fresh_chain_fraction(m) of them start fresh. Short
+    // lanes too: a large GPU's pool gives a small frame a few samples per
+    // lane, and lanes all fresh would then plot young points only.
+    for (double mean : {20.0, 300.0, 900.0, 1500.0, 3000.0, 6000.0, 9000.0, 12448.0, 25000.0, 100000.0}) {
         CAPTURE(mean);
         const float share = fj::fresh_chain_fraction(static_cast<float>(mean));
-        const int rounds = static_cast<int>(std::ceil(fj::fresh_lane_rounds(static_cast<float>(mean), FJ_FUSE)));
+        const int rounds =
+            static_cast<int>(std::ceil(fj::fresh_lane_rounds(static_cast<float>(mean), share, FJ_FUSE)));
         const ChainTrace fresh = run_point(fj::first_chain_state(0.0f, 1.0f, FJ_FUSE), rounds, 4);
         const ChainTrace settled = run_point(fj::first_chain_state(1.0f, 0.0f, FJ_FUSE), rounds, 5);
         auto young_starts = [](const ChainTrace& t) {
@@ -145,12 +150,75 @@ TEST_CASE("chains: with the fresh share, lanes of equal rounds plot young chain 
         };
         const double plotted = share * fresh.plotted + (1 - share) * settled.plotted;
         const double young = share * young_starts(fresh) + (1 - share) * young_starts(settled);
-        CHECK(plotted == doctest::Approx(mean).epsilon(0.02));
+        // Lanes run whole rounds: one more than the mean needs, at most.
+        CHECK(std::abs(plotted - mean) <= std::max(0.02 * mean, 1.0));
         // flam3's share of young points: one chain start per FJ_CHAIN samples.
         CHECK(young / plotted == doctest::Approx(1.0 / FJ_CHAIN).epsilon(0.02));
     }
-    // Lanes too short to settle are all fresh.
-    CHECK(fj::fresh_chain_fraction(FJ_SETTLE * 0.5f) == 1.0f);
+}
+
+TEST_CASE("chains: rounds through a frame's calls follow the plotted samples, settling first") {
+    // 2 % of the lanes fresh: they plot alone until the others have settled.
+    const float share = 0.02f;
+    CHECK(fj::fresh_lane_rounds(0.0f, share, FJ_FUSE) == 0.0f);
+    CHECK(fj::fresh_lane_rounds(10.0f, share, FJ_FUSE) == doctest::Approx(500 + FJ_FUSE));
+    CHECK(fj::fresh_lane_rounds(20.0f, share, FJ_FUSE) == doctest::Approx(FJ_SETTLE + FJ_FUSE));
+    CHECK(fj::fresh_lane_rounds(120.0f, share, FJ_FUSE) == doctest::Approx(FJ_SETTLE + 100 + FJ_FUSE));
+    // With no fresh lane every plotted sample waits for the settling.
+    CHECK(fj::fresh_lane_rounds(5.0f, 0.0f, FJ_FUSE) == doctest::Approx(FJ_SETTLE + 5 + FJ_FUSE));
+}
+
+TEST_CASE("time steps: blocks' stretches tile a call's samples, and steps are found along them") {
+    // Stretches meet end to end and cover the line exactly, even sizes apart
+    // by at most one, for any block count, including more blocks than samples.
+    for (fj::u64 total : {fj::u64{1}, fj::u64{7}, fj::u64{1000}, fj::u64{123456789}, fj::u64{1} << 40})
+        for (fj::u64 blocks : {1, 2, 3, 7, 528, 1056}) {
+            CAPTURE(total);
+            CAPTURE(blocks);
+            CHECK(fj::block_span_start(0, blocks, total) == 0);
+            CHECK(fj::block_span_start(blocks, blocks, total) == total);
+            fj::u64 smallest = total, largest = 0;
+            for (fj::u64 b = 0; b < blocks; ++b) {
+                const fj::u64 size = fj::block_span_start(b + 1, blocks, total) - fj::block_span_start(b, blocks, total);
+                smallest = std::min(smallest, size);
+                largest = std::max(largest, size);
+            }
+            CHECK(largest - smallest <= 1);
+        }
+    // Steps ending at 10, 10 (an empty one), 25 and 40.
+    const fj::u64 ends[] = {10, 10, 25, 40};
+    CHECK(fj::step_at(ends, 4, 0, -1) == 0);
+    CHECK(fj::step_at(ends, 4, 9, 0) == 0);
+    CHECK(fj::step_at(ends, 4, 10, 0) == 2);
+    CHECK(fj::step_at(ends, 4, 24, 2) == 2);
+    CHECK(fj::step_at(ends, 4, 25, 0) == 3);
+    // Past the end (a block's last round overshoots): the last step.
+    CHECK(fj::step_at(ends, 4, 40, 3) == 3);
+    CHECK(fj::step_at(ends, 1, 1000, 0) == 0);
+}
+
+TEST_CASE("time steps: a point moving to another step runs a fuse before it plots again") {
+    // Mid-chain: FJ_FUSE unplotted steps, then a whole chain.
+    const int mid = fj::point_state(4000, 2, 3);
+    const int moved = fj::refuse_state(mid, FJ_FUSE);
+    CHECK(fj::state_left(moved) == FJ_CHAIN + FJ_FUSE);
+    CHECK(fj::state_last(moved) == 3);
+    CHECK(((moved >> 8) & 7) == 2);
+    // Still in its fuse or settling: no shorter, and no longer if already longer.
+    const int settling = fj::first_chain_state(1.0f, 0.0f, FJ_FUSE);
+    CHECK(fj::refuse_state(settling, FJ_FUSE) == settling);
+    const int fusing = fj::point_state(FJ_CHAIN + 3, 0, 0);
+    CHECK(fj::state_left(fj::refuse_state(fusing, FJ_FUSE)) == FJ_CHAIN + FJ_FUSE);
+    // The unplotted steps are taken, then the point plots where it is.
+    fj::Rng rng = fj::make_rng(5, 0);
+    int state = moved;
+    float x = 0.1f, y = 0.2f;
+    unsigned long long bad = 0;
+    int unplotted = 0;
+    while (!fj::settle_point(x, y, state, 1, rng, bad)) ++unplotted;
+    CHECK(unplotted == FJ_FUSE);
+    CHECK(fj::state_left(state) == FJ_CHAIN - 1);
+    CHECK(x == 0.1f);
 }
 
 namespace {

@@ -82,6 +82,8 @@ TEST_CASE("motion blur: a frame straddling keyframes packs every time step for o
         CAPTURE(t);
         const fj::PreparedFrame frame = fj::prepare_animation_frame(seq, t, options);
         REQUIRE(frame.samples.size() == 9);
+        // One pass of nine steps: the kernel that moves blocks between them.
+        CHECK(frame.key.time_steps);
         // pack_params refuses a flame whose key differs: every block was packed for frame.key.
         for (const auto& s : frame.samples) CHECK(s.params.size() == static_cast<size_t>(frame.layout.total));
         // Equal box weights: each step asks for a ninth of the frame's samples.
@@ -97,6 +99,9 @@ TEST_CASE("motion blur: a frame straddling keyframes packs every time step for o
     // The frame centre's palette mode: time 1 ends the segment from keyframe 0,
     // whose mode flam3 takes.
     CHECK(middle.key.palette_mode == fj::PaletteMode::Linear);
+    // One step per frame: the still's kernel.
+    options.temporal_samples = 1;
+    CHECK(!fj::prepare_animation_frame(seq, 1.0, options).key.time_steps);
 }
 
 TEST_CASE("motion blur: conforming a flame to a larger structure changes no packed value") {

@@ -48,6 +48,8 @@ TEST_CASE("passes: a still of 3 passes has flam3's k1, k2, sample split and temp
     const fj::PreparedFrame f = fj::prepare_still(flame, {});
     REQUIRE(f.passes.size() == 3);
     REQUIRE(f.samples.size() == 3);
+    // A step per pass: the still's kernel, one iterate call per pass.
+    CHECK_FALSE(f.key.time_steps);
     const double w0 = std::exp(-2 * 1.5 * 1.5) / std::exp(-2 * 0.5 * 0.5);
     const double sumfilt = (w0 + 1 + 1) / 3;
     const double area = 64.0 * 48 / (20.0 * 20);
@@ -143,9 +145,8 @@ TEST_CASE("count channel: the CPU backend adds visibility·255 per hit to counts
     req.flame = &f.post_flame;
     req.key = &f.key;
     req.layout = &f.layout;
-    req.params = &f.samples[0].params;
     req.plan = &f.plan;
-    req.samples = 200000;
+    req.steps = {{&f.samples[0].params, 200000}};
     req.seed = 3;
     const fj::IterationStats stats = backend->iterate(req);
     const std::span<const float> accum = fj::cpu_accumulator(*backend);
@@ -178,8 +179,7 @@ TEST_CASE("count channel: the CPU backend adds visibility·255 per hit to counts
     backend->begin_frame(opaque.plan);
     req.key = &opaque.key;
     req.layout = &opaque.layout;
-    req.params = &opaque.samples[0].params;
-    req.samples = 1000;
+    req.steps = {{&opaque.samples[0].params, 1000}};
     backend->iterate(req);
     CHECK(fj::cpu_counts(*backend).empty());
 }

@@ -23,7 +23,9 @@
 //                   deadlocks, which the stand-in ends after 60 s with
 //                   CUDA_ERROR_TIMEOUT.
 // FJ_STAND_IN_DEVICES (1 to 8, default 1) is how many such devices there
-// are, each with its own primary context, for renders on several devices.
+// are, each with its own primary context, for renders on several devices;
+// FJ_STAND_IN_SMS (1 to 1024, default 2) how many multiprocessors each has,
+// so that a pool of a large GPU's size can be tried (4 blocks per SM).
 #include <cuda.h>
 
 #include <dlfcn.h>
@@ -50,11 +52,14 @@ thread_local CUcontext current = nullptr;
 constexpr int kMaxDevices = 8;
 int context_objects[kMaxDevices], stream_object;
 
-int device_count() {
-    const char* text = std::getenv("FJ_STAND_IN_DEVICES");
-    const int count = text && *text ? std::atoi(text) : 1;
-    return count >= 1 && count <= kMaxDevices ? count : 1;
+// A count from the environment, `fallback` when unset or out of 1..max.
+int count_from_env(const char* variable, int max, int fallback) {
+    const char* text = std::getenv(variable);
+    const int count = text && *text ? std::atoi(text) : fallback;
+    return count >= 1 && count <= max ? count : fallback;
 }
+
+int device_count() { return count_from_env("FJ_STAND_IN_DEVICES", kMaxDevices, 1); }
 
 // A kernel: run on the host when it comes from a host module, else a no-op.
 struct Function {
@@ -158,7 +163,7 @@ CUresult cuDeviceGetAttribute(int* value, CUdevice_attribute attribute, CUdevice
     switch (attribute) {
     case CU_DEVICE_ATTRIBUTE_COMPUTE_CAPABILITY_MAJOR: *value = 9; break;
     case CU_DEVICE_ATTRIBUTE_COMPUTE_CAPABILITY_MINOR: *value = 0; break;
-    case CU_DEVICE_ATTRIBUTE_MULTIPROCESSOR_COUNT: *value = 2; break;
+    case CU_DEVICE_ATTRIBUTE_MULTIPROCESSOR_COUNT: *value = count_from_env("FJ_STAND_IN_SMS", 1024, 2); break;
     case CU_DEVICE_ATTRIBUTE_MAX_SHARED_MEMORY_PER_MULTIPROCESSOR: *value = 228 * 1024; break;
     case CU_DEVICE_ATTRIBUTE_RESERVED_SHARED_MEMORY_PER_BLOCK: *value = 1024; break;
     case CU_DEVICE_ATTRIBUTE_MAX_SHARED_MEMORY_PER_BLOCK_OPTIN: *value = 227 * 1024; break;

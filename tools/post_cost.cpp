@@ -120,9 +120,8 @@ int main(int argc, char** argv) {
         req.flame = &frame.post_flame;
         req.key = &frame.key;
         req.layout = &frame.layout;
-        req.params = &frame.samples.at(0).params;
         req.plan = &frame.plan;
-        req.samples = frame.samples.at(0).samples;
+        req.steps = {{&frame.samples.at(0).params, frame.samples.at(0).samples}};
         req.seed = seed;
         const fj::IterationStats stats = backend->iterate(req);
         const fj::PostPlan plan = fj::make_post_plan(frame.post_flame, frame.plan);

@@ -77,6 +77,7 @@ std::string KernelKey::canonical() const {
     // Written only when not the default, so existing keys keep their text.
     if (accumulation != Accumulation::Atomic) out << " accumulate=" << to_string(accumulation);
     if (density_count) out << " count=1";
+    if (time_steps) out << " steps=1";
     if (atomic_ceiling) out << " ceiling=1";
     return out.str();
 }

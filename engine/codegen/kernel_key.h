@@ -75,6 +75,11 @@ struct KernelKey {
     // differ from alpha/255 (a palette alpha or temporal weight other than 1,
     // with density estimation on), so other frames pay nothing for it.
     bool density_count = false;
+    // An iterate call holds several time steps (a motion-blurred frame,
+    // backend.h's IterationRequest::steps): blocks count their samples and
+    // move between steps (iterate_kernel.cuh), which costs registers that
+    // other frames do not pay.
+    bool time_steps = false;
     // The module also holds fj_atomic_ceiling, the accumulator's update-rate
     // kernel that `bench throughput` times; renders leave it out (it costs
     // about 8 % of a cold compile, benchmarks/README.md "Compile path").

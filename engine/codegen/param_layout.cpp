@@ -118,9 +118,11 @@ ParamLayout make_param_layout(const KernelKey& key, const VariationRegistry& reg
 std::vector<float> pack_params(const Flame& flame, const KernelKey& key, const ParamLayout& layout,
                                const double world_to_cell[6]) {
     KernelKey expected = make_kernel_key(flame, {key.shuffle, key.block_size, key.arch, key.accumulation});
-    // The count channel is a frame's choice (prepared_frame.cpp) and the
-    // atomic ceiling a benchmark's (`bench throughput`), not the flame's structure.
+    // The count channel and time steps are a frame's choice
+    // (prepared_frame.cpp) and the atomic ceiling a benchmark's (`bench
+    // throughput`), not the flame's structure.
     expected.density_count = key.density_count;
+    expected.time_steps = key.time_steps;
     expected.atomic_ceiling = key.atomic_ceiling;
     if (expected != key) throw std::logic_error("pack_params: flame does not have the kernel key's structure");
     std::vector<float> block(layout.total, 0.0f);

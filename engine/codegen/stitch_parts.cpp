@@ -77,6 +77,7 @@ void write_code_switches(std::ostream& out, const KernelKey& key) {
         << "#define FJ_PALETTE_LINEAR " << (key.palette_mode == PaletteMode::Linear ? 1 : 0) << "\n"
         << "#define FJ_HAS_FINAL " << (key.has_final ? 1 : 0) << "\n"
         << "#define FJ_DENSITY_COUNT " << (key.density_count ? 1 : 0) << "\n"
+        << "#define FJ_TIME_STEPS " << (key.time_steps ? 1 : 0) << "\n"
         << "#define FJ_ATOMIC_CEILING " << (key.atomic_ceiling ? 1 : 0) << "\n";
 }
 

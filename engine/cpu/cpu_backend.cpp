@@ -31,6 +31,7 @@ public:
         accum_.assign(static_cast<size_t>(hist_w_) * hist_h_ * 4, 0.0f);
         for (ThreadBuffers& own : thread_buffers_) own.stale = true;
         blocks_.clear();
+        steps_seen_ = 0;
         // Made by the first iterate whose key asks for them.
         counts_.clear();
         passes_.clear();
@@ -38,8 +39,22 @@ public:
 
     IterationStats iterate(const IterationRequest& req) override {
         const auto t0 = std::chrono::steady_clock::now();
+        if (!req.key || !req.layout || req.steps.empty())
+            throw std::runtime_error("iterate: request lacks key, layout or time steps");
         cpu::FrameJob job;
-        job.P = req.params->data();
+        uint64_t total = 0;
+        for (const IterationStep& step : req.steps) {
+            if (!step.params || step.params->size() != req.steps[0].params->size())
+                throw std::runtime_error("iterate: time steps need parameter blocks of one layout");
+            job.step_params.push_back(step.params->data());
+            total += step.samples;
+            job.step_ends.push_back(total);
+        }
+        if (total == 0) throw std::runtime_error("iterate: no samples requested");
+        if (req.steps.size() > 1 && !req.key->time_steps)
+            throw std::runtime_error("iterate: several time steps need a kernel key with time_steps");
+        job.first_step = steps_seen_;
+        steps_seen_ += req.steps.size();
         job.key = req.key;
         for (size_t i = 0; i < req.key->xforms.size(); ++i)
             job.xforms.push_back(cpu::compile_xform(req.key->xforms[i], req.layout->xforms[i]));
@@ -57,15 +72,18 @@ public:
         job.counts = req.key->density_count;
         if (job.counts && counts_.empty()) counts_.assign(static_cast<size_t>(hist_w_) * hist_h_, 0.0f);
         if (req.key->palette_mode != PaletteMode::Linear) {
-            job.palette_words.resize(job.xforms.size() * 256);
-            for (size_t x = 0; x < job.xforms.size(); ++x) {
-                const float vis = job.P[job.xforms[x].base + XformLayout::kVisibility];
-                for (int i = 0; i < 256; ++i) {
-                    float amount[4];
-                    for (int k = 0; k < 4; ++k) amount[k] = hit_amount(vis, job.P[job.palette + 4 * i + k]);
-                    job.palette_words[x * 256 + i] = cpu::hit_word(amount);
+            const size_t xforms = job.xforms.size();
+            job.palette_words.resize(job.step_params.size() * xforms * 256);
+            u64* word = job.palette_words.data();
+            for (const float* P : job.step_params)
+                for (size_t x = 0; x < xforms; ++x) {
+                    const float vis = P[job.xforms[x].base + XformLayout::kVisibility];
+                    for (int i = 0; i < 256; ++i) {
+                        float amount[4];
+                        for (int k = 0; k < 4; ++k) amount[k] = hit_amount(vis, P[job.palette + 4 * i + k]);
+                        *word++ = cpu::hit_word(amount);
+                    }
                 }
-            }
         }
 
         // Under warp-uniform xaos a lane moves once per M rounds on average.
@@ -75,26 +93,35 @@ public:
             // balance the work, but no more than give every lane a whole
             // flam3 chain: shorter lanes need settled first chains
             // (iterate/common.h), which cost unplotted rounds.
-            const uint64_t whole_chains = req.samples / (static_cast<uint64_t>(job.block) * FJ_CHAIN);
-            const uint64_t count = std::clamp<uint64_t>(whole_chains, threads_, static_cast<uint64_t>(threads_) * 4);
-            const float per_lane = static_cast<float>(static_cast<double>(req.samples) / (count * job.block));
-            const float fresh = fresh_chain_fraction(per_lane);
+            // A motion-blurred frame asks for a block per time step where
+            // that fits, so that no block has to move between steps.
+            const uint64_t frame_samples = std::max(req.frame_samples, total);
+            const uint64_t whole_chains = frame_samples / (static_cast<uint64_t>(job.block) * FJ_CHAIN);
+            const uint64_t count = std::clamp<uint64_t>(std::max<uint64_t>(whole_chains, req.steps.size()), threads_,
+                                                        static_cast<uint64_t>(threads_) * 4);
+            fresh_share_ = fresh_chain_fraction(
+                static_cast<float>(static_cast<double>(frame_samples) / static_cast<double>(count * job.block)));
             blocks_.clear();
-            for (uint64_t i = 0; i < count; ++i) blocks_.push_back(cpu::seed_block(i, job.block, req.seed, fresh, job.fuse));
-            job.rounds = static_cast<uint64_t>(std::ceil(fresh_lane_rounds(per_lane, job.fuse) * lazy));
+            for (uint64_t i = 0; i < count; ++i)
+                blocks_.push_back(cpu::seed_block(i, job.block, req.seed, fresh_share_, job.fuse));
+            planned_per_lane_ = 0;
             round_base_ = 0;
-        } else {
-            // Later calls continue the chains: a fuse only where one ends.
-            const double per_lane = static_cast<double>(req.samples) / (blocks_.size() * job.block);
-            job.rounds = static_cast<uint64_t>(std::ceil(per_lane * (1.0 + double(job.fuse) / FJ_CHAIN) * lazy));
         }
-        job.round_base = round_base_;
+        // Later calls (passes) continue the chains: the rounds through the
+        // frame's samples so far, less those run, so that settling and fuses
+        // spread over the calls as they fall. (With time steps, blocks
+        // count their samples instead, and this is the estimate.)
+        planned_per_lane_ += static_cast<double>(total) / static_cast<double>(blocks_.size() * job.block);
+        const auto through = static_cast<uint64_t>(
+            std::ceil(fresh_lane_rounds(static_cast<float>(planned_per_lane_), fresh_share_, job.fuse) * lazy));
+        job.rounds = through > round_base_ ? through - round_base_ : 0;
         round_base_ += job.rounds;
         const uint64_t blocks = blocks_.size();
+        job.blocks = blocks;
 
         // Private histograms avoid contention: each thread's packed words
         // and float grid (the first thread's is the frame's). They live for
-        // the frame (an animation frame iterates once per time step) and are
+        // the frame (a frame of several passes iterates once per pass) and are
         // summed once, before the post-pass. When they would not fit in a
         // sensible share of memory, all threads add atomically into one.
         constexpr size_t kPrivateBudget = size_t(4) << 30;
@@ -136,9 +163,9 @@ public:
         std::atomic<bool> finished{false};
         if (req.progress)
             reporter = std::thread([&] {
-                const double total = static_cast<double>(blocks * job.rounds);
+                const double planned = static_cast<double>(std::max<uint64_t>(1, blocks * job.rounds));
                 while (!finished.load()) {
-                    req.progress(std::min(1.0, static_cast<double>(rounds_done.load()) / total));
+                    req.progress(std::min(1.0, static_cast<double>(rounds_done.load()) / planned));
                     std::this_thread::sleep_for(std::chrono::milliseconds(100));
                 }
             });
@@ -243,6 +270,12 @@ private:
     // rounds they have run (the exchanges' round numbers go on from there).
     std::vector<cpu::Block> blocks_;
     uint64_t round_base_ = 0;
+    // The frame's time steps in the calls so far (FrameJob::first_step).
+    uint64_t steps_seen_ = 0;
+    // The frame's share of fresh first chains, and the mean samples per lane
+    // its calls have asked for so far.
+    float fresh_share_ = 1.0f;
+    double planned_per_lane_ = 0;
     // The log-scaled sum of the frame's finished passes (empty for one pass).
     std::vector<float> passes_;
 };

@@ -100,13 +100,42 @@ void Worker::run_block(Block& b, uint64_t block_index, std::atomic<uint64_t>& ro
     std::vector<float> nx(T), ny(T), nc(T);
     std::vector<int> ns(T);
     const bool exchanges = job_.key->shuffle == Shuffle::Ring || job_.key->shuffle == Shuffle::Full;
-    for (uint64_t r = 0; r < job_.rounds; ++r) {
+    const int steps = static_cast<int>(job_.step_params.size());
+    const u64 total = job_.step_ends.back();
+    u64 pos = block_span_start(block_index, job_.blocks, total);
+    const u64 end = block_span_start(block_index + 1, job_.blocks, total);
+    // Time steps: until the block's stretch is plotted, or it stalls.
+    const bool spans = job_.key->time_steps;
+    const auto more = [&](uint64_t r, uint64_t idle) {
+        return spans ? pos < end && idle < FJ_STALL_ROUNDS : r < job_.rounds;
+    };
+    int s = 0;
+    uint64_t idle = 0, r = 0;
+    for (; more(r, idle); ++r) {
+        if (spans) s = step_at(job_.step_ends.data(), steps, pos, s);
+        enter_step(b, s);
+        const unsigned long long before = plotted;
         for (int w = 0; w < T / kLanes; ++w) round_of_warp(b, w);
-        if (exchanges)
-            exchange(b, static_cast<uint32_t>(job_.round_base + r), static_cast<uint32_t>(block_index), nx, ny, nc, ns);
+        if (exchanges) exchange(b, static_cast<uint32_t>(b.rounds), static_cast<uint32_t>(block_index), nx, ny, nc, ns);
+        ++b.rounds;
+        pos += plotted - before;
+        idle = plotted == before ? idle + 1 : 0;
         if ((r & 63) == 63) rounds_done += 64;
     }
-    rounds_done += job_.rounds & 63;
+    rounds_done += r & 63;
+}
+
+void Worker::enter_step(Block& b, int s) {
+    const auto id = static_cast<int64_t>(job_.first_step) + s;
+    // As fj_iterate: only a kernel with time steps keeps track of them.
+    if (job_.key->time_steps && b.step != id) {
+        if (b.step >= 0)
+            for (int& state : b.state) state = refuse_state(state, job_.fuse);
+        b.step = id;
+    }
+    P_ = job_.step_params[s];
+    if (!job_.palette_words.empty())
+        words_ = job_.palette_words.data() + static_cast<size_t>(s) * job_.xforms.size() * 256;
 }
 
 // Selection as fj_iterate does it: every lane draws, lane 0's draw
@@ -128,13 +157,13 @@ void Worker::round_of_warp(Block& b, int w) {
         const float warp_u = rand01(b.rng[first]);
         for (int l = 1; l < kLanes; ++l) rand01(b.rng[first + l]);
         if (!key.xaos) {
-            moved = apply_to_warp(b, first, select_xform(job_.P + job_.select, n, warp_u), lanes, applied);
+            moved = apply_to_warp(b, first, select_xform(P_ + job_.select, n, warp_u), lanes, applied);
         } else {
             // The warp proposes one xform; each lane accepts it for its
             // own row. The lanes that move are compacted without a branch
             // per lane: acceptance is a coin toss the predictor cannot learn.
-            const int k = select_xform(job_.P + job_.proposal, n, warp_u);
-            const float* accept = job_.P + job_.accept + k;
+            const int k = select_xform(P_ + job_.proposal, n, warp_u);
+            const float* accept = P_ + job_.accept + k;
             for (int l = 0; l < kLanes; ++l) {
                 lanes[moved] = first + l;
                 moved += rand01(b.rng[first + l]) < accept[state_last(b.state[first + l]) * n];
@@ -150,7 +179,7 @@ void Worker::round_of_warp(Block& b, int w) {
 
 // Xform k on all the warp's lanes, in the block's own arrays.
 int Worker::apply_to_warp(Block& b, int first, int k, int* lanes, int* applied) {
-    apply_xform(job_.xforms[k], job_.P, {&b.x[first], &b.y[first], &b.c[first], &b.rng[first], kLanes});
+    apply_xform(job_.xforms[k], P_, {&b.x[first], &b.y[first], &b.c[first], &b.rng[first], kLanes});
     for (int l = 0; l < kLanes; ++l) {
         lanes[l] = first + l;
         applied[l] = k;
@@ -167,7 +196,7 @@ void Worker::apply_gathered(Block& b, const int* lanes, int count, int k, int* a
         applied[i] = k;
         g.x[i] = b.x[t]; g.y[i] = b.y[t]; g.c[i] = b.c[t]; g.rng[i] = b.rng[t];
     }
-    apply_xform(job_.xforms[k], job_.P, g.span());
+    apply_xform(job_.xforms[k], P_, g.span());
     for (int i = 0; i < count; ++i) {
         const int t = lanes[i];
         b.x[t] = g.x[i]; b.y[t] = g.y[i]; b.c[t] = g.c[i]; b.rng[t] = g.rng[i];
@@ -182,7 +211,7 @@ int Worker::divergent_selection(Block& b, int first, int* lanes, int* applied) {
     const int n = static_cast<int>(job_.xforms.size());
     int sel[kLanes];
     for (int l = 0; l < kLanes; ++l) {
-        const float* S = job_.P + job_.select + (job_.key->xaos ? state_last(b.state[first + l]) * n : 0);
+        const float* S = P_ + job_.select + (job_.key->xaos ? state_last(b.state[first + l]) * n : 0);
         sel[l] = select_xform(S, n, rand01(b.rng[first + l]));
     }
     int* end = group_end_.data();  // counts (of xform k in end[k + 1]), then each xform's first, then end
@@ -229,7 +258,7 @@ void Worker::finish_lanes(Block& b, const int* lanes, const int* applied, int co
 // The final xform on the points about to plot, each taking it with the
 // final xform's opacity; flam3 plots a bad final point as a random point.
 void Worker::apply_final(LaneGroup& f) {
-    const float fo = job_.P[job_.final_xform.base + XformLayout::kVisibility];
+    const float fo = P_[job_.final_xform.base + XformLayout::kVisibility];
     if (fo >= 1.0f) {
         apply_final_to(f, f.count);
         return;
@@ -251,7 +280,7 @@ void Worker::apply_final(LaneGroup& f) {
 
 void Worker::apply_final_to(LaneGroup& g, int count) {
     if (count == 0) return;
-    apply_xform(job_.final_xform, job_.P, g.span());
+    apply_xform(job_.final_xform, P_, g.span());
     for (int i = 0; i < count; ++i)
         if (is_bad_point(g.x[i], g.y[i])) {
             g.x[i] = rand11(g.rng[i]);
@@ -267,8 +296,8 @@ void Worker::apply_final_to(LaneGroup& g, int count) {
 // its GPU words only). `none` (the compute ceiling) skips the add but not
 // the work before it.
 void Worker::plot(float x, float y, float c, int xform) {
-    const long long cell = camera_cell(job_.P + ParamLayout::kCamera, x, y, job_.hist_w, job_.hist_h);
-    const float vis = job_.P[job_.xforms[xform].base + XformLayout::kVisibility];
+    const long long cell = camera_cell(P_ + ParamLayout::kCamera, x, y, job_.hist_w, job_.hist_h);
+    const float vis = P_[job_.xforms[xform].base + XformLayout::kVisibility];
     if (cell < 0 || vis <= 0.0f || job_.key->accumulation == Accumulation::None) return;
     // flam3's count channel: visibility·255, blind to palette alpha and
     // temporal weights (iterate_kernel.cuh's fj_count).
@@ -277,11 +306,11 @@ void Worker::plot(float x, float y, float c, int xform) {
     if (job_.key->palette_mode != PaletteMode::Linear) {
         // palette_lookup's entry for a step palette, whose hit word was made once.
         const int i = std::clamp(static_cast<int>(c * 256.0f), 0, 255);
-        const u64 word = job_.palette_words[xform * 256 + i];
+        const u64 word = words_[xform * 256 + i];
         if (word != kNoWord) return hits_.add(cell, word, count);
-        std::copy_n(job_.P + job_.palette + 4 * i, 4, rgba);
+        std::copy_n(P_ + job_.palette + 4 * i, 4, rgba);
     } else {
-        palette_lookup(job_.P + job_.palette, c, true, rgba);
+        palette_lookup(P_ + job_.palette, c, true, rgba);
     }
     for (int k = 0; k < 4; ++k) amount[k] = hit_amount(vis, rgba[k]);
     hits_.add(cell, amount, count);

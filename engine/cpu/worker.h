@@ -36,9 +36,14 @@ struct XformProgram {
 // An xform's variation calls, resolved from the key and layout.
 XformProgram compile_xform(const XformShape& shape, const XformLayout& x);
 
-// Everything a worker needs for one frame, read-only while iterating.
+// Everything a worker needs for one iterate call, read-only while iterating.
 struct FrameJob {
-    const float* P;
+    // The call's time steps (IterationRequest::steps): their parameter
+    // blocks, the ends of their stretches of the call's line of samples
+    // (fj::step_at), and the frame's number for the first of them.
+    std::vector<const float*> step_params;
+    std::vector<u64> step_ends;
+    uint64_t first_step = 0;
     const KernelKey* key;
     std::vector<XformProgram> xforms;
     XformProgram final_xform;
@@ -46,22 +51,28 @@ struct FrameJob {
     int hist_w, hist_h;
     bool shared_hist;     // all threads add into one histogram atomically
     int block;
-    uint64_t rounds;       // of every block in this call
-    uint64_t round_base;   // rounds the frame's blocks ran before this call
+    uint64_t blocks;       // in the frame
+    // Every block runs `rounds` rounds; with the key's time_steps, each
+    // block runs until it has plotted its stretch of the line
+    // (fj::block_span_start), and `rounds` is only the estimate that
+    // progress reports against.
+    uint64_t rounds;
     int fuse;              // unplotted steps at each chain's start
     bool counts;           // hits also add to the count buffer (KernelKey::density_count)
     // Step palettes: each xform's hit word for each palette entry
-    // (cpu::hit_word of its amounts), 256 per xform.
+    // (cpu::hit_word of its amounts), 256 per xform, for each time step.
     std::vector<u64> palette_words;
 };
 
 // One block of lanes: its points and random streams, structure of arrays.
-// Blocks live for a frame, so its later iterate calls (motion-blur time
-// steps, passes) continue their chains, as the GPU's point pool does.
+// Blocks live for a frame, so its later iterate calls (passes) continue
+// their chains, as the GPU's point pool does.
 struct Block {
     std::vector<float> x, y, c;
     std::vector<int> state;  // fj::point_state
     std::vector<Rng> rng;
+    int64_t step = -1;       // the frame's time step its points are on (-1: none yet)
+    uint64_t rounds = 0;     // run in the frame: the exchanges' round numbers
 };
 
 // Block `index` of T lanes with the streams and start points the GPU's
@@ -76,6 +87,8 @@ public:
     Worker(const FrameJob& job, const HitTargets& targets)
         : job_(job), hits_(targets), group_end_(job.xforms.size() + 1) {}
 
+    // The block's rounds of this call (FrameJob::rounds says how many, or
+    // with time steps its stretch of the line).
     void run_block(Block& b, uint64_t block_index, std::atomic<uint64_t>& rounds_done);
 
     // Adds the hits still waiting; blocks hand them on to the next, so once
@@ -85,6 +98,11 @@ public:
     unsigned long long plotted = 0, bad = 0, idle = 0;
 
 private:
+    // Points the worker at step s of the call; with time steps, a block that
+    // moves there from another step first lets its points leave the old
+    // attractor (fj::refuse_state).
+    void enter_step(Block& b, int s);
+
     // Selection as fj_iterate does it: every lane draws, lane 0's draw
     // decides for the warp unless selection is per thread; under xaos the
     // warp draws from the proposal and each lane accepts for its own row.
@@ -132,6 +150,8 @@ private:
                   std::vector<float>& nc, std::vector<int>& ns);
 
     const FrameJob& job_;
+    const float* P_ = nullptr;        // the current step's parameter block
+    const u64* words_ = nullptr;      // and its step palettes' hit words
     HitBuffer hits_;
     std::vector<int> group_end_;  // divergent_selection's counting sort, xforms + 1 entries
 };

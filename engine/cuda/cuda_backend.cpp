@@ -6,6 +6,8 @@
 #include <chrono>
 #include <cmath>
 #include <future>
+#include <limits>
+#include <vector>
 
 #include "cuda/driver_api.h"
 #include "cuda/kernel_modules.h"
@@ -25,9 +27,6 @@ constexpr double kTargetLaunchMs = 75;
 // the first report.
 constexpr unsigned int kFirstRounds = 8;
 constexpr unsigned int kSeedBlock = 256;
-// Rounds after which a launch that plotted nothing means a stalled genome:
-// well past any fuse length.
-constexpr unsigned int kStallRounds = 256;
 
 // A device allocation that grows on demand and frees itself.
 class DeviceBuffer {
@@ -69,9 +68,17 @@ struct AccumTarget {
 static_assert(sizeof(AccumTarget) == 32, "AccumTarget must match the device's FjAccumTarget");
 
 // Counters the iterate kernel adds to: plotted, bad values, idle lane-rounds,
-// packed carries (the last through AccumTarget::carries).
-constexpr int kCounters = 4;
+// packed carries (through AccumTarget::carries), blocks that plotted their
+// stretch of a call of several time steps.
+constexpr int kCounters = 5;
 constexpr unsigned int kFlushBlock = 256;
+
+// fj_iterate's time-step arguments (iterate_kernel.cuh).
+struct StepsArgs {
+    unsigned int stride = 0;  // floats between parameter blocks
+    int count = 0;
+    int first = 0;            // the frame's number of the call's first step
+};
 
 // Device `index` of the driver's, or an input error naming how many there are.
 CUdevice checked_device(int index) {
@@ -126,6 +133,7 @@ public:
         CU_CHECK(cuStreamSynchronize(stream_));
         pool_seeded_ = false;
         round_base_ = 0;
+        steps_seen_ = 0;
         // Cleared when first needed: the packed grid when a packed kernel
         // first needs it, the count buffer by the first iterate whose key
         // asks for it, the sum of passes by the first end_pass.
@@ -136,18 +144,27 @@ public:
     }
 
     IterationStats iterate(const IterationRequest& request) override {
-        if (!request.key || !request.layout || !request.params)
-            throw std::runtime_error("iterate: request lacks key, layout or parameters");
+        if (!request.key || !request.layout || request.steps.empty())
+            throw std::runtime_error("iterate: request lacks key, layout or time steps");
+        const size_t stride = request.steps[0].params ? request.steps[0].params->size() : 0;
+        for (const IterationStep& step : request.steps)
+            if (!step.params || step.params->size() != stride || stride == 0)
+                throw std::runtime_error("iterate: time steps need parameter blocks of one layout");
+        const uint64_t samples = request.samples();
+        if (samples == 0) throw std::runtime_error("iterate: no samples requested");
+        if (request.steps.size() > 1 && !request.key->time_steps)
+            throw std::runtime_error("iterate: several time steps need a kernel key with time_steps");
         if (hist_w_ == 0) throw std::runtime_error("iterate: begin_frame was not called");
         make_current();
         const auto start = std::chrono::steady_clock::now();
         const LoadedKernel& kernel = modules_.load(*request.key, *request.layout);
         const unsigned int pool = kernel.grid * kernel.block;
         if (request.fuse < 0 || request.fuse > 100000) throw std::runtime_error("iterate: fuse must be in 0..100000");
-        // How many plotted steps each lane will run decides the share of
-        // fresh first chains (fj::fresh_chain_fraction, iterate/common.h).
+        // How many plotted steps each lane will run in the frame decides the
+        // share of fresh first chains (fj::fresh_chain_fraction, iterate/common.h).
+        const uint64_t frame_samples = std::max(request.frame_samples, samples);
         prepare_pool(pool, request.seed, kernel,
-                     fj::fresh_chain_fraction(static_cast<float>(request.samples) / static_cast<float>(pool)),
+                     fj::fresh_chain_fraction(static_cast<float>(static_cast<double>(frame_samples) / pool)),
                      request.fuse);
         if (request.key->density_count && !counts_ready_) {
             const size_t cells = static_cast<size_t>(hist_w_) * static_cast<size_t>(hist_h_);
@@ -156,22 +173,44 @@ public:
             counts_ready_ = true;
         }
 
-        const std::vector<float>& params = *request.params;
-        params_.reserve(std::max<size_t>(params.size(), 1) * sizeof(float));
-        CU_CHECK(cuMemcpyHtoDAsync(params_.get(), params.data(), params.size() * sizeof(float),
-                                   stream_));
+        // The steps' parameter blocks one after another, and where each
+        // step's samples end on the call's line.
+        std::vector<float> params;
+        std::vector<unsigned long long> ends;
+        params.reserve(stride * request.steps.size());
+        for (const IterationStep& step : request.steps) {
+            params.insert(params.end(), step.params->begin(), step.params->end());
+            ends.push_back((ends.empty() ? 0 : ends.back()) + step.samples);
+        }
+        params_.reserve(params.size() * sizeof(float));
+        CU_CHECK(cuMemcpyHtoDAsync(params_.get(), params.data(), params.size() * sizeof(float), stream_));
+        step_ends_.reserve(ends.size() * sizeof(unsigned long long));
+        CU_CHECK(cuMemcpyHtoDAsync(step_ends_.get(), ends.data(), ends.size() * sizeof(unsigned long long), stream_));
+        CU_CHECK(cuMemsetD32Async(block_plotted_.get(), 0, 2 * static_cast<size_t>(kernel.grid), stream_));
         counters_.reserve(kCounters * sizeof(unsigned long long));
         CU_CHECK(cuMemsetD32Async(counters_.get(), 0, 2 * kCounters, stream_));
         prepare_packed(kernel);
+        StepsArgs steps_args;
+        steps_args.stride = static_cast<unsigned int>(stride);
+        steps_args.count = static_cast<int>(request.steps.size());
+        steps_args.first = static_cast<int>(steps_seen_);
+        steps_seen_ += request.steps.size();
+        // Time steps: blocks count their samples and stop at their
+        // stretch's end, so the call is done when every block is.
+        const bool spans = request.key->time_steps;
+        const auto done = [&](const unsigned long long* c) { return spans ? c[4] >= kernel.grid : c[0] >= samples; };
 
         IterationStats stats;
-        unsigned long long host_counters[kCounters] = {0, 0, 0, 0};  // plotted, bad, idle lane-rounds, carries
-        unsigned int rounds = launch_rounds_ ? launch_rounds_ : kFirstRounds;
+        // plotted, bad, idle lane-rounds, carries, finished blocks
+        unsigned long long host_counters[kCounters] = {0, 0, 0, 0, 0};
+        // Never more rounds than the samples need, even at first: a small
+        // call may ask for less than one sample per lane.
+        unsigned int rounds = next_rounds(launch_rounds_ ? launch_rounds_ : kFirstRounds, -1.0, samples, pool);
         unsigned long long unplotted_rounds = 0;
-        while (host_counters[0] < request.samples) {
+        while (!done(host_counters)) {
             const unsigned long long plotted_before = host_counters[0];
             const auto launch_start = std::chrono::steady_clock::now();
-            launch_iterate(kernel, rounds, request.fuse);
+            launch_iterate(kernel, steps_args, rounds, request.fuse);
             CU_CHECK(cuMemcpyDtoHAsync(host_counters, counters_.get(), sizeof host_counters, stream_));
             CU_CHECK(cuStreamSynchronize(stream_));
             const double ms = std::chrono::duration<double, std::milli>(
@@ -183,12 +222,14 @@ public:
             // nothing end the loop (stats show the shortfall). Counted over
             // consecutive launches, so that fixed short launches stop too.
             unplotted_rounds = host_counters[0] == plotted_before ? unplotted_rounds + rounds : 0;
-            if (unplotted_rounds >= kStallRounds) break;
+            if (unplotted_rounds >= FJ_STALL_ROUNDS) break;
             if (request.progress)
-                request.progress(std::min(1.0, static_cast<double>(host_counters[0]) /
-                                                   static_cast<double>(request.samples)));
-            rounds = next_rounds(launch_rounds_ ? launch_rounds_ : rounds, launch_rounds_ ? -1.0 : ms,
-                                 request.samples - std::min<uint64_t>(request.samples, host_counters[0]), pool);
+                request.progress(std::min(1.0, static_cast<double>(host_counters[0]) / static_cast<double>(samples)));
+            // Blocks that plotted their stretch stop within a launch, so
+            // with time steps only the timing bounds its length.
+            const uint64_t left = spans ? std::numeric_limits<uint64_t>::max() / 2
+                                        : samples - std::min<uint64_t>(samples, host_counters[0]);
+            rounds = next_rounds(launch_rounds_ ? launch_rounds_ : rounds, launch_rounds_ ? -1.0 : ms, left, pool);
         }
         stats.samples = host_counters[0];
         stats.bad_values = host_counters[1];
@@ -317,6 +358,10 @@ private:
         points_.release();
         rng_.release();
         params_.release();
+        step_ends_.release();
+        block_plotted_.release();
+        block_steps_.release();
+        block_rounds_.release();
         counters_.release();
         modules_.unload_all();
         if (stream_) api.cuStreamDestroy(stream_);
@@ -381,15 +426,16 @@ private:
         void* args[] = {&grid, &packed, &cells};
         const unsigned int blocks = std::min<unsigned int>((cells + kFlushBlock - 1) / kFlushBlock, 65535u);
         CU_CHECK(cuLaunchKernel(packed_flush_, blocks, 1, 1, kFlushBlock, 1, 1, 0, stream_, args, nullptr));
-        // The words are zero now; a later iterate (another time sample) adds
+        // The words are zero now; a later iterate (another pass) adds
         // to them again and sets the flush back.
         packed_flush_ = nullptr;
     }
 
     // The pool lives across iterate calls of one frame; a new frame, or a
-    // kernel whose grid is larger than the pool, starts fresh points.
+    // kernel whose pool or grid is larger than the pool's, starts fresh
+    // points (and fresh per-block tracks).
     void prepare_pool(unsigned int pool, uint64_t seed, const LoadedKernel& kernel, float fresh_fraction, int fuse) {
-        if (pool_seeded_ && pool <= pool_size_) return;
+        if (pool_seeded_ && pool <= pool_size_ && kernel.grid <= pool_blocks_) return;
         points_.reserve(static_cast<size_t>(pool) * sizeof(float) * 4);
         rng_.reserve(static_cast<size_t>(pool) * sizeof(unsigned long long));
         CUdeviceptr points = points_.get(), rng = rng_.get();
@@ -398,20 +444,32 @@ private:
         void* args[] = {&points, &rng, &seed_arg, &count, &fresh_fraction, &fuse};
         CU_CHECK(cuLaunchKernel(kernel.seed, (pool + kSeedBlock - 1) / kSeedBlock, 1, 1,
                                 kSeedBlock, 1, 1, 0, stream_, args, nullptr));
+        // Per block: samples plotted in the call, the step its points are
+        // on (all bits set: -1, none yet), rounds run in the frame.
+        const size_t blocks = kernel.grid;
+        block_plotted_.reserve(blocks * sizeof(unsigned long long));
+        block_steps_.reserve(blocks * sizeof(int));
+        block_rounds_.reserve(blocks * sizeof(unsigned int));
+        CU_CHECK(cuMemsetD32Async(block_steps_.get(), 0xffffffffu, blocks, stream_));
+        CU_CHECK(cuMemsetD32Async(block_rounds_.get(), 0, blocks, stream_));
         pool_size_ = pool;
+        pool_blocks_ = kernel.grid;
         pool_seeded_ = true;
     }
 
-    void launch_iterate(const LoadedKernel& kernel, unsigned int rounds, int fuse) {
-        CUdeviceptr params = params_.get(), points = points_.get(), rng = rng_.get();
+    void launch_iterate(const LoadedKernel& kernel, StepsArgs steps, unsigned int rounds, int fuse) {
+        CUdeviceptr params = params_.get(), ends = step_ends_.get(), plotted = block_plotted_.get();
+        CUdeviceptr on_steps = block_steps_.get(), block_rounds = block_rounds_.get();
+        CUdeviceptr points = points_.get(), rng = rng_.get();
         CUdeviceptr counters = counters_.get();
         AccumTarget target = accum_target(kernel);
         // Null unless the kernel was built with FJ_DENSITY_COUNT.
         CUdeviceptr counts = counts_ready_ ? counts_.get() : 0;
         int hist_w = hist_w_, hist_h = hist_h_;
         unsigned int round_base = round_base_;
-        void* args[] = {&params, &points,     &rng,      &target, &hist_w, &hist_h,
-                        &rounds, &round_base, &counters, &counts, &fuse};
+        void* args[] = {&params, &steps.stride, &ends,   &steps.count, &steps.first, &plotted,
+                        &on_steps, &block_rounds, &points, &rng,       &target,      &hist_w,
+                        &hist_h,   &rounds,       &round_base, &counters, &counts, &fuse};
         CU_CHECK(cuLaunchKernel(kernel.iterate, kernel.grid, 1, 1, kernel.block, 1, 1, kernel.dynamic_shared,
                                 stream_, args, nullptr));
     }
@@ -423,7 +481,8 @@ private:
     std::future<void> context_made_;
     std::string context_error_;  // why make_context failed, for every later caller
     unsigned int launch_rounds_ = 0;
-    DeviceBuffer accum_, packed_, points_, rng_, params_, counters_;
+    DeviceBuffer accum_, packed_, points_, rng_, params_, step_ends_, block_plotted_, block_steps_,
+        block_rounds_, counters_;
     bool packed_cleared_ = false;
     CUfunction packed_flush_ = nullptr;  // set while the packed grid holds hits
     // flam3's count channel (float per cell) and the sum of a frame's
@@ -431,9 +490,10 @@ private:
     DeviceBuffer counts_, passes_;
     bool counts_ready_ = false, passes_ready_ = false;
     int hist_w_ = 0, hist_h_ = 0;
-    unsigned int pool_size_ = 0;
+    unsigned int pool_size_ = 0, pool_blocks_ = 0;
     bool pool_seeded_ = false;
-    unsigned int round_base_ = 0;
+    unsigned int round_base_ = 0;  // launched rounds of the frame (without time steps)
+    uint64_t steps_seen_ = 0;      // the frame's time steps in the calls so far
 };
 
 }  // namespace

@@ -2,6 +2,7 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #include "pipeline/prepared_frame.h"
 
+#include <algorithm>
 #include <cmath>
 #include <sstream>
 #include <stdexcept>
@@ -90,6 +91,12 @@ std::vector<FramePass> make_passes(const std::vector<StepValues>& steps, int cou
     return passes;
 }
 
+// Passes of several time steps need the kernel that moves blocks between
+// them (KernelKey::time_steps); a still's passes have one each.
+bool has_time_steps(const PreparedFrame& f) {
+    return std::any_of(f.passes.begin(), f.passes.end(), [](const FramePass& p) { return p.count > 1; });
+}
+
 // flam3's count channel differs from alpha/255 only where a hit deposits an
 // alpha other than 255 (palette alpha or temporal weight below 1), and only
 // matters where density estimation chooses kernels from it. Elsewhere the
@@ -137,6 +144,7 @@ PreparedFrame prepare_still(const Flame& flame, const FrameOptions& options) {
     }
     f.passes = make_passes(values, steps, f.plan, filter.mean_weight);
     f.key.density_count = needs_density_count(f);
+    f.key.time_steps = has_time_steps(f);
     return f;
 }
 
@@ -216,6 +224,7 @@ PreparedFrame prepare_animation_frame(const std::vector<Flame>& keyframes, doubl
     for (int c = 0; c < 3; ++c) post.background[c] = background[c] / steps;
     f.passes = make_passes(values, centre.passes, f.plan, filter.mean_weight);
     f.key.density_count = needs_density_count(f);
+    f.key.time_steps = has_time_steps(f);
     return f;
 }
 

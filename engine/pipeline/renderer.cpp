@@ -141,37 +141,42 @@ RenderResult Renderer::render(const PreparedFrame& frame, uint64_t seed) {
     backend_->begin_frame(frame.plan);
     RenderResult result;
     const size_t n = frame.samples.size();
+    uint64_t frame_samples = 0;
+    for (const TimeSample& sample : frame.samples) frame_samples += std::max<uint64_t>(sample.samples, 1);
     for (size_t p = 0; p < frame.passes.size(); ++p) {
         const FramePass& pass = frame.passes[p];
-        double requested = 0, plotted = 0;
-        for (size_t i = pass.first; i < pass.first + pass.count; ++i) {
-            const TimeSample& sample = frame.samples[i];
-            IterationRequest req;
-            req.flame = &frame.post_flame;
-            req.key = &frame.key;
-            req.layout = &frame.layout;
-            req.params = &sample.params;
-            req.plan = &frame.plan;
-            req.samples = std::max<uint64_t>(sample.samples, 1);
-            req.seed = n == 1 ? seed : sample_seed(seed, i);
-            // flam3 lets chains settle longer when it clips early (rect.c).
-            req.fuse = options_.earlyclip ? FJ_FUSE_EARLYCLIP : FJ_FUSE;
-            if (options_.progress)
-                req.progress = [this, i, n](double f) { options_.progress((static_cast<double>(i) + f) / n); };
-            const IterationStats stats = backend_->iterate(req);
-            result.stats.samples += stats.samples;
-            result.stats.bad_values += stats.bad_values;
-            result.stats.idle_lane_rounds += stats.idle_lane_rounds;
-            result.stats.packed_carries += stats.packed_carries;
-            result.stats.seconds += stats.seconds;
-            // The launch shape is the kernel's, the same for every time sample.
-            result.stats.registers = stats.registers;
-            result.stats.blocks_per_sm = stats.blocks_per_sm;
-            result.stats.threads = stats.threads;
-            result.stats.cache_slots = stats.cache_slots;
-            requested += sample.weight * static_cast<double>(sample.samples);
-            plotted += sample.weight * static_cast<double>(stats.samples);
-        }
+        // One call per pass: the backend spreads its time steps over its
+        // lanes (IterationRequest::steps).
+        IterationRequest req;
+        req.flame = &frame.post_flame;
+        req.key = &frame.key;
+        req.layout = &frame.layout;
+        req.plan = &frame.plan;
+        for (size_t i = pass.first; i < pass.first + pass.count; ++i)
+            req.steps.push_back({&frame.samples[i].params, std::max<uint64_t>(frame.samples[i].samples, 1)});
+        req.frame_samples = frame_samples;
+        req.seed = n == 1 ? seed : sample_seed(seed, pass.first);
+        // flam3 lets chains settle longer when it clips early (rect.c).
+        req.fuse = options_.earlyclip ? FJ_FUSE_EARLYCLIP : FJ_FUSE;
+        if (options_.progress)
+            req.progress = [this, &pass, n](double f) {
+                options_.progress((static_cast<double>(pass.first) + f * static_cast<double>(pass.count)) / n);
+            };
+        const IterationStats stats = backend_->iterate(req);
+        result.stats.samples += stats.samples;
+        result.stats.bad_values += stats.bad_values;
+        result.stats.idle_lane_rounds += stats.idle_lane_rounds;
+        result.stats.packed_carries += stats.packed_carries;
+        result.stats.seconds += stats.seconds;
+        // The launch shape is the kernel's, the same for every pass.
+        result.stats.registers = stats.registers;
+        result.stats.blocks_per_sm = stats.blocks_per_sm;
+        result.stats.threads = stats.threads;
+        result.stats.cache_slots = stats.cache_slots;
+        // k2 was made for the requested samples. Every step gets its share
+        // of what was plotted (blocks count their samples), so the weighted
+        // counts scale as the totals do.
+        const double requested = static_cast<double>(req.samples()), plotted = static_cast<double>(stats.samples);
         const PostPlan pass_post = pass_post_plan(post, frame.post_flame, pass, plotted > 0 ? requested / plotted : 1.0);
         if (p + 1 < frame.passes.size())
             backend_->end_pass(pass_post);

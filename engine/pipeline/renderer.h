@@ -3,11 +3,12 @@
 //
 // The renderer keeps its backend across flames, so a multi-flame file (or an
 // animation) pays device start-up and kernel compiles once per structure.
-// A frame (pipeline/prepared_frame.h) is iterated one time sample at a time
-// into one accumulator, pass by pass: every pass but the last ends with the
-// backend's end_pass, the last with the post-pass. Each pass's k2 is scaled
-// by its requested over its plotted (temporally weighted) sample count,
-// because backends plot whole rounds and so a little more than asked.
+// A frame (pipeline/prepared_frame.h) is iterated into one accumulator
+// pass by pass, one iterate call holding all of a pass's time samples:
+// every pass but the last ends with the backend's end_pass, the last with
+// the post-pass. Each pass's k2 is scaled by its requested over its plotted
+// sample count, because backends plot whole rounds and so a little more
+// than asked.
 #pragma once
 
 #include <cstdint>

@@ -27,6 +27,9 @@ namespace fj {
 // fresh and settled first chains (fresh_chain_fraction) gives the image
 // flam3's share of young chain points when lanes plot fewer than FJ_CHAIN.
 #define FJ_SETTLE 1000
+// Rounds without a plot after which iteration gives up on a genome whose
+// every point blows up: well past any fuse and settling.
+#define FJ_STALL_ROUNDS (FJ_SETTLE + 4 * FJ_FUSE_EARLYCLIP)
 
 // flam3's bad value: NaN or a coordinate beyond 1e10 (written so NaN fails).
 FJ_HD FJ_INLINE bool is_bad_point(float x, float y) {
@@ -46,13 +49,45 @@ FJ_HD FJ_INLINE int first_chain_state(float u, float fresh_fraction, int fuse) {
     return point_state(fuse + FJ_CHAIN + (u < fresh_fraction ? 0 : FJ_SETTLE), 0, 0);
 }
 
+// The state of a point whose lane moves to another time step of a
+// motion-blurred frame: it lies on the previous step's attractor, close to
+// the new one but not on it, so it runs at least `fuse` unplotted steps
+// under the new parameters before it plots again. The state counts only the
+// steps left, so its chain plots a whole FJ_CHAIN from there; the point
+// stays, so this is no young chain start.
+FJ_HD FJ_INLINE int refuse_state(int s, int fuse) {
+    const int left = state_left(s) > FJ_CHAIN + fuse ? state_left(s) : FJ_CHAIN + fuse;
+    return point_state(left, (s >> 8) & 7, state_last(s));
+}
+
+// The time steps of a motion-blurred frame go to blocks of lanes, not to
+// rounds: one iterate call holds all of a pass's steps, laid end to end as a
+// line of samples (step s ends at ends[s], the last at the call's total),
+// and block b of B plots the stretch from block_span_start(b) to
+// block_span_start(b + 1), counting what it plotted. So most blocks run one
+// step for the whole frame, their chains settle on its attractor as a
+// still's do, and every step gets its samples whatever the settling costs.
+// A chain carried from step to step every few rounds would instead plot
+// the previous step's attractor for a while after each change, which
+// genomes that mix slowly show (a blurred rotation looks smeared).
+FJ_HD FJ_INLINE u64 block_span_start(u64 block, u64 blocks, u64 total) {
+    return total / blocks * block + total % blocks * block / blocks;
+}
+
+// The step holding sample `pos` of the line, searched forward from `from`
+// (a block's position only grows within a call).
+FJ_HD FJ_INLINE int step_at(const u64* ends, int steps, u64 pos, int from) {
+    int s = from < 0 ? 0 : from;
+    while (s + 1 < steps && pos >= ends[s]) ++s;
+    return s;
+}
+
 // The share of lanes whose first chain is fresh. flam3 plots one young
 // chain start per FJ_CHAIN samples. With every lane running the same
 // rounds, a fresh lane plots p samples in ceil(p/FJ_CHAIN) chains; a settled
 // one plots FJ_SETTLE fewer and starts one young chain fewer. The share that
 // makes young starts per plotted sample 1/FJ_CHAIN reproduces flam3's mix of
-// young and old points; lanes too short to settle are all fresh (young
-// points then weigh more than in flam3).
+// young and old points (p > FJ_SETTLE, or settled lanes would plot nothing).
 FJ_HD FJ_INLINE float fresh_share_for(float p) {
     const float L = (float)FJ_CHAIN, A = (float)FJ_SETTLE;
     if (!(p > A)) return 1.0f;
@@ -64,16 +99,33 @@ FJ_HD FJ_INLINE float fresh_share_for(float p) {
 
 // The same for lanes that plot `mean_plotted` samples on average: a fresh
 // lane plots p = mean + (1 - share)·FJ_SETTLE, solved by a few fixed-point
-// steps (the share moves little with p).
+// steps (the share moves little with p). Near whole chains there are
+// several solutions; starting from all lanes fresh finds the one with
+// the fewest unplotted rounds. Lanes of FJ_SETTLE samples or fewer have one
+// solution, share = mean/FJ_CHAIN, found from share 0: they are nearly all
+// settled and run FJ_SETTLE rounds more than they plot, which keeps young
+// points as rare as in flam3 when many lanes share few samples (a small
+// frame on a large GPU, where lanes all fresh would plot young points only).
 FJ_HD FJ_INLINE float fresh_chain_fraction(float mean_plotted) {
-    float share = fresh_share_for(mean_plotted);
+    float share = mean_plotted > (float)FJ_SETTLE ? fresh_share_for(mean_plotted) : 0.0f;
     for (int i = 0; i < 4; ++i) share = fresh_share_for(mean_plotted + (1.0f - share) * (float)FJ_SETTLE);
     return share;
 }
 
-// Rounds a fresh lane needs to plot p samples, counting each chain's fuse.
-FJ_HD FJ_INLINE float fresh_lane_rounds(float mean_plotted, int fuse) {
-    const float p = mean_plotted + (1.0f - fresh_chain_fraction(mean_plotted)) * (float)FJ_SETTLE;
+// Rounds from a frame's start after which lanes, `fresh_share` of them
+// fresh, have plotted `mean_plotted` samples each on average: what a fresh
+// lane plotted by then (settled lanes plot nothing in their first
+// FJ_SETTLE rounds after the fuse and then as many per round), and one fuse
+// per chain of it.
+FJ_HD FJ_INLINE float fresh_lane_rounds(float mean_plotted, float fresh_share, int fuse) {
+    const float settle = (float)FJ_SETTLE;
+    float p = 0.0f;
+    if (mean_plotted <= 0.0f)
+        p = 0.0f;
+    else if (mean_plotted <= fresh_share * settle)
+        p = mean_plotted / fresh_share;
+    else
+        p = mean_plotted + (1.0f - fresh_share) * settle;
     return p + (float)fuse * ceilf(p / (float)FJ_CHAIN);
 }
 

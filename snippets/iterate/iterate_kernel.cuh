@@ -10,6 +10,7 @@
 //   FJ_PALETTE_LINEAR   1 for palette_mode="linear"
 //   FJ_HAS_FINAL        1 when there is a final xform
 //   FJ_DENSITY_COUNT    1 when hits also go to a separate count buffer
+//   FJ_TIME_STEPS       1 when an iterate call holds several time steps
 //   FJ_ATOMIC_CEILING   1 when the module holds fj_atomic_ceiling (benchmarks)
 //   FJ_NXFORMS, FJ_SELECT, FJ_PALETTE, FJ_FINAL_OPACITY   parameter-block offsets
 //   FJ_PROPOSAL, FJ_ACCEPT   (xaos) warp-uniform proposal and acceptance rows
@@ -20,6 +21,20 @@
 // runs `rounds` rounds (select, apply, plot, exchange), and stores them back.
 // Points persist across launches, so the fuse is paid once per pool.
 // `fuse` is the unplotted steps at each chain's start (iterate/common.h).
+//
+// Without FJ_TIME_STEPS a call has one parameter block, `params`, and every
+// block runs every round; `round_base` is the rounds run before the launch,
+// which number the exchanges. With it (a motion-blurred frame: the key's
+// time_steps), the launches of one iterate call share its time steps:
+// `steps` parameter blocks `param_stride` floats apart, step s ending at
+// sample step_ends[s] of the call's line (fj::block_span_start). A block
+// runs until it has plotted its stretch of the line, counting its samples
+// every round, and moves to the next step where its count crosses a step's
+// end. Per block and across launches, block_plotted keeps what it plotted
+// in this call (the host clears it), block_steps which of the frame's steps
+// its points are on (`first_step` is this call's first; -1: none yet) and
+// block_rounds the rounds it ran in the frame, which number its exchanges.
+// The bookkeeping costs registers, which is why stills leave it out.
 
 #if defined(FJ_SHUFFLE_DIVERGENT)
 #define FJ_WARP_UNIFORM 0
@@ -93,7 +108,9 @@ extern "C" __global__ void fj_seed(float4* __restrict__ points, unsigned long lo
 }
 
 extern "C" __global__ void __launch_bounds__(FJ_BLOCK)
-fj_iterate(const float* __restrict__ P, float4* __restrict__ points, unsigned long long* __restrict__ rng_states,
+fj_iterate(const float* __restrict__ params, unsigned int param_stride, const unsigned long long* __restrict__ step_ends,
+           int steps, int first_step, unsigned long long* __restrict__ block_plotted, int* __restrict__ block_steps,
+           unsigned int* __restrict__ block_rounds, float4* __restrict__ points, unsigned long long* __restrict__ rng_states,
            FjAccumTarget target, int hist_w, int hist_h, unsigned int rounds, unsigned int round_base,
            unsigned long long* __restrict__ counters, float* __restrict__ counts, int fuse) {
     const unsigned int tid = blockIdx.x * FJ_BLOCK + threadIdx.x;
@@ -109,7 +126,37 @@ fj_iterate(const float* __restrict__ P, float4* __restrict__ points, unsigned lo
     __shared__ int ss[FJ_BLOCK];
 #endif
 
-    for (unsigned int r = 0; r < rounds; ++r) {
+#if FJ_TIME_STEPS
+    // The block's place on the call's line of samples (block-uniform).
+    // (Values needed again after the loop are computed again there: fewer
+    // registers held through the rounds.)
+    const unsigned long long total = step_ends[steps - 1];
+    const unsigned long long end = fj::block_span_start(blockIdx.x + 1, gridDim.x, total);
+    unsigned long long pos = fj::block_span_start(blockIdx.x, gridDim.x, total) + block_plotted[blockIdx.x];
+    int on_step = block_steps[blockIdx.x];
+    const unsigned int first_round = block_rounds[blockIdx.x];
+    const float* __restrict__ P = params;
+    int s = 0;  // the call's step the block is on
+#else
+    const float* __restrict__ P = params;
+    const unsigned int first_round = round_base;
+    (void)param_stride, (void)step_ends, (void)steps, (void)first_step, (void)block_plotted, (void)block_steps,
+        (void)block_rounds;
+#endif
+
+    unsigned int r = 0;
+    for (; r < rounds; ++r) {
+#if FJ_TIME_STEPS
+        if (pos >= end) break;
+        s = fj::step_at(step_ends, steps, pos, s);
+        if (first_step + s != on_step) {
+            // Points from another step's attractor settle on this one first.
+            if (on_step >= 0) pt.state = fj::refuse_state(pt.state, fuse);
+            on_step = first_step + s;
+        }
+        P = params + (size_t)s * param_stride;
+        const unsigned long long plotted_before = plotted;
+#endif
         const int last = fj::state_last(pt.state);
         // Every lane draws, so each stream advances alike whatever the strategy.
         float u = fj::rand01(rng);
@@ -151,9 +198,9 @@ fj_iterate(const float* __restrict__ P, float4* __restrict__ points, unsigned lo
 #if defined(FJ_SHUFFLE_RING)
         const unsigned int lane = threadIdx.x & 31u;
         const unsigned int slot =
-            fj::ring_destination(threadIdx.x >> 5, lane, round_base + r, FJ_BLOCK / 32, blockIdx.x) * 32u + lane;
+            fj::ring_destination(threadIdx.x >> 5, lane, first_round + r, FJ_BLOCK / 32, blockIdx.x) * 32u + lane;
 #else
-        const unsigned int slot = fj::full_destination(threadIdx.x, round_base + r, FJ_BLOCK, blockIdx.x);
+        const unsigned int slot = fj::full_destination(threadIdx.x, first_round + r, FJ_BLOCK, blockIdx.x);
 #endif
         sx[slot] = pt.x;
         sy[slot] = pt.y;
@@ -166,6 +213,9 @@ fj_iterate(const float* __restrict__ P, float4* __restrict__ points, unsigned lo
         pt.state = ss[threadIdx.x];
         __syncthreads();
 #endif
+#if FJ_TIME_STEPS
+        pos += (unsigned long long)__syncthreads_count(plotted != plotted_before);
+#endif
     }
 
     fj_accum_close(accum);
@@ -174,4 +224,16 @@ fj_iterate(const float* __restrict__ P, float4* __restrict__ points, unsigned lo
     atomicAdd(&counters[0], plotted);
     atomicAdd(&counters[1], bad);
     atomicAdd(&counters[2], rejected);
+#if FJ_TIME_STEPS
+    // Every lane has read the block's track before it changes.
+    __syncthreads();
+    if (threadIdx.x == 0) {
+        const unsigned long long start = fj::block_span_start(blockIdx.x, gridDim.x, total);
+        // Blocks that plotted their stretch, once each (counters[4]).
+        if (start + block_plotted[blockIdx.x] < end && pos >= end) atomicAdd(&counters[4], 1ull);
+        block_plotted[blockIdx.x] = pos - start;
+        block_steps[blockIdx.x] = on_step;
+        block_rounds[blockIdx.x] = first_round + r;
+    }
+#endif
 }

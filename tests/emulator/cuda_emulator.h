@@ -12,10 +12,10 @@
 //     few instructions (no signal-mask system call), so that barriers and
 //     warp intrinsics cost tens of nanoseconds. Blocks run on as many host
 //     threads as there are cores, one block per host thread at a time.
-//   - A fiber runs until it reaches __syncthreads, a warp intrinsic or its
-//     end. When no fiber can run, waits are released: a barrier once every
-//     thread of the block that has not exited waits at it (as on sm_70 and
-//     later); __shfl_sync and __match_any_sync once every lane of their mask
+//   - A fiber runs until it reaches __syncthreads (or __syncthreads_count),
+//     a warp intrinsic or its end. When no fiber can run, waits are
+//     released: a barrier once every thread of the block that has not
+//     exited waits at it (as on sm_70 and later); __shfl_sync and __match_any_sync once every lane of their mask
 //     waits at the same intrinsic with the same mask; __activemask gives the
 //     lanes of the warp waiting at that same line, which is what lanes that
 //     took the same branch see on the hardware. Nothing left to release with
@@ -236,8 +236,14 @@ inline int release_barrier(Block& b) {
         at_barrier += l.wait == Wait::Barrier;
     }
     if (at_barrier == 0 || at_barrier != live) return 0;
+    // __syncthreads_count's result: the lanes that came with a true predicate.
+    unsigned long long count = 0;
+    for (const Lane& l : b.lanes) count += l.wait == Wait::Barrier && l.value != 0;
     for (Lane& l : b.lanes)
-        if (l.wait == Wait::Barrier) l.wait = Wait::Running;
+        if (l.wait == Wait::Barrier) {
+            l.result = count;
+            l.wait = Wait::Running;
+        }
     return static_cast<int>(at_barrier);
 }
 
@@ -469,7 +475,12 @@ inline unsigned int activemask_at(int line) {
 #define gridDim (::fj_emulator::current_block->grid_dim)
 #define __activemask() ::fj_emulator::activemask_at(__LINE__)
 
-inline void __syncthreads() { fj_emulator::wait_at(fj_emulator::Wait::Barrier); }
+inline int __syncthreads_count(int predicate) {
+    fj_emulator::current_lane->value = predicate != 0;
+    fj_emulator::wait_at(fj_emulator::Wait::Barrier);
+    return static_cast<int>(fj_emulator::current_lane->result);
+}
+inline void __syncthreads() { __syncthreads_count(0); }
 
 template <class T>
 T __shfl_sync(unsigned int mask, T value, int source, int width = 32) {
