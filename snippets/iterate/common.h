@@ -32,9 +32,8 @@ namespace fj {
 #define FJ_STALL_ROUNDS (FJ_SETTLE + 4 * FJ_FUSE_EARLYCLIP)
 
 // flam3's bad value: NaN or a coordinate beyond 1e10 (written so NaN fails).
-FJ_HD FJ_INLINE bool is_bad_point(float x, float y) {
-    return !(fabsf(x) <= 1e10f && fabsf(y) <= 1e10f);
-}
+FJ_HD FJ_INLINE bool is_bad_value(float v) { return !(fabsf(v) <= 1e10f); }
+FJ_HD FJ_INLINE bool is_bad_point(float x, float y) { return is_bad_value(x) || is_bad_value(y); }
 
 // A point's state word: last xform + 1 in bits 0..7 (0 = the chain's first
 // step, which selects from row 0), consecutive bad values in bits 8..10, and
@@ -295,17 +294,25 @@ FJ_HD FJ_INLINE void palette_lookup(const float* palette, float c, bool linear, 
         out[k] = palette[4 * i + k] * (1.0f - frac) + palette[4 * (i + 1) + k] * frac;
 }
 
-// Histogram cell of a world point, or -1 outside. `camera` is the
-// world-to-cell affine of the frame plan (rotation, y down, gutter included).
-FJ_HD FJ_INLINE long long camera_cell(const float* camera, float x, float y, int hist_w, int hist_h) {
+// Histogram column and row of a world point; returns 0 (and column and row
+// 0) outside. `camera` is the world-to-cell affine of the frame plan
+// (rotation, y down, gutter included). Free of branches, so that the CPU
+// backend's loop over a round's points vectorizes.
+FJ_HD FJ_INLINE int camera_xy(const float* camera, float x, float y, int hist_w, int hist_h, int& ix, int& iy) {
     const float cx = camera[0] * x + camera[1] * y + camera[2];
     const float cy = camera[3] * x + camera[4] * y + camera[5];
-    if (!(cx >= 0.0f && cy >= 0.0f && cx < (float)hist_w && cy < (float)hist_h)) return -1;
-    int ix = (int)cx, iy = (int)cy;
+    const int inside = (cx >= 0.0f) & (cy >= 0.0f) & (cx < (float)hist_w) & (cy < (float)hist_h);
+    const int col = (int)(inside ? cx : 0.0f), row = (int)(inside ? cy : 0.0f);
     // Float rounding can put a point just below the far edge onto it.
-    if (ix >= hist_w) ix = hist_w - 1;
-    if (iy >= hist_h) iy = hist_h - 1;
-    return (long long)iy * hist_w + ix;
+    ix = col < hist_w - 1 ? col : hist_w - 1;
+    iy = row < hist_h - 1 ? row : hist_h - 1;
+    return inside;
+}
+
+// Histogram cell of a world point, or -1 outside.
+FJ_HD FJ_INLINE long long camera_cell(const float* camera, float x, float y, int hist_w, int hist_h) {
+    int ix, iy;
+    return camera_xy(camera, x, y, hist_w, hist_h, ix, iy) ? (long long)iy * hist_w + ix : -1;
 }
 
 }  // namespace fj
