@@ -31,6 +31,7 @@ struct LaneSpan {
     float* x;
     float* y;
     float* c;
+    int* state;
     Rng* rng;
     int count;
 };
@@ -38,9 +39,10 @@ struct LaneSpan {
 // Storage for a gathered group.
 struct LaneGroup {
     float x[kLanes], y[kLanes], c[kLanes];
+    int state[kLanes];
     Rng rng[kLanes];
     int count = 0;
-    LaneSpan span() { return {x, y, c, rng, count}; }
+    LaneSpan span() { return {x, y, c, state, rng, count}; }
 };
 
 namespace {
@@ -133,7 +135,15 @@ void Worker::enter_step(Block& b, int s) {
             for (int& state : b.state) state = refuse_state(state, job_.fuse);
         b.step = id;
     }
+    if (P_ == job_.step_params[s]) return;
     P_ = job_.step_params[s];
+    // What a hit of each xform adds, fixed for the step: plot's per-xform
+    // values, read once here rather than at every hit.
+    for (size_t x = 0; x < job_.xforms.size(); ++x) {
+        const float vis = P_[job_.xforms[x].base + XformLayout::kVisibility];
+        visibility_[x] = vis;
+        count_amount_[x] = hit_amount(vis, 255.0f);
+    }
     if (!job_.palette_words.empty())
         words_ = job_.palette_words.data() + static_cast<size_t>(s) * job_.xforms.size() * 256;
 }
@@ -149,67 +159,57 @@ void Worker::round_of_warp(Block& b, int w) {
     const KernelKey& key = *job_.key;
     const int n = static_cast<int>(job_.xforms.size());
     const int first = w * kLanes;
-    int lanes[kLanes], applied[kLanes], moved = 0;
     if (key.shuffle == Shuffle::Divergent) {
-        moved = divergent_selection(b, first, lanes, applied);
+        run_divergent(b, first);
     } else {
         // Lane 0's draw decides; the other lanes draw only to advance.
         const float warp_u = rand01(b.rng[first]);
         for (int l = 1; l < kLanes; ++l) rand01(b.rng[first + l]);
         if (!key.xaos) {
-            moved = apply_to_warp(b, first, select_xform(P_ + job_.select, n, warp_u), lanes, applied);
+            run_warp(b, first, select_xform(P_ + job_.select, n, warp_u));
         } else {
             // The warp proposes one xform; each lane accepts it for its
             // own row. The lanes that move are compacted without a branch
             // per lane: acceptance is a coin toss the predictor cannot learn.
             const int k = select_xform(P_ + job_.proposal, n, warp_u);
             const float* accept = P_ + job_.accept + k;
+            int lanes[kLanes], moved = 0;
             for (int l = 0; l < kLanes; ++l) {
                 lanes[moved] = first + l;
                 moved += rand01(b.rng[first + l]) < accept[state_last(b.state[first + l]) * n];
             }
             idle += kLanes - moved;
-            if (moved == kLanes) apply_to_warp(b, first, k, lanes, applied);
-            else apply_gathered(b, lanes, moved, k, applied);
+            if (moved == kLanes) run_warp(b, first, k);
+            else if (moved > 0) run_gathered(b, lanes, moved, k);
         }
     }
-    finish_lanes(b, lanes, applied, moved);
     hits_.end_round();
 }
 
-// Xform k on all the warp's lanes, in the block's own arrays.
-int Worker::apply_to_warp(Block& b, int first, int k, int* lanes, int* applied) {
-    apply_xform(job_.xforms[k], P_, {&b.x[first], &b.y[first], &b.c[first], &b.rng[first], kLanes});
-    for (int l = 0; l < kLanes; ++l) {
-        lanes[l] = first + l;
-        applied[l] = k;
-    }
-    return kLanes;
+void Worker::run_warp(Block& b, int first, int k) {
+    const LaneSpan g{&b.x[first], &b.y[first], &b.c[first], &b.state[first], &b.rng[first], kLanes};
+    apply_xform(job_.xforms[k], P_, g);
+    finish(g, k);
 }
 
-// Xform k on `count` lanes of the block, gathered into one group.
-void Worker::apply_gathered(Block& b, const int* lanes, int count, int k, int* applied) {
+void Worker::run_gathered(Block& b, const int* lanes, int count, int k) {
     LaneGroup g;
     g.count = count;
     for (int i = 0; i < count; ++i) {
         const int t = lanes[i];
-        applied[i] = k;
-        g.x[i] = b.x[t]; g.y[i] = b.y[t]; g.c[i] = b.c[t]; g.rng[i] = b.rng[t];
+        g.x[i] = b.x[t]; g.y[i] = b.y[t]; g.c[i] = b.c[t]; g.state[i] = b.state[t]; g.rng[i] = b.rng[t];
     }
     apply_xform(job_.xforms[k], P_, g.span());
+    finish(g.span(), k);
     for (int i = 0; i < count; ++i) {
         const int t = lanes[i];
-        b.x[t] = g.x[i]; b.y[t] = g.y[i]; b.c[t] = g.c[i]; b.rng[t] = g.rng[i];
+        b.x[t] = g.x[i]; b.y[t] = g.y[i]; b.c[t] = g.c[i]; b.state[t] = g.state[i]; b.rng[t] = g.rng[i];
     }
 }
 
-// Per-thread selection (under xaos from each lane's row): lanes grouped
-// by xform with a counting sort (xforms in order, lanes in order within
-// each), no branch per lane, one pass whatever the xform count. Returns
-// the lanes that moved, all of them.
-int Worker::divergent_selection(Block& b, int first, int* lanes, int* applied) {
+void Worker::run_divergent(Block& b, int first) {
     const int n = static_cast<int>(job_.xforms.size());
-    int sel[kLanes];
+    int sel[kLanes], lanes[kLanes];
     for (int l = 0; l < kLanes; ++l) {
         const float* S = P_ + job_.select + (job_.key->xaos ? state_last(b.state[first + l]) * n : 0);
         sel[l] = select_xform(S, n, rand01(b.rng[first + l]));
@@ -220,39 +220,49 @@ int Worker::divergent_selection(Block& b, int first, int* lanes, int* applied) {
     for (int k = 1; k < n + 1; ++k) end[k] += end[k - 1];
     for (int l = 0; l < kLanes; ++l) lanes[end[sel[l]]++] = first + l;
     // end[k] is now where xform k's lanes end.
-    for (int k = 0, begin = 0; k < n; begin = end[k++]) {
-        const int count = end[k] - begin;
-        if (count == 0) continue;
-        apply_gathered(b, lanes + begin, count, k, applied + begin);
-    }
-    return kLanes;
+    for (int k = 0, begin = 0; k < n; begin = end[k++])
+        if (end[k] > begin) run_gathered(b, lanes + begin, end[k] - begin, k);
 }
 
-// Bad values, fuse, final xform, plotting and chain ends of the lanes a
-// round moved (`applied` holds each one's xform); for each lane the same
-// operations and random draws, in the same order, as fj_iterate.
-void Worker::finish_lanes(Block& b, const int* lanes, const int* applied, int count) {
-    LaneGroup f;  // the points to plot, with their streams
-    int xform[kLanes];
-    int plotting[kLanes];
-    for (int i = 0; i < count; ++i) {
-        const int t = lanes[i];
-        if (!settle_point(b.x[t], b.y[t], b.state[t], applied[i], b.rng[t], bad)) continue;
-        plotting[f.count] = t;
-        xform[f.count] = applied[i];
-        f.x[f.count] = b.x[t]; f.y[f.count] = b.y[t]; f.c[f.count] = b.c[t]; f.rng[f.count] = b.rng[t];
-        ++f.count;
+void Worker::finish(const LaneSpan& g, int k) {
+    // Bad values and chain ends are rare: loops over all the lanes that
+    // vectorize test for them, and they are taken lane by lane only when
+    // one is there.
+    int any_bad = 0;
+    for (int i = 0; i < g.count; ++i) any_bad |= is_bad_value(g.x[i]) | is_bad_value(g.y[i]);
+    int plots[kLanes];
+    if (!any_bad) {
+        // settle_point of a good point.
+        for (int i = 0; i < g.count; ++i) {
+            const int left = state_left(g.state[i]);
+            plots[i] = left <= FJ_CHAIN;
+            g.state[i] = point_state(left - 1, 0, k + 1);
+        }
+    } else {
+        for (int i = 0; i < g.count; ++i) plots[i] = settle_point(g.x[i], g.y[i], g.state[i], k, g.rng[i], bad);
     }
-    if (job_.key->has_final && f.count > 0) apply_final(f);
-    for (int j = 0; j < f.count; ++j) {
-        b.rng[plotting[j]] = f.rng[j];
-        plot(f.x[j], f.y[j], f.c[j], xform[j]);
+    if (job_.key->has_final) {
+        // The final xform moves copies: the chain goes on from the points.
+        LaneGroup f;
+        int from[kLanes];
+        for (int i = 0; i < g.count; ++i) {
+            f.x[f.count] = g.x[i]; f.y[f.count] = g.y[i]; f.c[f.count] = g.c[i]; f.rng[f.count] = g.rng[i];
+            from[f.count] = i;
+            f.count += plots[i];
+        }
+        apply_final(f);
+        for (int j = 0; j < f.count; ++j) g.rng[from[j]] = f.rng[j];
+        std::fill_n(plots, f.count, 1);  // every point of f plots
+        plot(f.x, f.y, f.c, plots, f.count, k);
+        plotted += f.count;
+    } else {
+        plot(g.x, g.y, g.c, plots, g.count, k);
+        for (int i = 0; i < g.count; ++i) plotted += plots[i];
     }
-    plotted += f.count;
-    for (int i = 0; i < count; ++i) {
-        const int t = lanes[i];
-        end_chain_if_done(b.x[t], b.y[t], b.c[t], b.state[t], b.rng[t], job_.fuse);
-    }
+    int any_end = 0;
+    for (int i = 0; i < g.count; ++i) any_end |= state_left(g.state[i]) <= 0;
+    if (any_end)
+        for (int i = 0; i < g.count; ++i) end_chain_if_done(g.x[i], g.y[i], g.c[i], g.state[i], g.rng[i], job_.fuse);
 }
 
 // The final xform on the points about to plot, each taking it with the
@@ -288,50 +298,63 @@ void Worker::apply_final_to(LaneGroup& g, int count) {
         }
 }
 
-// Every accumulation mode but `none` adds the same integers here: the
-// modes are GPU strategies for getting hits into the grid (atomics,
-// warp sums, a shared-memory cache, packed words), and a thread's adds
-// here are already exact (cpu/hit_buffer.h), so `shared` and `packed`
-// render the image of `atomic` (packed's possible loss is a property of
-// its GPU words only). `none` (the compute ceiling) skips the add but not
-// the work before it.
-void Worker::plot(float x, float y, float c, int xform) {
-    const long long cell = camera_cell(P_ + ParamLayout::kCamera, x, y, job_.hist_w, job_.hist_h);
-    const float vis = P_[job_.xforms[xform].base + XformLayout::kVisibility];
-    if (cell < 0 || vis <= 0.0f || job_.key->accumulation == Accumulation::None) return;
-    // flam3's count channel: visibility·255, blind to palette alpha and
-    // temporal weights (iterate_kernel.cuh's fj_count).
-    const float count = hit_amount(vis, 255.0f);
-    float rgba[4], amount[4];
-    if (job_.key->palette_mode != PaletteMode::Linear) {
-        // palette_lookup's entry for a step palette, whose hit word was made once.
-        const int i = std::clamp(static_cast<int>(c * 256.0f), 0, 255);
-        const u64 word = words_[xform * 256 + i];
-        if (word != kNoWord) return hits_.add(cell, word, count);
-        std::copy_n(P_ + job_.palette + 4 * i, 4, rgba);
-    } else {
-        palette_lookup(P_ + job_.palette, c, true, rgba);
+// Every accumulation mode but `none` adds the same integers here (the
+// modes are GPU strategies; worker.h says why).
+void Worker::plot(const float* x, const float* y, const float* c, const int* keep, int n, int k) {
+    // As in the kernel, where nothing uses the cells of `none`.
+    const float vis = visibility_[k];
+    if (job_.key->accumulation == Accumulation::None || vis <= 0.0f) return;
+    const int W = job_.hist_w;
+    // Cells and step-palette entries of all the points first, in loops
+    // that vectorize; then the adds.
+    int inside[kLanes], ix[kLanes], iy[kLanes], entry[kLanes];
+    const float* camera = P_ + ParamLayout::kCamera;
+    for (int j = 0; j < n; ++j) inside[j] = camera_xy(camera, x[j], y[j], W, job_.hist_h, ix[j], iy[j]) & keep[j];
+    // palette_lookup's entry for a step palette.
+    for (int j = 0; j < n; ++j) entry[j] = std::clamp(static_cast<int>(c[j] * 256.0f), 0, 255);
+    const bool linear = job_.key->palette_mode == PaletteMode::Linear;
+    const u64* words = linear ? nullptr : words_ + k * 256;
+    for (int j = 0; j < n; ++j) {
+        if (!inside[j]) continue;
+        const long long cell = static_cast<long long>(iy[j]) * W + ix[j];
+        float rgba[4], amount[4];
+        if (!linear) {
+            // A step palette's hit words were made once per xform and entry.
+            if (words[entry[j]] != kNoWord) {
+                hits_.add(cell, words[entry[j]], count_amount_[k]);
+                continue;
+            }
+            std::copy_n(P_ + job_.palette + 4 * entry[j], 4, rgba);
+        } else {
+            palette_lookup(P_ + job_.palette, c[j], true, rgba);
+        }
+        for (int ch = 0; ch < 4; ++ch) amount[ch] = hit_amount(vis, rgba[ch]);
+        hits_.add(cell, amount, count_amount_[k]);
     }
-    for (int k = 0; k < 4; ++k) amount[k] = hit_amount(vis, rgba[k]);
-    hits_.add(cell, amount, count);
 }
 
 void Worker::exchange(Block& b, uint32_t round, uint32_t salt, std::vector<float>& nx, std::vector<float>& ny,
               std::vector<float>& nc, std::vector<int>& ns) {
     const uint32_t T = static_cast<uint32_t>(job_.block);
     if (job_.key->shuffle == Shuffle::Ring) {
-        // ring_destination, with each lane's offset reduced once.
+        // ring_destination: lane l's column of points rotates by its
+        // offset, as two runs split where the rotation wraps.
         const uint32_t warps = T / kLanes;
-        uint32_t offset[kLanes];
-        for (uint32_t l = 0; l < kLanes; ++l) offset[l] = ring_offset(l, round, warps, salt);
-        for (uint32_t w = 0; w < warps; ++w)
-            for (uint32_t l = 0; l < kLanes; ++l) {
-                const uint32_t t = w * kLanes + l;
-                uint32_t to = w + offset[l];
-                if (to >= warps) to -= warps;
-                const uint32_t slot = to * kLanes + l;
-                nx[slot] = b.x[t]; ny[slot] = b.y[t]; nc[slot] = b.c[t]; ns[slot] = b.state[t];
+        const float *x = b.x.data(), *y = b.y.data(), *c = b.c.data();
+        const int* state = b.state.data();
+        float *to_x = nx.data(), *to_y = ny.data(), *to_c = nc.data();
+        int* to_state = ns.data();
+        const auto move = [&](uint32_t l, uint32_t from, uint32_t to, uint32_t n) {
+            for (uint32_t i = 0; i < n; ++i) {
+                const uint32_t t = (from + i) * kLanes + l, slot = (to + i) * kLanes + l;
+                to_x[slot] = x[t]; to_y[slot] = y[t]; to_c[slot] = c[t]; to_state[slot] = state[t];
             }
+        };
+        for (uint32_t l = 0; l < kLanes; ++l) {
+            const uint32_t offset = ring_offset(l, round, warps, salt);
+            move(l, 0, offset, warps - offset);
+            move(l, warps - offset, 0, offset);
+        }
     } else {
         for (uint32_t t = 0; t < T; ++t) {
             const uint32_t slot = full_destination(t, round, T, salt);

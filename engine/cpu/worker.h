@@ -79,13 +79,15 @@ struct Block {
 // fj_seed gives the same thread indices.
 Block seed_block(uint64_t index, int T, uint64_t seed, float fresh_fraction, int fuse);
 
+struct LaneSpan;
 struct LaneGroup;
 
 class Worker {
 public:
     // `targets`: where this thread's hits go (cpu/hit_buffer.h).
     Worker(const FrameJob& job, const HitTargets& targets)
-        : job_(job), hits_(targets), group_end_(job.xforms.size() + 1) {}
+        : job_(job), hits_(targets), visibility_(job.xforms.size()), count_amount_(job.xforms.size()),
+          group_end_(job.xforms.size() + 1) {}
 
     // The block's rounds of this call (FrameJob::rounds says how many, or
     // with time steps its stretch of the line).
@@ -113,21 +115,21 @@ private:
     void round_of_warp(Block& b, int w);
 
     // Xform k on all the warp's lanes, in the block's own arrays.
-    int apply_to_warp(Block& b, int first, int k, int* lanes, int* applied);
+    void run_warp(Block& b, int first, int k);
 
     // Xform k on `count` lanes of the block, gathered into one group.
-    void apply_gathered(Block& b, const int* lanes, int count, int k, int* applied);
+    void run_gathered(Block& b, const int* lanes, int count, int k);
 
     // Per-thread selection (under xaos from each lane's row): lanes grouped
     // by xform with a counting sort (xforms in order, lanes in order within
-    // each), no branch per lane, one pass whatever the xform count. Returns
-    // the lanes that moved, all of them.
-    int divergent_selection(Block& b, int first, int* lanes, int* applied);
+    // each), no branch per lane, one pass whatever the xform count; each
+    // group then runs as one.
+    void run_divergent(Block& b, int first);
 
-    // Bad values, fuse, final xform, plotting and chain ends of the lanes a
-    // round moved (`applied` holds each one's xform); for each lane the same
-    // operations and random draws, in the same order, as fj_iterate.
-    void finish_lanes(Block& b, const int* lanes, const int* applied, int count);
+    // Bad values, fuse, final xform, plotting and chain ends of lanes that
+    // xform k just moved, in the arrays it moved them in; for each lane the
+    // same operations and random draws, in the same order, as fj_iterate.
+    void finish(const LaneSpan& g, int k);
 
     // The final xform on the points about to plot, each taking it with the
     // final xform's opacity; flam3 plots a bad final point as a random point.
@@ -135,14 +137,16 @@ private:
 
     void apply_final_to(LaneGroup& g, int count);
 
+    // Plots point j of x, y, c (moved by xform k) where keep[j] is set.
     // Every accumulation mode but `none` adds the same integers here: the
     // modes are GPU strategies for getting hits into the grid (atomics,
     // warp sums, a shared-memory cache, packed words), and a thread's adds
     // here are already exact (cpu/hit_buffer.h), so `shared` and `packed`
     // render the image of `atomic` (packed's possible loss is a property of
-    // its GPU words only). `none` (the compute ceiling) skips the add but not
-    // the work before it.
-    void plot(float x, float y, float c, int xform);
+    // its GPU words only). `none` (the compute ceiling) skips plotting: the
+    // GPU kernel computes no cell or palette entry there either, since
+    // nothing uses them.
+    void plot(const float* x, const float* y, const float* c, const int* keep, int n, int k);
 
     // Moves the block's points between its warps as the key's exchange
     // does (fj::ring_destination, fj::full_destination).
@@ -153,7 +157,10 @@ private:
     const float* P_ = nullptr;        // the current step's parameter block
     const u64* words_ = nullptr;      // and its step palettes' hit words
     HitBuffer hits_;
-    std::vector<int> group_end_;  // divergent_selection's counting sort, xforms + 1 entries
+    // Each xform's visibility in the current step, and what its hits add
+    // to flam3's count channel.
+    std::vector<float> visibility_, count_amount_;
+    std::vector<int> group_end_;  // run_divergent's counting sort, xforms + 1 entries
 };
 
 }  // namespace fj::cpu
