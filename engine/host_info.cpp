@@ -6,6 +6,8 @@
 #include <ctime>
 #include <fstream>
 
+#include "flamejit_commit.h"
+
 namespace fj {
 
 std::string command_output(const std::string& command) {

@@ -11,6 +11,7 @@
 
 #include "atomic_file.h"
 #include "cuda/cuda_backend.h"
+#include "flamejit_commit.h"
 #include "host_info.h"
 
 namespace fj::cli {
