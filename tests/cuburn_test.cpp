@@ -210,6 +210,9 @@ TEST_CASE("cuburn: malformed documents are rejected with one line naming the fil
         {"name-not-string", R"({"name": [], )" + pal + ", " + xf + "}"},
         {"variation-not-object", "{" + pal + R"(, "xforms": {"0": {"weight": 1, "variations": {"linear": 5}}}})"},
         {"scale-overflow", R"({"camera": {"scale": 1e308}, )" + pal + ", " + xf + "}"},
+        {"negative-weight", "{" + pal + R"(, "xforms": {"0": {"weight": 1}, "1": {"weight": -0.5}}})"},
+        {"zero-weights", "{" + pal + R"(, "xforms": {"0": {"weight": 0}, "1": {"weight": 0}}})"},
+        {"negative-chaos", "{" + pal + R"(, "xforms": {"0": {"weight": 1, "chaos": {"0": -1}}}})"},
     };
     for (const auto& [name, text] : bad) {
         CAPTURE(name);
@@ -222,6 +225,22 @@ TEST_CASE("cuburn: malformed documents are rejected with one line naming the fil
         CHECK(message.rfind(name + ".json: ", 0) == 0);
         CHECK(message.find('\n') == std::string::npos);
         MESSAGE(message);
+    }
+    SUBCASE("weights and chaos as flam3 takes them, with the element named") {
+        // flam3 XML that convert writes must read back, so a node breaking
+        // flam3's rules is refused at read time, not at iteration.
+        const std::vector<std::pair<std::string, std::string>> named = {
+            {R"("xforms": {"0": {"weight": 1}, "1": {"weight": -0.5}})", "xforms.1.weight: must not be negative"},
+            {R"("xforms": {"0": {"weight": 0}, "1": {"weight": 0}})", "xforms: the weights add up to 0"},
+            {R"("xforms": {"0": {"weight": 1, "chaos": {"0": -1}}})", "xforms.0.chaos.0: must not be negative"},
+        };
+        for (const auto& [xforms, what] : named) {
+            const std::string expected = "w.json: " + what;
+            CHECK_THROWS_WITH_AS(fj::read_cuburn_string("{" + pal + ", " + xforms + "}", "w.json", "."),
+                                 doctest::Contains(expected.c_str()), fj::GenomeError);
+        }
+        CHECK_NOTHROW(fj::read_cuburn_string("{" + pal + R"(, "xforms": {"0": {"weight": 1}, "1": {"weight": 0}}})",
+                                             "w.json", "."));
     }
     SUBCASE("a loop whose angle turns too fast for its keyframes") {
         fj::CuburnReadOptions loop;

@@ -240,6 +240,7 @@ Xform xform_from(const Reader& outer, const json& xf, const std::string& label, 
             if (j < 0 || j > 1000) fail(r.file, label + ".chaos." + key + ": not an xform index");
             if (out.chaos.size() <= static_cast<size_t>(j)) out.chaos.resize(j + 1, 1.0);
             out.chaos[j] = r.value(v, label + ".chaos." + key, false);
+            if (out.chaos[j] < 0) fail(r.file, label + ".chaos." + key + ": must not be negative");
         }
     return out;
 }
@@ -340,7 +341,14 @@ Flame flame_at(const json& node, const Reader& r, const Profile& profile, const 
         if (na && a.size() != b.size()) return a.size() < b.size();
         return a < b;
     });
-    for (const auto& k : keys) f.xforms.push_back(xform_from(r, node["xforms"][k], "xforms." + k, options));
+    // flam3's rules, which the flam3 XML that convert writes must pass.
+    double total = 0;
+    for (const auto& k : keys) {
+        f.xforms.push_back(xform_from(r, node["xforms"][k], "xforms." + k, options));
+        if (f.xforms.back().weight < 0) fail(r.file, "xforms." + k + ".weight: must not be negative");
+        total += f.xforms.back().weight;
+    }
+    if (!(total > 0)) fail(r.file, "xforms: the weights add up to 0");
     if (node.contains("final_xform")) {
         f.has_final = true;
         f.final_xform = xform_from(r, node["final_xform"], "final_xform", options);
