@@ -3,6 +3,7 @@
 
 #include <cstdint>
 #include <cstdlib>
+#include <cstring>
 #include <new>
 #include <utility>
 
@@ -30,50 +31,58 @@ void advise_huge_pages(void* p, size_t bytes) {
 #endif
 }
 
-ZeroedBuffer::ZeroedBuffer(size_t count) : count_(count) {
-    if (count == 0) return;
-    if (count > size_t(-1) / sizeof(float) - kHugePage) throw std::bad_alloc();
-    const size_t bytes = count * sizeof(float);
+ZeroedMemory::ZeroedMemory(size_t bytes) : bytes_(bytes) {
+    if (bytes == 0) return;
 #if defined(__linux__)
     if (bytes >= kMapAtLeast) {
+        if (bytes > size_t(-1) - kHugePage) throw std::bad_alloc();
         // Linux aligns anonymous mappings whose size is a multiple of the
-        // huge-page size to it, so every part of the buffer can be a huge page.
+        // huge-page size to it, so every part of the block can be a huge page.
         const size_t mapped = (bytes + kHugePage - 1) / kHugePage * kHugePage;
         void* p = mmap(nullptr, mapped, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
         if (p == MAP_FAILED) throw std::bad_alloc();
         // Advice only: without transparent huge pages it changes nothing.
         madvise(p, mapped, MADV_HUGEPAGE);
-        data_ = static_cast<float*>(p);
-        bytes_ = mapped;
+        data_ = p;
+        mapped_ = mapped;
         return;
     }
 #endif
-    data_ = static_cast<float*>(std::calloc(count, sizeof(float)));
+    data_ = std::calloc(bytes, 1);
     if (!data_) throw std::bad_alloc();
 }
 
-ZeroedBuffer::~ZeroedBuffer() { release(); }
+ZeroedMemory::~ZeroedMemory() { release(); }
 
-ZeroedBuffer::ZeroedBuffer(ZeroedBuffer&& other) noexcept
+ZeroedMemory::ZeroedMemory(ZeroedMemory&& other) noexcept
     : data_(std::exchange(other.data_, nullptr)),
-      count_(std::exchange(other.count_, 0)),
-      bytes_(std::exchange(other.bytes_, 0)) {}
+      bytes_(std::exchange(other.bytes_, 0)),
+      mapped_(std::exchange(other.mapped_, 0)) {}
 
-ZeroedBuffer& ZeroedBuffer::operator=(ZeroedBuffer&& other) noexcept {
+ZeroedMemory& ZeroedMemory::operator=(ZeroedMemory&& other) noexcept {
     if (this != &other) {
         release();
         data_ = std::exchange(other.data_, nullptr);
-        count_ = std::exchange(other.count_, 0);
         bytes_ = std::exchange(other.bytes_, 0);
+        mapped_ = std::exchange(other.mapped_, 0);
     }
     return *this;
 }
 
-void ZeroedBuffer::release() {
+void ZeroedMemory::clear() {
     if (!data_) return;
 #if defined(__linux__)
-    if (bytes_) {
-        munmap(data_, bytes_);
+    // Private anonymous pages read as zero after MADV_DONTNEED.
+    if (mapped_ && madvise(data_, mapped_, MADV_DONTNEED) == 0) return;
+#endif
+    std::memset(data_, 0, bytes_);
+}
+
+void ZeroedMemory::release() {
+    if (!data_) return;
+#if defined(__linux__)
+    if (mapped_) {
+        munmap(data_, mapped_);
         data_ = nullptr;
         return;
     }

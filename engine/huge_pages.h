@@ -11,9 +11,8 @@
 #pragma once
 
 #include <cstddef>
-#include <cstdlib>
 #include <new>
-#include <vector>
+#include <type_traits>
 
 namespace fj {
 
@@ -25,63 +24,72 @@ inline constexpr size_t kHugePage = size_t(2) << 20;
 // writing.
 void advise_huge_pages(void* p, size_t bytes);
 
-// A float buffer that starts as zeros without a pass to clear it: pages
-// fresh from the operating system are zero already. For scratch space that
-// is added into (the post-pass's density estimation).
-class ZeroedBuffer {
+// Memory that starts as zeros without a pass to clear it: pages fresh from
+// the operating system are zero already, and a page nothing writes costs
+// nothing (it is never faulted in). Large blocks are mappings of whole huge
+// pages, advised to use them; small ones come from calloc.
+class ZeroedMemory {
 public:
-    ZeroedBuffer() = default;
-    // `count` floats, all +0.0f. Throws std::bad_alloc when there is no memory.
-    explicit ZeroedBuffer(size_t count);
-    ~ZeroedBuffer();
-    ZeroedBuffer(ZeroedBuffer&& other) noexcept;
-    ZeroedBuffer& operator=(ZeroedBuffer&& other) noexcept;
-    ZeroedBuffer(const ZeroedBuffer&) = delete;
-    ZeroedBuffer& operator=(const ZeroedBuffer&) = delete;
+    ZeroedMemory() = default;
+    // Throws std::bad_alloc when there is no memory.
+    explicit ZeroedMemory(size_t bytes);
+    ~ZeroedMemory();
+    ZeroedMemory(ZeroedMemory&& other) noexcept;
+    ZeroedMemory& operator=(ZeroedMemory&& other) noexcept;
+    ZeroedMemory(const ZeroedMemory&) = delete;
+    ZeroedMemory& operator=(const ZeroedMemory&) = delete;
 
-    float* data() { return data_; }
-    const float* data() const { return data_; }
-    size_t size() const { return count_; }
+    void* data() const { return data_; }
+
+    // All zeros again. A mapping's pages go back to the system and read as
+    // zero until written, so clearing a mostly untouched block is cheap.
+    void clear();
 
 private:
     void release();
 
-    float* data_ = nullptr;
-    size_t count_ = 0;
-    size_t bytes_ = 0;   // what was mapped; 0 when it came from calloc
+    void* data_ = nullptr;
+    size_t bytes_ = 0;
+    size_t mapped_ = 0;  // the mapping's length; 0 when it came from calloc
 };
 
-// An allocator for vectors the CPU backend fills with random adds: blocks
-// of a huge page or more are aligned to huge pages and advised to use them.
+// `count` elements of a trivial type, all bits zero, on ZeroedMemory: for
+// histograms and scratch space that are added into.
 template <class T>
-struct HugePageAllocator {
-    using value_type = T;
+class ZeroedArray {
+    static_assert(std::is_trivially_copyable_v<T> && std::is_trivially_default_constructible_v<T>);
 
-    HugePageAllocator() = default;
-    template <class U>
-    HugePageAllocator(const HugePageAllocator<U>&) noexcept {}
+public:
+    ZeroedArray() = default;
+    explicit ZeroedArray(size_t count) : memory_(bytes_for(count)), count_(count) {}
 
-    T* allocate(size_t n) {
-        const size_t bytes = n * sizeof(T);
-        void* p = nullptr;
-        if (bytes < kHugePage) {
-            p = std::malloc(bytes ? bytes : 1);
-        } else {
-            const size_t rounded = (bytes + kHugePage - 1) / kHugePage * kHugePage;
-            p = std::aligned_alloc(kHugePage, rounded);
-            if (p) advise_huge_pages(p, rounded);
-        }
-        if (!p) throw std::bad_alloc();
-        return static_cast<T*>(p);
+    T* data() { return static_cast<T*>(memory_.data()); }
+    const T* data() const { return static_cast<const T*>(memory_.data()); }
+    size_t size() const { return count_; }
+    bool empty() const { return count_ == 0; }
+    T& operator[](size_t i) { return data()[i]; }
+    const T& operator[](size_t i) const { return data()[i]; }
+
+    void clear() { memory_.clear(); }
+
+    // Sized to `count`, all zeros: the same memory cleared, or new memory.
+    void reset(size_t count) {
+        if (count == count_)
+            clear();
+        else
+            *this = ZeroedArray(count);
     }
 
-    void deallocate(T* p, size_t) noexcept { std::free(p); }
+private:
+    static size_t bytes_for(size_t count) {
+        if (count > (size_t(-1) - kHugePage) / sizeof(T)) throw std::bad_alloc();
+        return count * sizeof(T);
+    }
 
-    template <class U>
-    bool operator==(const HugePageAllocator<U>&) const noexcept { return true; }
+    ZeroedMemory memory_;
+    size_t count_ = 0;
 };
 
-template <class T>
-using HugePageVector = std::vector<T, HugePageAllocator<T>>;
+using ZeroedBuffer = ZeroedArray<float>;
 
 }  // namespace fj

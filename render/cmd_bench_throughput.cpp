@@ -60,8 +60,8 @@ double cpu_atomic_ceiling(const FramePlan& plan, int threads, uint64_t adds) {
     std::vector<std::thread> pool;
     for (int t = 0; t < threads; ++t)
         pool.emplace_back([&, t] {
-            HugePageVector<float> grid(cells * 4, 0.0f);
-            HugePageVector<u64> words(cells, 0);
+            ZeroedArray<float> grid(cells * 4);
+            ZeroedArray<u64> words(cells);
             cpu::HitBuffer hits({grid.data(), words.data(), nullptr, false});
             Rng rng = make_rng(1, t);
             for (uint64_t i = 0; i < per_thread; ++i) {

@@ -468,6 +468,25 @@ TEST_CASE("post cpu: a ZeroedBuffer holds +0.0f everywhere, small or mapped, and
     }
 }
 
+TEST_CASE("post cpu: a ZeroedArray reads as zeros again after clear and reset, small or mapped") {
+    for (size_t count : {size_t(100), size_t(1) << 20}) {
+        CAPTURE(count);
+        fj::ZeroedArray<fj::u64> words(count);
+        for (size_t i = 0; i < count; i += 7) words[i] = ~fj::u64(0);
+        words.clear();
+        size_t nonzero = 0;
+        for (size_t i = 0; i < count; ++i) nonzero += words[i] != 0;
+        CHECK(nonzero == 0);
+        words[count - 1] = 3;
+        words.reset(count);  // the same size: cleared in place
+        CHECK(words[count - 1] == 0);
+        words.reset(count / 2);  // another size: new memory
+        CHECK(words.size() == count / 2);
+        for (size_t i = 0; i < count / 2; ++i) nonzero += words[i] != 0;
+        CHECK(nonzero == 0);
+    }
+}
+
 TEST_CASE("post cuda: matches the CPU post-pass on a random accumulator (needs a GPU)") {
     int devices = 0;
     cudaError_t err = cudaGetDeviceCount(&devices);

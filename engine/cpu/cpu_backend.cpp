@@ -28,12 +28,12 @@ public:
     void begin_frame(const FramePlan& plan) override {
         hist_w_ = plan.hist_width;
         hist_h_ = plan.hist_height;
-        accum_.assign(static_cast<size_t>(hist_w_) * hist_h_ * 4, 0.0f);
+        accum_.reset(static_cast<size_t>(hist_w_) * hist_h_ * 4);
         for (ThreadBuffers& own : thread_buffers_) own.stale = true;
         blocks_.clear();
         steps_seen_ = 0;
         // Made by the first iterate whose key asks for them.
-        counts_.clear();
+        counts_ = {};
         passes_.clear();
     }
 
@@ -70,7 +70,7 @@ public:
         // The state word keeps a chain's steps left in 21 bits (iterate/common.h).
         if (req.fuse < 0 || req.fuse > 100000) throw std::runtime_error("iterate: fuse must be in 0..100000");
         job.counts = req.key->density_count;
-        if (job.counts && counts_.empty()) counts_.assign(static_cast<size_t>(hist_w_) * hist_h_, 0.0f);
+        if (job.counts && counts_.empty()) counts_.reset(static_cast<size_t>(hist_w_) * hist_h_);
         if (req.key->palette_mode != PaletteMode::Linear) {
             const size_t xforms = job.xforms.size();
             job.palette_words.resize(job.step_params.size() * xforms * 256);
@@ -187,8 +187,8 @@ public:
         merge_private_histograms();
         if (passes_.empty()) passes_.assign(accum_.size(), 0.0f);
         scale_pass_cpu(post, histogram(), passes_.data(), threads_);
-        std::fill(accum_.begin(), accum_.end(), 0.0f);
-        std::fill(counts_.begin(), counts_.end(), 0.0f);
+        accum_.clear();
+        counts_.clear();
     }
 
     ImageF post_process(const PostPlan& post) override {
@@ -198,12 +198,12 @@ public:
 
     std::span<const float> accumulator() const {
         merge_private_histograms();
-        return accum_;
+        return {accum_.data(), accum_.size()};
     }
 
     std::span<const float> counts() const {
         merge_private_histograms();
-        return counts_;
+        return {counts_.data(), counts_.size()};
     }
 
 private:
@@ -218,8 +218,12 @@ private:
         const size_t cells = accum_.size() / 4;
         auto merge = [&](size_t begin, size_t end) {
             for (const ThreadBuffers* own : pending) {
+                // A thread's float grid takes only spills and hits that do
+                // not pack, so most of it is zero pages: adding only what is
+                // there leaves the frame's empty cells untouched.
                 if (own->grid.size() == accum_.size())
-                    for (size_t i = 4 * begin; i < 4 * end; ++i) accum_[i] += own->grid[i];
+                    for (size_t i = 4 * begin; i < 4 * end; ++i)
+                        if (own->grid[i] != 0.0f) accum_[i] += own->grid[i];
                 if (own->counts.size() == counts_.size() && !counts_.empty())
                     for (size_t i = begin; i < end; ++i) counts_[i] += own->counts[i];
                 for (size_t i = begin; i < end; ++i) {
@@ -237,14 +241,11 @@ private:
         for (ThreadBuffers& own : thread_buffers_) own.stale = true;
     }
 
-    // Sized to n and zeroed, reusing the allocation: a stale buffer's
-    // contents must go, a fresh allocation is zero already.
-    template <class V>
-    static void ready(V& v, size_t n, bool stale) {
-        if (v.size() != n)
-            v.assign(n, 0);
-        else if (stale)
-            std::fill(v.begin(), v.end(), 0);
+    // Sized to n and zero: a stale buffer's contents must go, a new or
+    // already cleared one is zero.
+    template <class T>
+    static void ready(ZeroedArray<T>& v, size_t n, bool stale) {
+        if (v.size() != n || stale) v.reset(n);
     }
 
     HistogramView histogram() const { return {accum_.data(), counts_.empty() ? nullptr : counts_.data()}; }
@@ -252,17 +253,17 @@ private:
     int threads_ = 1;
     int hist_w_ = 0, hist_h_ = 0;
     // Summed into accum_ when it is read; mutable so that reading is const.
-    mutable HugePageVector<float> accum_;
+    mutable ZeroedArray<float> accum_;
     // flam3's count channel, one float per cell, for frames whose key asks
     // for it (else empty).
-    mutable HugePageVector<float> counts_;
+    mutable ZeroedArray<float> counts_;
     // A thread's private accumulation: its packed words (cpu/hit_buffer.h)
     // and, for all but the first thread, which adds into accum_ and counts_,
     // its own float grid and count buffer.
     struct ThreadBuffers {
-        HugePageVector<u64> words;
-        HugePageVector<float> grid;
-        HugePageVector<float> counts;
+        ZeroedArray<u64> words;
+        ZeroedArray<float> grid;
+        ZeroedArray<float> counts;
         bool stale = true;  // merged into accum_ already, or left from an earlier frame
     };
     mutable std::vector<ThreadBuffers> thread_buffers_;
