@@ -13,6 +13,7 @@
 #include <cstddef>
 #include <new>
 #include <type_traits>
+#include <utility>
 
 namespace fj {
 
@@ -62,6 +63,14 @@ class ZeroedArray {
 public:
     ZeroedArray() = default;
     explicit ZeroedArray(size_t count) : memory_(bytes_for(count)), count_(count) {}
+    // A moved-from array is empty, its size included.
+    ZeroedArray(ZeroedArray&& other) noexcept
+        : memory_(std::move(other.memory_)), count_(std::exchange(other.count_, 0)) {}
+    ZeroedArray& operator=(ZeroedArray&& other) noexcept {
+        memory_ = std::move(other.memory_);
+        count_ = std::exchange(other.count_, 0);
+        return *this;
+    }
 
     T* data() { return static_cast<T*>(memory_.data()); }
     const T* data() const { return static_cast<const T*>(memory_.data()); }

@@ -463,6 +463,7 @@ TEST_CASE("post cpu: a ZeroedBuffer holds +0.0f everywhere, small or mapped, and
         buffer.data()[count - 1] = 5.0f;
         fj::ZeroedBuffer moved = std::move(buffer);
         CHECK(buffer.data() == nullptr);
+        CHECK(buffer.empty());
         CHECK(moved.size() == count);
         CHECK(moved.data()[count - 1] == 5.0f);
     }
