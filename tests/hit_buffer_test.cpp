@@ -106,13 +106,8 @@ TEST_CASE("CPU backend: frames on a reused backend add into buffers that start a
         "<color index=\"0\" rgb=\"255 255 255\"/><color index=\"255\" rgb=\"255 255 255\"/></flame>",
         "reuse test").at(0);
     const fj::PreparedFrame f = fj::prepare_still(flame, {});
-    fj::IterationRequest req;
-    req.flame = &f.post_flame;
-    req.key = &f.key;
-    req.layout = &f.layout;
-    req.plan = &f.plan;
-    req.steps = {{&f.samples[0].params, 3000000}};
-    req.seed = 11;
+    const fj::IterationRequest req{.flame = &f.post_flame, .key = &f.key, .layout = &f.layout, .plan = &f.plan,
+                                   .steps = {{&f.samples[0].params, 3000000}}, .seed = 11};
     const auto frame = [&](fj::Backend& backend) {
         backend.begin_frame(f.plan);
         backend.iterate(req);
