@@ -232,12 +232,7 @@ void Worker::finish(const LaneSpan& g, int k) {
     for (int i = 0; i < g.count; ++i) any_bad |= is_bad_value(g.x[i]) | is_bad_value(g.y[i]);
     int plots[kLanes];
     if (!any_bad) {
-        // settle_point of a good point.
-        for (int i = 0; i < g.count; ++i) {
-            const int left = state_left(g.state[i]);
-            plots[i] = left <= FJ_CHAIN;
-            g.state[i] = point_state(left - 1, 0, k + 1);
-        }
+        for (int i = 0; i < g.count; ++i) plots[i] = settle_good_point(g.state[i], k);
     } else {
         for (int i = 0; i < g.count; ++i) plots[i] = settle_point(g.x[i], g.y[i], g.state[i], k, g.rng[i], bad);
     }

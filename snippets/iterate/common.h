@@ -128,25 +128,32 @@ FJ_HD FJ_INLINE float fresh_lane_rounds(float mean_plotted, float fresh_share, i
     return p + (float)fuse * ceilf(p / (float)FJ_CHAIN);
 }
 
+// The step of a good point moved by xform `applied`: one step fewer left,
+// no bad values in a row. Returns true when the point is past its fuse and
+// is to be plotted.
+FJ_HD FJ_INLINE bool settle_good_point(int& state, int applied) {
+    const int left = state_left(state);
+    state = point_state(left - 1, 0, applied + 1);
+    return left <= FJ_CHAIN;
+}
+
 // flam3's rules after an xform moved a point (flam3_iterate): a bad value
 // becomes a random point and the step is retried (no plot, same previous
 // xform) up to 4 times in a row; the 5th is accepted. Returns true when the
 // point is past its fuse and is to be plotted; counts bad values.
 FJ_HD FJ_INLINE bool settle_point(float& x, float& y, int& state, int applied, Rng& rng,
                                   unsigned long long& bad_values) {
-    const int left = state_left(state);
     if (is_bad_point(x, y)) {
         x = rand11(rng);
         y = rand11(rng);
         ++bad_values;
         const int consecutive = ((state >> 8) & 7) + 1;
         if (consecutive < 5) {
-            state = point_state(left, consecutive, state_last(state));
+            state = point_state(state_left(state), consecutive, state_last(state));
             return false;
         }
     }
-    state = point_state(left - 1, 0, applied + 1);
-    return left <= FJ_CHAIN;
+    return settle_good_point(state, applied);
 }
 
 // After a step (and its plot): a chain that has plotted its FJ_CHAIN samples
