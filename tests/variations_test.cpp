@@ -22,7 +22,9 @@
 #include <algorithm>
 #include <cmath>
 #include <cstdio>
+#include <cstdint>
 #include <cstdlib>
+#include <cstring>
 #include <memory>
 #include <random>
 #include <string>
@@ -380,5 +382,54 @@ TEST_CASE("variations: every snippet matches libflam3's apply_xform") {
         CHECK_MESSAGE(n.checked >= (n.tried - n.flam3_bad - n.off_scale) / 2,
                       info.name << ": only " << n.checked << " of " << n.tried - n.flam3_bad - n.off_scale
                                 << " points judged");
+    }
+}
+
+// The angle every theta/phi-reading variation starts from. The reference is
+// atan2 in double, which the float result must meet within 2 ulp of itself;
+// the special values must be atan2's exactly, signs of zero included.
+TEST_CASE("arctan2: within 2 ulp of atan2, with atan2's zeros, infinities and NaN") {
+    std::mt19937_64 gen(7);
+    std::uniform_real_distribution<float> unit(-1.0f, 1.0f);
+    std::uniform_int_distribution<std::uint32_t> bits;
+    auto any_float = [&] {
+        for (;;) {
+            const std::uint32_t b = bits(gen);
+            float f;
+            std::memcpy(&f, &b, sizeof f);
+            if (std::isfinite(f)) return f;
+        }
+    };
+    double worst = 0.0;
+    for (int i = 0; i < 2000000; ++i) {
+        const bool wide = i % 2 != 0;
+        const float y = wide ? any_float() : unit(gen), x = wide ? any_float() : unit(gen);
+        const double exact = std::atan2(static_cast<double>(y), static_cast<double>(x));
+        const float rounded = static_cast<float>(exact);
+        if (std::fabs(rounded) < 1e-30f) continue;  // subnormal results: checked below
+        const double ulp = std::nextafter(std::fabs(rounded), INFINITY) - std::fabs(rounded);
+        const double err = std::fabs(static_cast<double>(fj::arctan2(y, x)) - exact) / ulp;
+        if (err > worst) worst = err;
+        if (err > 2.0) {
+            FAIL_CHECK("arctan2(" << fmt(y) << ", " << fmt(x) << ") is " << err << " ulp off");
+            break;
+        }
+    }
+    MESSAGE("worst error " << worst << " ulp");
+
+    const float inf = INFINITY, tiny = 1e-45f;
+    const float specials[] = {0.0f, -0.0f, 1.0f, -1.0f, tiny, -tiny, 3e38f, -3e38f, inf, -inf};
+    for (float y : specials)
+        for (float x : specials) {
+            const float want = static_cast<float>(std::atan2(static_cast<double>(y), static_cast<double>(x)));
+            const float got = fj::arctan2(y, x);
+            const bool same = got == want && std::signbit(got) == std::signbit(want);
+            const bool close = std::fabs(got - want) <= 2.0f * (std::nextafter(std::fabs(want), inf) - std::fabs(want));
+            CHECK_MESSAGE((want == 0.0f ? same : close),
+                          "arctan2(" << fmt(y) << ", " << fmt(x) << ") = " << fmt(got) << ", atan2 " << fmt(want));
+        }
+    for (float v : {0.0f, 1.0f, inf, -inf}) {
+        CHECK(std::isnan(fj::arctan2(NAN, v)));
+        CHECK(std::isnan(fj::arctan2(v, NAN)));
     }
 }

@@ -10,6 +10,6 @@ FJ_VARIATION(elliptic) {
     const float k = w / FJ_PI_2;
     const float s = sqrtf(xm1);
     const float l = log1pf(xm1 + s);
-    ox += k * atan2f(a, b < 0.0f ? 0.0f : sqrtf(b));
+    ox += k * fj::arctan2(a, b < 0.0f ? 0.0f : sqrtf(b));
     oy += in.y > 0.0f ? k * l : -k * l;
 }

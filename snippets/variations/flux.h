@@ -7,7 +7,7 @@ FJ_VARIATION(flux) {
     const float xpw = in.x + w, xmw = in.x - w;
     const float y2 = in.y * in.y;
     const float r = w * (2.0f + p[0]) * sqrtf(sqrtf(y2 + xpw * xpw) / sqrtf(y2 + xmw * xmw));
-    const float a = 0.5f * (atan2f(in.y, xmw) - atan2f(in.y, xpw));
+    const float a = 0.5f * (fj::arctan2(in.y, xmw) - fj::arctan2(in.y, xpw));
     ox += r * cosf(a);
     oy += r * sinf(a);
 }

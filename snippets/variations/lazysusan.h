@@ -12,7 +12,7 @@ FJ_VARIATION(lazysusan) {
     const float x = in.x - cx, y = in.y + cy;
     const float r = sqrtf(x * x + y * y);
     if (r < w) {
-        const float a = atan2f(y, x) + spin + twist * (w - r);
+        const float a = fj::arctan2(y, x) + spin + twist * (w - r);
         ox += w * r * cosf(a) + cx;
         oy += w * r * sinf(a) - cy;
     } else {
