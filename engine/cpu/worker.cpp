@@ -305,10 +305,11 @@ void Worker::plot(const float* x, const float* y, const float* c, const int* kee
     int inside[kLanes], ix[kLanes], iy[kLanes], entry[kLanes];
     const float* camera = P_ + ParamLayout::kCamera;
     for (int j = 0; j < n; ++j) inside[j] = camera_xy(camera, x[j], y[j], W, job_.hist_h, ix[j], iy[j]) & keep[j];
-    // palette_lookup's entry for a step palette.
-    for (int j = 0; j < n; ++j) entry[j] = std::clamp(static_cast<int>(c[j] * 256.0f), 0, 255);
     const bool linear = job_.key->palette_mode == PaletteMode::Linear;
     const u64* words = linear ? nullptr : words_ + k * 256;
+    // palette_lookup's entry for a step palette.
+    if (!linear)
+        for (int j = 0; j < n; ++j) entry[j] = std::clamp(static_cast<int>(c[j] * 256.0f), 0, 255);
     for (int j = 0; j < n; ++j) {
         if (!inside[j]) continue;
         const long long cell = static_cast<long long>(iy[j]) * W + ix[j];
