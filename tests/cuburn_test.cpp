@@ -192,6 +192,48 @@ TEST_CASE("cuburn: a loop warns once about velocities it holds still, and not ab
     CHECK(warnings("[0.6, 0]") == "");
 }
 
+TEST_CASE("cuburn: a node named without a folder finds its base from the current folder") {
+    if (node_names().empty()) return;
+    const auto named = fj::read_cuburn_file(fj::test::corpus_path("cuburn-flock/nodes/electricsheep.244.00216-extended.json"));
+    const std::filesystem::path before = std::filesystem::current_path();
+    std::filesystem::current_path(fj::test::corpus_path("cuburn-flock/nodes"));
+    std::vector<fj::Flame> bare;
+    std::string error;
+    try {
+        bare = fj::read_cuburn_file("electricsheep.244.00216-extended.json");
+    } catch (const fj::GenomeError& e) {
+        error = e.what();
+    }
+    std::filesystem::current_path(before);
+    REQUIRE_MESSAGE(error.empty(), error);
+    REQUIRE(bare.size() == 1);
+    CHECK(bare[0].xforms.size() == named[0].xforms.size());
+    CHECK(bare[0].xforms[1].affine == named[0].xforms[1].affine);
+}
+
+TEST_CASE("cuburn: a profile's width and height are whole numbers in 1..65535") {
+    const std::string dir = fj::test::scratch_dir("profile-size");
+    const std::string node = R"({"palette": ["rgb8", ")" + std::string(1024, 'A') +
+                             R"("], "xforms": {"0": {"weight": 1, "variations": {"linear": {"weight": 1}}}}})";
+    for (const char* size : {R"("width": 1e30)", R"("width": -3)", R"("height": 0)", R"("height": 70000)",
+                             R"("width": 12.5)", R"("height": 1e-300)"}) {
+        CAPTURE(size);
+        fj::test::write_file(dir + "/p.json", std::string(R"({"type": "profile", )") + size + "}");
+        fj::CuburnReadOptions options;
+        options.profile_file = dir + "/p.json";
+        CHECK_THROWS_WITH_AS(fj::read_cuburn_string(node, "n.json", ".", options),
+                             doctest::Contains("p.json: width and height must be whole numbers in 1..65535"),
+                             fj::GenomeError);
+    }
+    fj::test::write_file(dir + "/p.json", R"({"type": "profile", "width": 320, "height": 200})");
+    fj::CuburnReadOptions options;
+    options.profile_file = dir + "/p.json";
+    const auto flames = fj::read_cuburn_string(node, "n.json", ".", options);
+    REQUIRE(flames.size() == 1);
+    CHECK(flames[0].width == 320);
+    CHECK(flames[0].height == 200);
+}
+
 TEST_CASE("cuburn: malformed documents are rejected with one line naming the file") {
     const std::string pal = R"("palette": ["rgb8", ")" + std::string(1024, 'A') + R"("])";
     const std::string xf = R"("xforms": {"0": {"weight": 1, "variations": {"linear": {"weight": 1}}}})";

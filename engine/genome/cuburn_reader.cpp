@@ -289,14 +289,18 @@ Profile read_profile(const std::string& path) {
     const json j = parse(read_text(path), path);
     if (!j.is_object() || string_member(j, "type", "", path) != "profile") fail(path, "not a cuburn profile (\"type\": \"profile\")");
     Reader r{path, 0};
-    p.width = static_cast<int>(r.get(j, {"width"}, p.width));
-    p.height = static_cast<int>(r.get(j, {"height"}, p.height));
+    const double width = r.get(j, {"width"}, p.width), height = r.get(j, {"height"}, p.height);
+    // Checked as numbers: a cast of one beyond int's range is undefined.
+    for (double side : {width, height})
+        if (side != std::floor(side) || side < 1 || side > kMaxImageSide)
+            fail(path, "width and height must be whole numbers in 1.." + std::to_string(kMaxImageSide));
+    p.width = static_cast<int>(width);
+    p.height = static_cast<int>(height);
     p.spp = r.get(j, {"spp"}, p.spp);
     p.duration = r.get(j, {"duration"}, p.duration);
     p.fps = r.get(j, {"fps"}, p.fps);
     p.frame_width = r.get(j, {"frame_width"}, p.frame_width);
-    if (p.width < 1 || p.height < 1 || !(p.spp > 0) || !(p.duration > 0) || !(p.fps > 0))
-        fail(path, "size, spp, duration and fps must be positive");
+    if (!(p.spp > 0) || !(p.duration > 0) || !(p.fps > 0)) fail(path, "spp, duration and fps must be positive");
     return p;
 }
 
@@ -398,7 +402,8 @@ std::vector<Flame> read_cuburn_string(const std::string& text, const std::string
 std::vector<Flame> read_cuburn_file(const std::string& path, const CuburnReadOptions& options,
                                     std::vector<FlameSource>* sources) {
     std::vector<Flame> flames =
-        read_cuburn_string(read_text(path), path, std::filesystem::path(path).parent_path().string(), options);
+        // Absolute, so that a node named without a folder still finds its flock's.
+        read_cuburn_string(read_text(path), path, std::filesystem::absolute(path).parent_path().string(), options);
     if (sources)
         for (size_t i = 0; i < flames.size(); ++i) sources->push_back({path, static_cast<int>(i), ""});
     return flames;

@@ -65,8 +65,9 @@ void read_flame_attributes(const ReadContext& ctx, const pugi::xml_node& element
         else if (name == "size") {
             const std::vector<double> s = parse_doubles(ctx, where, v, 2);
             for (double d : s)
-                if (d != std::floor(d) || d < 1 || d > 65535)
-                    ctx.fail(where, quote(v) + ": width and height must be whole numbers in 1..65535");
+                if (d != std::floor(d) || d < 1 || d > kMaxImageSide)
+                    ctx.fail(where, quote(v) + ": width and height must be whole numbers in 1.." +
+                                        std::to_string(kMaxImageSide));
             f.width = static_cast<int>(s[0]);
             f.height = static_cast<int>(s[1]);
         } else if (name == "center") {

@@ -67,6 +67,10 @@ struct RGBA {
 // kernels keep a point's last xform + 1 in 8 bits (iterate/common.h).
 inline constexpr int kMaxXforms = 254;
 
+// The largest width or height a genome may ask for (flam3's own readers take
+// no larger; memory runs out well before it at any supersample).
+inline constexpr int kMaxImageSide = 65535;
+
 struct Flame {
     std::string name;
     double time = 0;
