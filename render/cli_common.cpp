@@ -1,8 +1,11 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #include "cli_common.h"
 
+#include <cmath>
 #include <cstdio>
 #include <filesystem>
+#include <iostream>
+#include <sstream>
 
 #include "default_genome.h"
 #include "errors.h"
@@ -11,25 +14,52 @@
 
 namespace fj::cli {
 
-GenomeInput load_genomes(const ParsedArgs& args, bool animation) {
+namespace {
+
+std::string read_standard_input() {
+    std::ostringstream text;
+    text << std::cin.rdbuf();
+    if (std::cin.bad()) throw GenomeError(std::string(kStdinLabel) + ": cannot read");
+    return text.str();
+}
+
+// A cuburn node is a JSON object; anything else is read as flam3 XML.
+bool looks_like_json(const std::string& text) {
+    const size_t first = text.find_first_not_of(" \t\r\n");
+    return first != std::string::npos && text[first] == '{';
+}
+
+}  // namespace
+
+GenomeInput load_genome(const ParsedArgs& args, const std::string& path, bool animation) {
     GenomeInput input;
     ReadOptions read;
     read.drop_unknown_variations = args.has("drop-unknown");
     read.palette_file = args.value("palettes");
-    if (args.positional.empty()) {
+    CuburnReadOptions cuburn;
+    cuburn.profile_file = args.value("profile");
+    cuburn.loop = animation;
+    cuburn.drop_unknown_variations = read.drop_unknown_variations;
+    const bool from_stdin = path == "-";
+    const std::string text = from_stdin ? read_standard_input() : std::string();
+    const bool json = from_stdin ? looks_like_json(text) : std::filesystem::path(path).extension() == ".json";
+    if (!json && args.has("profile")) throw UsageError("--profile applies to cuburn .json genomes only");
+    if (path.empty()) {
         input.label = "default.flam3";
         input.flames = read_flam3_string(kDefaultGenome, input.label, read, &input.sources);
-    } else if (std::filesystem::path(args.positional[0]).extension() == ".json") {
-        input.label = args.positional[0];
-        CuburnReadOptions cuburn;
-        cuburn.profile_file = args.value("profile");
-        cuburn.loop = animation;
-        cuburn.drop_unknown_variations = read.drop_unknown_variations;
-        input.flames = read_cuburn_file(input.label, cuburn, &input.sources);
+    } else if (from_stdin) {
+        input.label = kStdinLabel;
+        if (json) {
+            // A node's `base` references resolve from the current folder.
+            input.flames = read_cuburn_string(text, input.label, std::filesystem::current_path().string(), cuburn);
+            for (size_t i = 0; i < input.flames.size(); ++i) input.sources.push_back({input.label, static_cast<int>(i), ""});
+        } else {
+            input.flames = read_flam3_string(text, input.label, read, &input.sources);
+        }
     } else {
-        if (args.has("profile")) throw UsageError("--profile applies to cuburn .json genomes only");
-        input.label = args.positional[0];
-        input.flames = read_flam3_file(input.label, read, &input.sources);
+        input.label = path;
+        input.flames = json ? read_cuburn_file(input.label, cuburn, &input.sources)
+                            : read_flam3_file(input.label, read, &input.sources);
     }
     const int count = static_cast<int>(input.flames.size());
     if (args.has("flame")) {
@@ -42,6 +72,41 @@ GenomeInput load_genomes(const ParsedArgs& args, bool animation) {
         for (int i = 0; i < count; ++i) input.selected.push_back(i);
     }
     return input;
+}
+
+GenomeInput load_genomes(const ParsedArgs& args, bool animation) {
+    return load_genome(args, args.positional.empty() ? std::string() : args.positional[0], animation);
+}
+
+ScaleOptions scale_options_from(const ParsedArgs& args) {
+    ScaleOptions s;
+    s.size = args.number("size-scale", 1);
+    s.quality = args.number("quality-scale", 1);
+    if (!(s.size > 0) || !std::isfinite(s.size)) throw UsageError("--size-scale must be a positive number");
+    if (!(s.quality > 0) || !std::isfinite(s.quality)) throw UsageError("--quality-scale must be a positive number");
+    return s;
+}
+
+void scale_flames(GenomeInput& input, const ScaleOptions& s) {
+    const auto text = [](double v) {
+        char buf[32];
+        std::snprintf(buf, sizeof buf, "%g", v);
+        return std::string(buf);
+    };
+    for (int i : input.selected) {
+        Flame& f = input.flames[i];
+        // As flam3-render: the sizes are truncated, the scale is not.
+        const double w = std::floor(f.width * s.size), h = std::floor(f.height * s.size);
+        if (w < 1 || h < 1 || w > kMaxImageSide || h > kMaxImageSide)
+            in_flame(input, i, [&] {
+                throw InputError("--size-scale " + text(s.size) + " makes it " + text(w) + "x" + text(h) +
+                                 " pixels; width and height must be in 1.." + std::to_string(kMaxImageSide));
+            });
+        f.width = static_cast<int>(w);
+        f.height = static_cast<int>(h);
+        f.scale *= s.size;
+        f.quality *= s.quality;
+    }
 }
 
 KernelOptions kernel_options_from(const ParsedArgs& args) {

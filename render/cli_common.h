@@ -14,17 +14,37 @@
 
 namespace fj::cli {
 
+// What messages and default output names call a genome read from standard input ("-").
+inline constexpr const char* kStdinLabel = "stdin";
+
 struct GenomeInput {
-    std::string label;              // the file name, or "default.flam3" for the bundled genome
+    std::string label;              // the file name, "default.flam3" for the bundled genome, or kStdinLabel
     std::vector<Flame> flames;
     std::vector<FlameSource> sources;
     std::vector<int> selected;      // indices to process (--flame, else all)
 };
 
-// Reads the positional genome (or the bundled one) honouring --flame,
-// --palettes and --drop-unknown. A .json file is a cuburn node, read with
+// Reads the genome file `path` ("" for the bundled genome, "-" for standard
+// input) honouring --flame, --palettes and --drop-unknown. A .json file (on
+// standard input, text that starts with '{') is a cuburn node, read with
 // --profile: as one still, or for an animation as the keyframes of its loop.
+GenomeInput load_genome(const ParsedArgs& args, const std::string& path, bool animation = false);
+// The same for the first positional argument, or the bundled genome without one.
 GenomeInput load_genomes(const ParsedArgs& args, bool animation = false);
+// --size-scale and --quality-scale: flam3-render's and flam3-animate's ss and qs.
+struct ScaleOptions {
+    double size = 1, quality = 1;
+};
+ScaleOptions scale_options_from(const ParsedArgs& args);
+// Every selected flame's width and height times s.size (truncated, as flam3), its
+// scale times s.size (the same picture, more pixels) and its quality times
+// s.quality. Throws InputError naming the flame when a side leaves 1..kMaxImageSide.
+void scale_flames(GenomeInput& input, const ScaleOptions& s);
+// The help lines of the two.
+inline constexpr const char* kScaleHelp =
+    "  --size-scale F        width, height and scale times F: the same picture with F times\n"
+    "                        the pixels on each side (as flam3's ss)\n"
+    "  --quality-scale F     quality (the genome's, or --quality) times F (as flam3's qs)\n";
 // --shuffle, --block, --arch.
 KernelOptions kernel_options_from(const ParsedArgs& args);
 // GENOME's file name with .png, in the current folder.

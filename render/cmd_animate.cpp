@@ -27,23 +27,26 @@
 namespace fj::cli {
 namespace {
 
+// A printf format: %s takes kScaleHelp.
 const char* kHelp =
-    "usage: flamejit animate SEQUENCE [--frames FIRST:LAST[:STEP]] [-o DIR/NAME%05d.png] [options]\n"
+    "usage: flamejit animate SEQUENCE [--frames FIRST:LAST[:STEP]] [-o DIR/NAME%%05d.png] [options]\n"
     "\n"
     "Renders frames of an animation whose keyframes are the <flame>s of SEQUENCE (flam3 XML,\n"
-    "or cuburn JSON), as flam3-animate does: frame N is genome time N, interpolated between\n"
-    "the keyframes (extrapolated outside them) and motion-blurred over temporal_samples steps.\n"
+    "or cuburn JSON; - reads standard input, and names the frames stdin%%05d.png), as\n"
+    "flam3-animate does: frame N is genome time N, interpolated between the keyframes\n"
+    "(extrapolated outside them) and motion-blurred over temporal_samples steps.\n"
     "\n"
     "  --frames A:B[:STEP]   frames A, A+STEP, ... up to B inclusive (default: first keyframe's\n"
     "                        time to the last one's minus 1, as flam3-animate)\n"
     "  -o PATTERN            output names, one integer conversion for the frame number\n"
-    "                        (default: SEQUENCE's name with %05d.png, in the current folder)\n"
+    "                        (default: SEQUENCE's name with %%05d.png, in the current folder)\n"
     "  --temporal-samples N  time steps per frame, overriding the genomes' (1 = no motion blur)\n"
     "  --shard I/N           render only slice I (0..N-1) of N equal slices of the frames\n"
     "  --resume              skip frames whose PNG exists and reads completely\n"
     "  --devices LIST        CUDA devices to render on in parallel, e.g. 0,1,2,3\n"
     "  --backend B           auto (default), cuda, cpu\n"
     "  --quality Q           samples per output pixel, overriding the genomes'\n"
+    "%s"
     "  --seed N              random seed (default: a fresh one, printed); frame N uses (seed, N)\n"
     "  --threads N           CPU backend threads (default: all cores)\n"
     "  --profile FILE        cuburn output profile for a .json node (size, spp, loop length)\n"
@@ -236,10 +239,11 @@ void render_worker(const Run& run, RenderOptions options, std::atomic<size_t>& n
 int run(const Args& args) {
     const ParsedArgs a = parse_args(args,
                                     {"o", "output", "frames", "backend", "quality", "seed", "threads", "arch", "shuffle",
-                                     "block", "accumulate", "bits", "palettes", "temporal-samples", "shard", "devices", "profile"},
+                                     "block", "accumulate", "bits", "palettes", "temporal-samples", "shard", "devices", "profile",
+                                     "size-scale", "quality-scale"},
                                     {"help", "h", "transparent", "earlyclip", "drop-unknown", "resume", "no-png-comments"});
     if (a.has("help") || a.has("h")) {
-        std::fputs(kHelp, stdout);
+        std::printf(kHelp, kScaleHelp);
         return 0;
     }
     if (a.positional.size() != 1)
@@ -251,6 +255,8 @@ int run(const Args& args) {
         throw UsageError("--backend must be auto, cuda or cpu");
     options.quality = a.number("quality", 0);
     if (a.has("quality") && !(options.quality > 0)) throw UsageError("--quality must be positive");
+    const ScaleOptions scales = scale_options_from(a);
+    options.quality *= scales.quality;
     options.threads = static_cast<int>(a.integer("threads", 0));
     if (options.threads < 0 || options.threads > 4096) throw UsageError("--threads must be in 0..4096");
     options.kernel = kernel_options_from(a);
@@ -272,6 +278,7 @@ int run(const Args& args) {
     }
 
     GenomeInput input = load_genomes(a, true);
+    scale_flames(input, scales);
     run.label = input.label;
     run.keyframes = std::move(input.flames);
     const SequenceCheck check = check_sequence(run.keyframes, run.label);

@@ -2,10 +2,12 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #include <unistd.h>
 
+#include <algorithm>
 #include <chrono>
 #include <cstdio>
 #include <filesystem>
 #include <random>
+#include <set>
 
 #include "cli_args.h"
 #include "cli_common.h"
@@ -18,20 +20,25 @@
 namespace fj::cli {
 namespace {
 
+// A printf format: %s takes kScaleHelp.
 const char* kHelp =
-    "usage: flamejit render [GENOME] [-o OUT.png] [options]\n"
+    "usage: flamejit render [GENOME...] [-o OUT.png | -o FOLDER] [options]\n"
     "\n"
-    "Renders every <flame> of GENOME (flam3 XML, or a cuburn .json node; default: the bundled\n"
-    "genome) to a PNG.\n"
+    "Renders every <flame> of GENOME (flam3 XML, or a cuburn .json node; - reads standard\n"
+    "input; default: the bundled genome) to a PNG.\n"
     "With several flames and no --flame, OUT gets each flame's index: OUT.00000.png, ...\n"
+    "With several GENOMEs, in one process (one device set-up, each kernel compiled once), each\n"
+    "is named after its file (stdin.png for standard input) in FOLDER (default: the current\n"
+    "one); every genome is read and checked before the first image is written.\n"
     "\n"
-    "  -o OUT.png            output file (default: GENOME's name with .png)\n"
+    "  -o OUT.png            output file (default: GENOME's name with .png); with several\n"
+    "                        GENOMEs, the folder for their images\n"
     "  --backend B           auto (default: CUDA when it works, else CPU), cuda, cpu\n"
     "  --quality Q           samples per output pixel, overriding the genome's\n"
     "                        (samples = Q · W · H · 4^zoom, as flam3)\n"
     "  --seed N              random seed (default: a fresh one, printed)\n"
     "  --threads N           CPU backend threads (default: all cores)\n"
-    "  --flame I             render only flame I (0-based) of the file\n"
+    "  --flame I             render only flame I (0-based) of the file (one GENOME only)\n"
     "  --arch sm_XX          NVRTC target (default: the device's)\n"
     "  --emit-cu FILE        also write the generated kernel source to FILE\n"
     "  --shuffle S           ring (default), none, full, divergent\n"
@@ -43,6 +50,7 @@ const char* kHelp =
     "                        16-bit integer fields): LOSSY when 128 or more hits reach one cell\n"
     "                        within an atomic round trip after its word passes 2^15 (counted,\n"
     "                        and render warns)\n"
+    "%s"
     "  --bits 8|16           PNG sample depth (default 8)\n"
     "  --transparent         alpha from density, background not blended (as flam3's transparency=1)\n"
     "  --earlyclip           tone-map before the spatial filter, 100-step fuse (as flam3's earlyclip=1)\n"
@@ -92,21 +100,54 @@ private:
     std::chrono::steady_clock::time_point start_ = std::chrono::steady_clock::now();
 };
 
+// One image to make: flame `index` of `input`, written to `path`.
+struct Job {
+    const GenomeInput* input;
+    int index;
+    std::string path;
+};
+
+// Output names: -o OUT.png for one genome (indexed when it has several
+// flames), else each genome's name in the folder -o names (or the current
+// one). Two images bound for one file are refused before anything renders.
+std::vector<Job> plan_outputs(const std::vector<GenomeInput>& inputs, const std::string& out) {
+    std::vector<Job> jobs;
+    const bool several = inputs.size() > 1;
+    const std::filesystem::path folder = several ? std::filesystem::path(out) : std::filesystem::path(out).parent_path();
+    if (!folder.empty() && !std::filesystem::is_directory(folder))
+        throw UsageError(several ? "with several genomes, -o names an existing folder, not " + out
+                                 : "output folder " + folder.string() + " does not exist");
+    std::set<std::string> taken;
+    for (const GenomeInput& input : inputs) {
+        const std::string base = several ? (folder / default_output(input.label)).string()
+                                         : (out.empty() ? default_output(input.label) : out);
+        for (int index : input.selected) {
+            Job job{&input, index, input.selected.size() > 1 ? indexed_output(base, index) : base};
+            if (!taken.insert(std::filesystem::path(job.path).lexically_normal().string()).second)
+                throw UsageError("two images would be written to " + job.path +
+                                 " (genome files of the same name: render them into separate folders)");
+            jobs.push_back(std::move(job));
+        }
+    }
+    return jobs;
+}
+
 int run(const Args& args) {
     const ParsedArgs a = parse_args(
-        args, {"o", "output", "backend", "quality", "seed", "threads", "flame", "arch", "emit-cu", "shuffle", "block", "accumulate", "bits", "palettes", "device", "profile"},
+        args, {"o", "output", "backend", "quality", "seed", "threads", "flame", "arch", "emit-cu", "shuffle", "block", "accumulate", "bits", "palettes", "device", "profile", "size-scale", "quality-scale"},
         {"help", "h", "transparent", "earlyclip", "drop-unknown", "no-png-comments"});
     if (a.has("help") || a.has("h")) {
-        std::fputs(kHelp, stdout);
+        std::printf(kHelp, kScaleHelp);
         return 0;
     }
-    if (a.positional.size() > 1) throw UsageError("render takes one genome file, got " + std::to_string(a.positional.size()));
+    const ScaleOptions scales = scale_options_from(a);
 
     RenderOptions options;
     if (!parse_backend_choice(a.value("backend", "auto"), &options.backend))
         throw UsageError("--backend must be auto, cuda or cpu");
     options.quality = a.number("quality", 0);
     if (a.has("quality") && !(options.quality > 0)) throw UsageError("--quality must be positive");
+    options.quality *= scales.quality;
     options.threads = static_cast<int>(a.integer("threads", 0));
     if (options.threads < 0 || options.threads > 4096) throw UsageError("--threads must be in 0..4096");
     options.device = static_cast<int>(a.integer("device", 0));
@@ -118,27 +159,33 @@ int run(const Args& args) {
     const int bits = static_cast<int>(a.integer("bits", 8));
     if (bits != 8 && bits != 16) throw UsageError("--bits must be 8 or 16");
 
-    const GenomeInput input = load_genomes(a);
-    const std::string out = a.value("o", a.value("output", default_output(input.label)));
-    const std::filesystem::path out_dir = std::filesystem::path(out).parent_path();
-    if (!out_dir.empty() && !std::filesystem::is_directory(out_dir))
-        throw UsageError("output folder " + out_dir.string() + " does not exist");
+    const std::vector<std::string> paths = a.positional.empty() ? std::vector<std::string>{""} : a.positional;
+    if (paths.size() > 1 && a.has("flame")) throw UsageError("--flame picks a flame of one genome file, not of " +
+                                                    std::to_string(paths.size()));
+    if (std::count(paths.begin(), paths.end(), "-") > 1) throw UsageError("standard input (-) can be read only once");
+    std::vector<GenomeInput> inputs;
+    for (const std::string& path : paths) {
+        inputs.push_back(load_genome(a, path));
+        scale_flames(inputs.back(), scales);
+    }
+    const std::vector<Job> jobs = plan_outputs(inputs, a.value("o", a.value("output")));
 
     Renderer renderer(options);
     if (!renderer.fallback_reason().empty())
         std::fprintf(stderr, "flamejit: using the CPU backend (%s)\n", renderer.fallback_reason().c_str());
-    const bool many = input.selected.size() > 1;
-    // All flames first, so that a bad one late in a file leaves no images
-    // of those before it (one flame fails in render before anything is written).
-    if (many)
-        for (int index : input.selected) in_flame(input, index, [&] { renderer.check(input.flames[index]); });
-    for (size_t n = 0; n < input.selected.size(); ++n) {
-        const int index = input.selected[n];
+    // All flames first, so that a bad one late in a file (or in a later
+    // file) leaves no images of those before it (one flame fails in render
+    // before anything is written).
+    if (jobs.size() > 1)
+        for (const Job& job : jobs) in_flame(*job.input, job.index, [&] { renderer.check(job.input->flames[job.index]); });
+    for (size_t n = 0; n < jobs.size(); ++n) {
+        const GenomeInput& input = *jobs[n].input;
+        const int index = jobs[n].index;
         const Flame& flame = input.flames[index];
+        const std::string& path = jobs[n].path;
         // The next flame's kernel compiles while this one renders.
-        if (n + 1 < input.selected.size()) renderer.prefetch(input.flames[input.selected[n + 1]]);
-        const std::string path = many ? indexed_output(out, index) : out;
-        ProgressBar bar(many ? "flame " + std::to_string(index) : "render");
+        if (n + 1 < jobs.size()) renderer.prefetch(jobs[n + 1].input->flames[jobs[n + 1].index]);
+        ProgressBar bar(jobs.size() == 1 ? std::string("render") : std::filesystem::path(path).filename().string());
         renderer.set_progress([&bar](double f) { bar.update(f); });
         const RenderResult result = in_flame(input, index, [&] { return renderer.render(flame); });
         bar.done();

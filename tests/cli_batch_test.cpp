@@ -1,0 +1,170 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+// The command line's batch conveniences, end to end on the CPU backend:
+// several genomes in one render, a genome on standard input, and flam3's
+// size and quality scales (ss, qs). Each is checked against renders of the
+// same pictures asked for the plain way, with the same seed.
+#include <doctest/doctest.h>
+
+#include <algorithm>
+#include <filesystem>
+
+#include "image/png_io.h"
+#include "test_support.h"
+
+using fj::test::quoted;
+using fj::test::run_command;
+
+namespace {
+
+const char* kGenome =
+    "<flame size=\"64 48\" scale=\"20\" quality=\"2\">\n"
+    "  <xform weight=\"1\" color=\"0\" spherical=\"1\" coefs=\"0.5 0 0 0.5 0.2 0\"/>\n"
+    "  <xform weight=\"1\" color=\"1\" julia=\"1\" coefs=\"0.5 0 0 0.5 -0.3 0.1\"/>\n"
+    "  <color index=\"0\" rgb=\"255 0 0\"/><color index=\"255\" rgb=\"0 0 255\"/>\n"
+    "</flame>\n";
+
+// The same picture at half the size on each side: flam3's ss=0.5 written out.
+const char* kHalfGenome =
+    "<flame size=\"32 24\" scale=\"10\" quality=\"2\">\n"
+    "  <xform weight=\"1\" color=\"0\" spherical=\"1\" coefs=\"0.5 0 0 0.5 0.2 0\"/>\n"
+    "  <xform weight=\"1\" color=\"1\" julia=\"1\" coefs=\"0.5 0 0 0.5 -0.3 0.1\"/>\n"
+    "  <color index=\"0\" rgb=\"255 0 0\"/><color index=\"255\" rgb=\"0 0 255\"/>\n"
+    "</flame>\n";
+
+// flamejit ARGS on the CPU backend with a fixed seed and no text chunks.
+fj::test::CommandResult flamejit(const std::string& args) {
+    return run_command(quoted(fj::test::flamejit_binary()) + " " + args +
+                       " --backend cpu --threads 2 --seed 9 --no-png-comments");
+}
+
+int lines(const std::string& text) { return static_cast<int>(std::count(text.begin(), text.end(), '\n')); }
+
+}  // namespace
+
+TEST_CASE("cli batch: a genome on standard input renders and converts as the same file does") {
+    const std::string dir = fj::test::scratch_dir("stdin");
+    const std::string g = dir + "/g.flam3";
+    fj::test::write_file(g, std::string("<flames>") + kGenome + kHalfGenome + "</flames>");
+    auto r = flamejit("render " + quoted(g) + " -o " + quoted(dir + "/file.png"));
+    REQUIRE_MESSAGE(r.status == 0, r.output);
+    r = flamejit("render - -o " + quoted(dir + "/piped.png") + " < " + quoted(g));
+    REQUIRE_MESSAGE(r.status == 0, r.output);
+    for (const char* suffix : {".00000.png", ".00001.png"}) {
+        CAPTURE(suffix);
+        CHECK(fj::read_png(dir + "/piped" + suffix).rgba == fj::read_png(dir + "/file" + suffix).rgba);
+    }
+    const auto converted = run_command(quoted(fj::test::flamejit_binary()) + " convert " + quoted(g));
+    const auto converted_piped = run_command(quoted(fj::test::flamejit_binary()) + " convert - < " + quoted(g));
+    CHECK(converted.status == 0);
+    CHECK(converted_piped.output == converted.output);
+
+    SUBCASE("without -o the image is stdin.png, in the current folder") {
+        r = run_command("cd " + quoted(dir) + " && " + quoted(fj::test::flamejit_binary()) +
+                        " render - --flame 1 --backend cpu --quality 1 < " + quoted(g));
+        CHECK_MESSAGE(r.status == 0, r.output);
+        CHECK(fj::test::file_exists(dir + "/stdin.png"));
+    }
+    SUBCASE("bad input on standard input: exit 2, one line naming stdin") {
+        r = run_command(quoted(fj::test::flamejit_binary()) + " render - -o " + quoted(dir + "/bad.png") +
+                        " --backend cpu < " + quoted(dir + "/file.00000.png"));
+        CHECK(r.status == 2);
+        CHECK(lines(r.output) == 1);
+        CHECK(r.output.find("stdin:") != std::string::npos);
+        CHECK_FALSE(fj::test::file_exists(dir + "/bad.png"));
+    }
+}
+
+TEST_CASE("cli batch: several genomes render in one run, each image named after its file") {
+    const std::string dir = fj::test::scratch_dir("several");
+    fj::test::write_file(dir + "/a.flam3", kGenome);
+    fj::test::write_file(dir + "/b.flam3", std::string("<flames>") + kHalfGenome + kGenome + "</flames>");
+    std::filesystem::create_directories(dir + "/out");
+    auto r = flamejit("render " + quoted(dir + "/a.flam3") + " " + quoted(dir + "/b.flam3") + " -o " + quoted(dir + "/out"));
+    REQUIRE_MESSAGE(r.status == 0, r.output);
+    // Each image is the one a render of its file alone makes.
+    r = flamejit("render " + quoted(dir + "/a.flam3") + " -o " + quoted(dir + "/a.png"));
+    REQUIRE_MESSAGE(r.status == 0, r.output);
+    r = flamejit("render " + quoted(dir + "/b.flam3") + " -o " + quoted(dir + "/b.png"));
+    REQUIRE_MESSAGE(r.status == 0, r.output);
+    CHECK(fj::read_png(dir + "/out/a.png").rgba == fj::read_png(dir + "/a.png").rgba);
+    CHECK(fj::read_png(dir + "/out/b.00000.png").rgba == fj::read_png(dir + "/b.00000.png").rgba);
+    CHECK(fj::read_png(dir + "/out/b.00001.png").rgba == fj::read_png(dir + "/b.00001.png").rgba);
+    CHECK(fj::read_png(dir + "/out/b.00000.png").width == 32);
+
+    SUBCASE("a bad genome in a later file: exit 2 before any image is written") {
+        fj::test::write_file(dir + "/c.flam3", std::string(kGenome).replace(std::string(kGenome).find("scale=\"20\""), 10,
+                                                                            "scale=\"-5\""));
+        std::filesystem::create_directories(dir + "/none");
+        r = flamejit("render " + quoted(dir + "/a.flam3") + " " + quoted(dir + "/c.flam3") + " -o " + quoted(dir + "/none"));
+        CHECK(r.status == 2);
+        CHECK(r.output.find("c.flam3: flame 0") != std::string::npos);
+        CHECK(std::filesystem::is_empty(dir + "/none"));
+    }
+    SUBCASE("usage errors, and nothing written") {
+        std::filesystem::create_directories(dir + "/x");
+        std::filesystem::create_directories(dir + "/none");
+        fj::test::write_file(dir + "/x/a.flam3", kGenome);
+        const std::string two = quoted(dir + "/a.flam3") + " " + quoted(dir + "/b.flam3");
+        for (const std::string& args :
+             {"render " + quoted(dir + "/a.flam3") + " " + quoted(dir + "/x/a.flam3") + " -o " + quoted(dir + "/none"),
+              "render " + two + " -o " + quoted(dir + "/absent"), "render " + two + " -o " + quoted(dir + "/a.png"),
+              "render " + two + " --flame 0 -o " + quoted(dir + "/none"), "render - - -o " + quoted(dir + "/none")}) {
+            CAPTURE(args);
+            r = flamejit(args + " < /dev/null");
+            CHECK(r.status == 2);
+            CHECK(lines(r.output) == 1);
+        }
+        CHECK(std::filesystem::is_empty(dir + "/none"));
+    }
+}
+
+TEST_CASE("cli batch: --size-scale and --quality-scale act as flam3's ss and qs") {
+    const std::string dir = fj::test::scratch_dir("scales");
+    fj::test::write_file(dir + "/g.flam3", kGenome);
+    fj::test::write_file(dir + "/half.flam3", kHalfGenome);
+    const std::string g = quoted(dir + "/g.flam3");
+    auto render = [&](const std::string& args, const std::string& png) {
+        const auto r = flamejit("render " + args + " -o " + quoted(dir + "/" + png));
+        REQUIRE_MESSAGE(r.status == 0, r.output);
+        return fj::read_png(dir + "/" + png);
+    };
+    // ss scales width, height and scale: the picture of the genome written at that size.
+    const fj::PngImage scaled = render(g + " --size-scale 0.5", "scaled.png");
+    CHECK(scaled.width == 32);
+    CHECK(scaled.height == 24);
+    CHECK(scaled.rgba == render(quoted(dir + "/half.flam3"), "half.png").rgba);
+    // Sizes are truncated, as flam3-render's (int) casts do.
+    const fj::PngImage odd = render(g + " --size-scale 0.3", "odd.png");
+    CHECK(odd.width == 19);
+    CHECK(odd.height == 14);
+    // qs multiplies the genome's quality, or --quality's.
+    CHECK(render(g + " --quality-scale 3", "qs.png").rgba == render(g + " --quality 6", "q6.png").rgba);
+    CHECK(render(g + " --quality 1 --quality-scale 3", "q1qs.png").rgba ==
+          render(g + " --quality 3", "q3.png").rgba);
+    // The PNG's genome is the one rendered.
+    const auto r = run_command(quoted(fj::test::flamejit_binary()) + " render " + g + " -o " +
+                               quoted(dir + "/chunk.png") + " --backend cpu --size-scale 0.5 --quality-scale 3");
+    REQUIRE_MESSAGE(r.status == 0, r.output);
+    const std::string genome = fj::read_png_text(dir + "/chunk.png").at("flam3_genome");
+    CHECK(genome.find("size=\"32 24\"") != std::string::npos);
+    CHECK(genome.find("scale=\"10\"") != std::string::npos);
+    CHECK(genome.find("quality=\"6\"") != std::string::npos);
+
+    for (const char* bad : {"--size-scale 0", "--size-scale -2", "--size-scale x", "--size-scale 0.001",
+                            "--size-scale 2000", "--quality-scale 0", "--quality-scale inf"}) {
+        CAPTURE(bad);
+        const auto b = flamejit("render " + g + " -o " + quoted(dir + "/bad.png") + " " + bad);
+        CHECK(b.status == 2);
+        CHECK(lines(b.output) == 1);
+        CHECK_FALSE(fj::test::file_exists(dir + "/bad.png"));
+    }
+    SUBCASE("animate takes them too") {
+        fj::test::write_file(dir + "/seq.flam3", std::string("<flames>") +
+                                                     std::string(kGenome).insert(7, "time=\"0\" ") +
+                                                     std::string(kGenome).insert(7, "time=\"1\" ") + "</flames>");
+        const auto a = flamejit("animate " + quoted(dir + "/seq.flam3") + " --frames 0:0 --size-scale 0.5 -o " +
+                                quoted(dir + "/f%05d.png"));
+        REQUIRE_MESSAGE(a.status == 0, a.output);
+        CHECK(fj::read_png(dir + "/f00000.png").width == 32);
+    }
+}
