@@ -2,9 +2,7 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #include <atomic>
 #include <chrono>
-#include <condition_variable>
 #include <cstdio>
-#include <deque>
 #include <exception>
 #include <filesystem>
 #include <future>
@@ -22,6 +20,7 @@
 #include "image/png_io.h"
 #include "pipeline/frame_batch.h"
 #include "pipeline/renderer.h"
+#include "image_writer.h"
 #include "png_comments.h"
 
 namespace fj::cli {
@@ -70,89 +69,6 @@ uint64_t frame_seed(uint64_t seed, long long frame) {
     return z ^ (z >> 31);
 }
 
-struct FrameJob {
-    long long frame = 0;
-    std::string path;
-    RenderResult result;
-    Flame genome;  // the frame's interpolated genome, for the PNG's text chunks
-};
-
-// Encodes and writes PNGs on one worker thread while frames render; at most
-// `depth` frames wait, so memory stays bounded when PNG writing is slower.
-class FrameWriter {
-public:
-    // `comments`: the flamejit_ pairs every frame carries, or nullptr for no text chunks.
-    FrameWriter(PngOptions png, const std::vector<std::pair<std::string, std::string>>* comments, size_t depth)
-        : png_(std::move(png)), comments_(comments), depth_(depth), thread_([this] { loop(); }) {}
-    ~FrameWriter() {
-        {
-            std::lock_guard lock(mutex_);
-            closed_ = true;
-        }
-        changed_.notify_all();
-        thread_.join();
-    }
-    // Blocks while the queue is full; rethrows an earlier write failure.
-    void push(FrameJob job) {
-        std::unique_lock lock(mutex_);
-        changed_.wait(lock, [&] { return queue_.size() < depth_ || failure_; });
-        if (failure_) std::rethrow_exception(failure_);
-        queue_.push_back(std::move(job));
-        changed_.notify_all();
-    }
-    // Waits for every queued frame; rethrows a write failure.
-    void drain() {
-        std::unique_lock lock(mutex_);
-        changed_.wait(lock, [&] { return (queue_.empty() && !busy_) || failure_; });
-        if (failure_) std::rethrow_exception(failure_);
-    }
-
-private:
-    void loop() {
-        for (;;) {
-            FrameJob job;
-            {
-                std::unique_lock lock(mutex_);
-                changed_.wait(lock, [&] { return !queue_.empty() || closed_; });
-                if (queue_.empty()) return;
-                job = std::move(queue_.front());
-                queue_.pop_front();
-                busy_ = true;
-            }
-            try {
-                PngOptions png = png_;
-                if (comments_) {
-                    std::vector<std::pair<std::string, std::string>> extra = *comments_;
-                    extra.push_back({"flamejit_backend", job.result.backend});
-                    extra.push_back({"flamejit_frame", std::to_string(job.frame)});
-                    extra.push_back({"flamejit_time_samples", std::to_string(job.result.time_samples)});
-                    extra.push_back({"flamejit_seconds", std::to_string(job.result.seconds)});
-                    add_png_comments(png, job.genome, job.result.stats, job.result.seconds, extra);
-                }
-                write_png(job.path, job.result.image, png);
-            } catch (...) {
-                std::lock_guard lock(mutex_);
-                if (!failure_) failure_ = std::current_exception();
-            }
-            {
-                std::lock_guard lock(mutex_);
-                busy_ = false;
-            }
-            changed_.notify_all();
-        }
-    }
-
-    PngOptions png_;
-    const std::vector<std::pair<std::string, std::string>>* comments_;
-    size_t depth_;
-    std::mutex mutex_;
-    std::condition_variable changed_;
-    std::deque<FrameJob> queue_;
-    bool busy_ = false, closed_ = false;
-    std::exception_ptr failure_;
-    std::thread thread_;
-};
-
 std::vector<int> parse_devices(const std::string& text) {
     std::vector<int> devices;
     std::stringstream in(text);
@@ -178,12 +94,13 @@ struct Run {
     FrameOptions frame;
     RenderOptions render;
     uint64_t seed = 0;
+    PngOptions png;
     bool png_comments = true;
 };
 
 // One renderer (one device, or the CPU) working through the shared frame
 // list; the next frame is interpolated and packed while this one renders.
-void render_worker(const Run& run, RenderOptions options, std::atomic<size_t>& next, FrameWriter& writer,
+void render_worker(const Run& run, RenderOptions options, std::atomic<size_t>& next, ImageWriter& writer,
                    std::mutex& print, std::set<std::string>& structures, std::atomic<bool>& stop) {
     Renderer renderer(options);
     if (!renderer.fallback_reason().empty()) {
@@ -211,23 +128,29 @@ void render_worker(const Run& run, RenderOptions options, std::atomic<size_t>& n
         const size_t following = next++;
         if (following < run.todo.size()) pending = prepare(following);
         const long long n = run.todo[current];
-        FrameJob job;
-        job.frame = n;
-        job.path = format_output(run.pattern, n);
-        job.result = input_from(run.label, [&] { return renderer.render(frame, frame_seed(run.seed, n)); });
+        const std::string path = format_output(run.pattern, n);
+        RenderResult result = input_from(run.label, [&] { return renderer.render(frame, frame_seed(run.seed, n)); });
+        ImageWriter::Job job{path, std::move(result.image), run.png};
         if (run.png_comments) {
             // flam3-animate embeds the genome at the frame's time; the
             // overrides of this run are part of what was rendered.
-            job.genome = interpolate(run.keyframes, static_cast<double>(n));
-            if (run.frame.quality > 0) job.genome.quality = run.frame.quality;
-            if (run.frame.temporal_samples > 0) job.genome.temporal_samples = run.frame.temporal_samples;
+            Flame genome = interpolate(run.keyframes, static_cast<double>(n));
+            if (run.frame.quality > 0) genome.quality = run.frame.quality;
+            if (run.frame.temporal_samples > 0) genome.temporal_samples = run.frame.temporal_samples;
+            add_png_comments(job.png, genome, result.stats, result.seconds,
+                             {{"flamejit_sequence", run.label},
+                              {"flamejit_seed", std::to_string(run.seed)},
+                              {"flamejit_backend", result.backend},
+                              {"flamejit_frame", std::to_string(n)},
+                              {"flamejit_time_samples", std::to_string(result.time_samples)},
+                              {"flamejit_seconds", std::to_string(result.seconds)}});
         }
         {
             std::lock_guard lock(print);
             structures.insert(frame.key.canonical());
-            std::printf("frame %lld: %s, %llu samples, %d time samples, %.2f s, backend %s\n", n, job.path.c_str(),
-                        static_cast<unsigned long long>(job.result.stats.samples), job.result.time_samples,
-                        job.result.seconds, job.result.backend.c_str());
+            std::printf("frame %lld: %s, %llu samples, %d time samples, %.2f s, backend %s\n", n, path.c_str(),
+                        static_cast<unsigned long long>(result.stats.samples), result.time_samples, result.seconds,
+                        result.backend.c_str());
             std::fflush(stdout);
         }
         writer.push(std::move(job));
@@ -313,12 +236,9 @@ int run(const Args& args) {
                 run.keyframes.size(), frames.size(), skipped, static_cast<unsigned long long>(run.seed));
     std::fflush(stdout);
 
-    PngOptions png;
-    png.bits = bits;
-    png.transparent = options.transparent;
+    run.png.bits = bits;
+    run.png.transparent = options.transparent;
     run.png_comments = png_comments_wanted(a);
-    const std::vector<std::pair<std::string, std::string>> comments = {{"flamejit_sequence", run.label},
-                                                                       {"flamejit_seed", std::to_string(run.seed)}};
     const auto t0 = std::chrono::steady_clock::now();
     std::atomic<size_t> next{0};
     std::atomic<bool> stop{false};
@@ -326,7 +246,7 @@ int run(const Args& args) {
     std::set<std::string> structures;
     std::exception_ptr failure;
     {
-        FrameWriter writer(png, run.png_comments ? &comments : nullptr, 2 * devices.size());
+        ImageWriter writer(2 * devices.size());
         std::vector<std::thread> workers;
         for (int device : devices) {
             RenderOptions o = options;

@@ -13,7 +13,7 @@
 #include "cli_common.h"
 #include "errors.h"
 #include "genome/flam3_reader.h"
-#include "image/png_io.h"
+#include "image_writer.h"
 #include "pipeline/renderer.h"
 #include "png_comments.h"
 
@@ -178,6 +178,7 @@ int run(const Args& args) {
     // before anything is written).
     if (jobs.size() > 1)
         for (const Job& job : jobs) in_flame(*job.input, job.index, [&] { renderer.check(job.input->flames[job.index]); });
+    ImageWriter writer(2);
     for (size_t n = 0; n < jobs.size(); ++n) {
         const GenomeInput& input = *jobs[n].input;
         const int index = jobs[n].index;
@@ -187,22 +188,23 @@ int run(const Args& args) {
         if (n + 1 < jobs.size()) renderer.prefetch(jobs[n + 1].input->flames[jobs[n + 1].index]);
         ProgressBar bar(jobs.size() == 1 ? std::string("render") : std::filesystem::path(path).filename().string());
         renderer.set_progress([&bar](double f) { bar.update(f); });
-        const RenderResult result = in_flame(input, index, [&] { return renderer.render(flame); });
+        RenderResult result = in_flame(input, index, [&] { return renderer.render(flame); });
         bar.done();
 
-        PngOptions png;
-        png.bits = bits;
-        png.transparent = options.transparent;
+        ImageWriter::Job job{path, std::move(result.image), {}};
+        job.png.bits = bits;
+        job.png.transparent = options.transparent;
         if (png_comments_wanted(a)) {
             // The genome as rendered, so the PNG reproduces its own image.
             Flame rendered = flame;
             if (options.quality > 0) rendered.quality = options.quality;
-            add_png_comments(png, rendered, result.stats, result.seconds,
+            add_png_comments(job.png, rendered, result.stats, result.seconds,
                              {{"flamejit_backend", result.backend},
                               {"flamejit_seed", std::to_string(options.seed)},
                               {"flamejit_seconds", std::to_string(result.seconds)}});
         }
-        write_png(path, result.image, png);
+        // Encoded while the next image renders.
+        writer.push(std::move(job));
         std::printf("%s: %llu samples in %.2f s (%.1f M samples/s), backend %s, seed %llu\n", path.c_str(),
                     static_cast<unsigned long long>(result.stats.samples), result.seconds,
                     result.stats.samples / std::max(result.stats.seconds, 1e-9) / 1e6, result.backend.c_str(),
@@ -220,6 +222,7 @@ int run(const Args& args) {
                          "atomic is exact\n",
                          static_cast<unsigned long long>(result.stats.packed_carries));
     }
+    writer.drain();
     return 0;
 }
 

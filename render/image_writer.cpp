@@ -1,0 +1,56 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+#include "image_writer.h"
+
+namespace fj::cli {
+
+ImageWriter::ImageWriter(size_t depth) : depth_(depth), thread_([this] { loop(); }) {}
+
+ImageWriter::~ImageWriter() {
+    {
+        std::lock_guard lock(mutex_);
+        closed_ = true;
+    }
+    changed_.notify_all();
+    thread_.join();
+}
+
+void ImageWriter::push(Job job) {
+    std::unique_lock lock(mutex_);
+    changed_.wait(lock, [&] { return queue_.size() < depth_ || failure_; });
+    if (failure_) std::rethrow_exception(failure_);
+    queue_.push_back(std::move(job));
+    changed_.notify_all();
+}
+
+void ImageWriter::drain() {
+    std::unique_lock lock(mutex_);
+    changed_.wait(lock, [&] { return (queue_.empty() && !busy_) || failure_; });
+    if (failure_) std::rethrow_exception(failure_);
+}
+
+void ImageWriter::loop() {
+    for (;;) {
+        Job job;
+        {
+            std::unique_lock lock(mutex_);
+            changed_.wait(lock, [&] { return !queue_.empty() || closed_; });
+            if (queue_.empty()) return;
+            job = std::move(queue_.front());
+            queue_.pop_front();
+            busy_ = true;
+        }
+        try {
+            write_png(job.path, job.image, job.png);
+        } catch (...) {
+            std::lock_guard lock(mutex_);
+            if (!failure_) failure_ = std::current_exception();
+        }
+        {
+            std::lock_guard lock(mutex_);
+            busy_ = false;
+        }
+        changed_.notify_all();
+    }
+}
+
+}  // namespace fj::cli

@@ -1,0 +1,50 @@
+// flamejit — PNGs encoded and written on a thread of their own, so that the
+// next image renders meanwhile (render with several images, animate).
+// SPDX-License-Identifier: GPL-3.0-or-later
+#pragma once
+
+#include <condition_variable>
+#include <deque>
+#include <exception>
+#include <mutex>
+#include <string>
+#include <thread>
+
+#include "image/png_io.h"
+
+namespace fj::cli {
+
+class ImageWriter {
+public:
+    struct Job {
+        std::string path;
+        ImageF image;
+        PngOptions png;  // text chunks included
+    };
+
+    // At most `depth` images wait, so memory stays bounded when writing is
+    // slower than rendering.
+    explicit ImageWriter(size_t depth);
+    // Writes what is queued, then stops; call drain() first to see failures.
+    ~ImageWriter();
+    ImageWriter(const ImageWriter&) = delete;
+    ImageWriter& operator=(const ImageWriter&) = delete;
+
+    // Blocks while the queue is full; rethrows an earlier write failure.
+    void push(Job job);
+    // Waits for every queued image; rethrows a write failure.
+    void drain();
+
+private:
+    void loop();
+
+    size_t depth_;
+    std::mutex mutex_;
+    std::condition_variable changed_;
+    std::deque<Job> queue_;
+    bool busy_ = false, closed_ = false;
+    std::exception_ptr failure_;
+    std::thread thread_;  // last: it starts once the rest exists
+};
+
+}  // namespace fj::cli
