@@ -9,6 +9,8 @@
 #include <random>
 #include <set>
 
+#include <nlohmann/json.hpp>
+
 #include "cli_args.h"
 #include "cli_common.h"
 #include "errors.h"
@@ -37,6 +39,9 @@ const char* kHelp =
     "  --quality Q           samples per output pixel, overriding the genome's\n"
     "                        (samples = Q · W · H · 4^zoom, as flam3)\n"
     "  --seed N              random seed (default: a fresh one, printed)\n"
+    "  --progress P          bar (the default on a terminal), json (a line a second on stderr:\n"
+    "                        image, fraction, elapsed_s, eta_s; then image, done, samples,\n"
+    "                        seconds, backend), none (the default otherwise)\n"
     "  --threads N           CPU backend threads (default: all cores)\n"
     "  --flame I             render only flame I (0-based) of the file (one GENOME only)\n"
     "  --arch sm_XX          NVRTC target (default: the device's)\n"
@@ -73,32 +78,58 @@ std::string indexed_output(const std::string& out, int index) {
     return (p.parent_path() / (p.stem().string() + suffix + p.extension().string())).string();
 }
 
-// A progress bar with ETA on a terminal; nothing on a pipe.
-class ProgressBar {
+// Progress of one image on stderr: a bar with ETA (the default on a
+// terminal), JSON lines for scripts (one a second at most, then the result),
+// or nothing (the default on a pipe).
+class Progress {
 public:
-    explicit ProgressBar(std::string label) : label_(std::move(label)), tty_(isatty(STDERR_FILENO)) {}
+    enum class Mode { Bar, Json, None };
+    Progress(Mode mode, std::string label) : mode_(mode), label_(std::move(label)) {}
     void update(double fraction) {
-        if (!tty_) return;
         const double elapsed = std::chrono::duration<double>(std::chrono::steady_clock::now() - start_).count();
-        const int width = 30, filled = static_cast<int>(fraction * width);
-        std::string bar(filled, '#');
-        bar.resize(width, '.');
-        if (fraction > 0.02)
-            std::fprintf(stderr, "\r%s [%s] %5.1f%%  ETA %4.0fs ", label_.c_str(), bar.c_str(), 100 * fraction,
-                         elapsed * (1 - fraction) / fraction);
-        else
-            std::fprintf(stderr, "\r%s [%s] %5.1f%%          ", label_.c_str(), bar.c_str(), 100 * fraction);
-        std::fflush(stderr);
+        const double eta = fraction > 0.02 ? elapsed * (1 - fraction) / fraction : -1;
+        if (mode_ == Mode::Bar) {
+            const int width = 30, filled = static_cast<int>(fraction * width);
+            std::string bar(filled, '#');
+            bar.resize(width, '.');
+            if (eta >= 0)
+                std::fprintf(stderr, "\r%s [%s] %5.1f%%  ETA %4.0fs ", label_.c_str(), bar.c_str(), 100 * fraction, eta);
+            else
+                std::fprintf(stderr, "\r%s [%s] %5.1f%%          ", label_.c_str(), bar.c_str(), 100 * fraction);
+            std::fflush(stderr);
+        } else if (mode_ == Mode::Json && (elapsed >= next_json_ || fraction >= 1.0) && fraction > last_fraction_) {
+            nlohmann::json line = {{"image", label_}, {"fraction", fraction}, {"elapsed_s", elapsed}};
+            if (eta >= 0) line["eta_s"] = eta;
+            std::fprintf(stderr, "%s\n", line.dump().c_str());
+            std::fflush(stderr);
+            next_json_ = elapsed + 1.0;
+            last_fraction_ = fraction;
+        }
     }
-    void done() {
-        if (tty_) std::fprintf(stderr, "\r%*s\r", 80, "");
+    void done(const RenderResult& result) {
+        if (mode_ == Mode::Bar) std::fprintf(stderr, "\r%*s\r", 80, "");
+        if (mode_ != Mode::Json) return;
+        const nlohmann::json line = {{"image", label_},      {"done", true},
+                                     {"samples", result.stats.samples}, {"seconds", result.seconds},
+                                     {"backend", result.backend}};
+        std::fprintf(stderr, "%s\n", line.dump().c_str());
+        std::fflush(stderr);
     }
 
 private:
+    Mode mode_;
     std::string label_;
-    bool tty_;
     std::chrono::steady_clock::time_point start_ = std::chrono::steady_clock::now();
+    double next_json_ = 0, last_fraction_ = -1;
 };
+
+Progress::Mode progress_mode(const ParsedArgs& a) {
+    const std::string mode = a.value("progress", isatty(STDERR_FILENO) ? "bar" : "none");
+    if (mode == "bar") return Progress::Mode::Bar;
+    if (mode == "json") return Progress::Mode::Json;
+    if (mode == "none") return Progress::Mode::None;
+    throw UsageError("--progress must be bar, json or none");
+}
 
 // One image to make: flame `index` of `input`, written to `path`.
 struct Job {
@@ -134,7 +165,7 @@ std::vector<Job> plan_outputs(const std::vector<GenomeInput>& inputs, const std:
 
 int run(const Args& args) {
     const ParsedArgs a = parse_args(
-        args, {"o", "output", "backend", "quality", "seed", "threads", "flame", "arch", "emit-cu", "shuffle", "block", "accumulate", "bits", "palettes", "device", "profile", "size-scale", "quality-scale"},
+        args, {"o", "output", "backend", "quality", "seed", "threads", "flame", "arch", "emit-cu", "shuffle", "block", "accumulate", "bits", "palettes", "device", "profile", "size-scale", "quality-scale", "progress"},
         {"help", "h", "transparent", "earlyclip", "drop-unknown", "no-png-comments"});
     if (a.has("help") || a.has("h")) {
         std::printf(kHelp, kScaleHelp);
@@ -158,6 +189,7 @@ int run(const Args& args) {
     options.earlyclip = a.has("earlyclip");
     const int bits = static_cast<int>(a.integer("bits", 8));
     if (bits != 8 && bits != 16) throw UsageError("--bits must be 8 or 16");
+    const Progress::Mode progress_as = progress_mode(a);
 
     const std::vector<std::string> paths = a.positional.empty() ? std::vector<std::string>{""} : a.positional;
     if (paths.size() > 1 && a.has("flame")) throw UsageError("--flame picks a flame of one genome file, not of " +
@@ -186,10 +218,14 @@ int run(const Args& args) {
         const std::string& path = jobs[n].path;
         // The next flame's kernel compiles while this one renders.
         if (n + 1 < jobs.size()) renderer.prefetch(jobs[n + 1].input->flames[jobs[n + 1].index]);
-        ProgressBar bar(jobs.size() == 1 ? std::string("render") : std::filesystem::path(path).filename().string());
-        renderer.set_progress([&bar](double f) { bar.update(f); });
+        // JSON names the image in full; a bar keeps to a short label.
+        const std::string label = progress_as == Progress::Mode::Json ? path
+                                  : jobs.size() == 1                  ? std::string("render")
+                                                                      : std::filesystem::path(path).filename().string();
+        Progress progress(progress_as, label);
+        if (progress_as != Progress::Mode::None) renderer.set_progress([&progress](double f) { progress.update(f); });
         RenderResult result = in_flame(input, index, [&] { return renderer.render(flame); });
-        bar.done();
+        progress.done(result);
 
         ImageWriter::Job job{path, std::move(result.image), {}};
         job.png.bits = bits;

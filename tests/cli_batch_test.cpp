@@ -1,12 +1,16 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 // The command line's batch conveniences, end to end on the CPU backend:
-// several genomes in one render, a genome on standard input, and flam3's
-// size and quality scales (ss, qs). Each is checked against renders of the
-// same pictures asked for the plain way, with the same seed.
+// several genomes in one render, a genome on standard input, flam3's size
+// and quality scales (ss, qs), and progress as JSON. Each is checked against
+// renders of the same pictures asked for the plain way, with the same seed.
 #include <doctest/doctest.h>
 
 #include <algorithm>
 #include <filesystem>
+#include <map>
+#include <sstream>
+
+#include <nlohmann/json.hpp>
 
 #include "image/png_io.h"
 #include "test_support.h"
@@ -167,4 +171,41 @@ TEST_CASE("cli batch: --size-scale and --quality-scale act as flam3's ss and qs"
         REQUIRE_MESSAGE(a.status == 0, a.output);
         CHECK(fj::read_png(dir + "/f00000.png").width == 32);
     }
+}
+
+TEST_CASE("cli batch: --progress json reports each image's progress and result as JSON lines") {
+    const std::string dir = fj::test::scratch_dir("progress");
+    fj::test::write_file(dir + "/a.flam3", kGenome);
+    fj::test::write_file(dir + "/b.flam3", kHalfGenome);
+    const auto r = flamejit("render " + quoted(dir + "/a.flam3") + " " + quoted(dir + "/b.flam3") + " -o " +
+                            quoted(dir) + " --progress json --quality 50");
+    REQUIRE_MESSAGE(r.status == 0, r.output);
+    std::map<std::string, std::vector<nlohmann::json>> events;  // by image
+    std::map<std::string, unsigned long long> printed;          // samples on the result lines
+    std::istringstream lines_in(r.output);
+    for (std::string line; std::getline(lines_in, line);) {
+        if (line.rfind("{", 0) == 0) {
+            const nlohmann::json e = nlohmann::json::parse(line);
+            events[e.at("image").get<std::string>()].push_back(e);
+        } else if (const size_t colon = line.find(": "); colon != std::string::npos) {
+            printed[line.substr(0, colon)] = std::stoull(line.substr(colon + 2));
+        }
+    }
+    for (const char* name : {"/a.png", "/b.png"}) {
+        const std::string image = dir + name;
+        CAPTURE(image);
+        REQUIRE(events[image].size() >= 2);
+        const auto& e = events[image];
+        double last = -1;
+        for (size_t i = 0; i + 1 < e.size(); ++i) {
+            CHECK(e[i].at("fraction").get<double>() > last);
+            last = e[i].at("fraction").get<double>();
+        }
+        CHECK(last == 1.0);
+        CHECK(e.back().at("done").get<bool>());
+        CHECK(e.back().at("backend") == "cpu");
+        CHECK(e.back().at("samples").get<unsigned long long>() == printed[image]);
+        CHECK(printed[image] > 0);
+    }
+    CHECK(flamejit("render " + quoted(dir + "/a.flam3") + " -o " + quoted(dir + "/x.png") + " --progress loud").status == 2);
 }
