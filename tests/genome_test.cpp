@@ -427,6 +427,13 @@ TEST_CASE("genome: bad input gives one line naming the file, flame and attribute
         {"random symmetry", R"(<flame size="9 9">)" + ok_xform + R"(<symmetry kind="0"/></flame>)", {"<symmetry>"}},
         {"huge symmetry", R"(<flame size="9 9">)" + ok_xform + R"(<symmetry kind="-2147483648"/></flame>)",
          {"<symmetry> attribute \"kind\"", "must be in -254..254"}},
+        // Refused at the <symmetry> that passes the limit, before the rest
+        // (here 2,540,000 xforms) takes gigabytes.
+        {"many symmetries", R"(<flame size="9 9">)" + ok_xform + [] {
+             std::string kinds;
+             for (int i = 0; i < 10000; ++i) kinds += R"(<symmetry kind="-254"/>)";
+             return kinds;
+         }() + "</flame>", {"<symmetry> attribute \"kind\"", "brings the flame to 255 xforms"}},
         {"deep nesting", "<flame size=\"9 9\">" + ok_xform + [] {
              std::string edits;
              for (int i = 0; i < 300; ++i) edits = "<edit>" + edits + "</edit>";

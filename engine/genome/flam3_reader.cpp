@@ -187,6 +187,12 @@ Flame read_flame(const ReadContext& ctx, const pugi::xml_node& element, const st
                                                             std::to_string(kMaxXforms) + ", not " + std::to_string(kind));
             flam3_read::add_symmetry(list, kind);
             if (kind != 1) f.symmetry = kind;
+            // Each <symmetry> adds up to 255 xforms: a few kilobytes of them
+            // would take gigabytes before the count below could refuse them.
+            if (list.standard_count() > kMaxXforms)
+                ctx.fail("<symmetry> attribute \"kind\"",
+                         "brings the flame to " + std::to_string(list.standard_count()) + " xforms; at most " +
+                             std::to_string(kMaxXforms) + " can be rendered");
         } else if (tag == "color" || tag == "colors" || tag == "palette") {
             flam3_read::read_palette_element(ctx, child, library, &palette);
         } else if (tag == "edit") {
