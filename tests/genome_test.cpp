@@ -330,6 +330,26 @@ TEST_CASE("genome: a soloxform past int's range means no solo, as in flam3 on x8
     }
 }
 
+TEST_CASE("genome: a rotate too far for flam3's turn-by-turn unwrap still lands within 180 degrees") {
+    // flam3 steps one turn at a time: 1e300 degrees, or 1e20 beside 1e20 +
+    // 16384 (where a turn is below the number's precision), would never arrive.
+    const std::vector<std::pair<std::string, std::string>> pairs = {
+        {"0", "1e300"}, {"0", "-1e300"}, {"1e308", "-1e308"}, {"100000000000000016384", "1e20"}, {"12.5", "3600012.5"}};
+    for (const auto& [first, second] : pairs) {
+        CAPTURE(first);
+        CAPTURE(second);
+        const auto flames = fj::read_flam3_string(
+            R"(<s><flame rotate=")" + first + R"("><xform weight="1" linear="1"/></flame><flame time="1" rotate=")" +
+                second + R"("><xform weight="1" linear="1"/></flame></s>)",
+            "rotate.flam3");
+        REQUIRE(flames.size() == 2);
+        const double previous = flames[0].rotate, rotate = flames[1].rotate;
+        CHECK(std::isfinite(rotate));
+        CHECK(rotate >= previous - 180);
+        CHECK(rotate <= previous + 180);
+    }
+}
+
 TEST_CASE("genome: unknown variations are named, or dropped when asked") {
     const std::string xml = R"(<flame size="9 9"><xform weight="1" linear="1" no_such_variation="1" no_such_param="2"/></flame>)";
     try {

@@ -18,6 +18,24 @@ std::string describe(const std::vector<Flame>& flames, size_t i) {
     return out.str();
 }
 
+// flam3 adds or takes whole turns until `rotate` lies within 180 degrees
+// of the previous flame's, one turn a step. A rotate very many turns away,
+// or so large that a turn is below its precision, would take as good as
+// forever: those jump there in one step (the same angle to within the
+// precision of their numbers), the rest step as flam3 does.
+constexpr double kMaxStepTurns = 10000;
+constexpr double kMaxStepRotate = 1099511627776.0;  // 2^40: a turn stays exact-ish
+
+void unwrap_rotate(double* rotate, double previous) {
+    if (std::fabs(*rotate - previous) > kMaxStepTurns * 360 || std::fabs(*rotate) > kMaxStepRotate ||
+        std::fabs(previous) > kMaxStepRotate) {
+        *rotate = previous + std::remainder(std::remainder(*rotate, 360.0) - std::remainder(previous, 360.0), 360.0);
+        return;
+    }
+    while (*rotate < previous - 180) *rotate += 360;
+    while (*rotate > previous + 180) *rotate -= 360;
+}
+
 }  // namespace
 
 void apply_sequence_fixups(std::vector<Flame>& flames) {
@@ -28,8 +46,7 @@ void apply_sequence_fixups(std::vector<Flame>& flames) {
     for (size_t i = 1; i < flames.size(); ++i) {
         const AffineInterpolation prev = flames[i - 1].interpolation_type;
         if (prev == AffineInterpolation::Old || prev == AffineInterpolation::Older) continue;
-        while (flames[i].rotate < flames[i - 1].rotate - 180) flames[i].rotate += 360;
-        while (flames[i].rotate > flames[i - 1].rotate + 180) flames[i].rotate -= 360;
+        unwrap_rotate(&flames[i].rotate, flames[i - 1].rotate);
     }
 }
 
