@@ -350,6 +350,25 @@ TEST_CASE("genome: a rotate too far for flam3's turn-by-turn unwrap still lands 
     }
 }
 
+TEST_CASE("genome: a library palette's hue may be any number of turns") {
+    // The old <palette index0 index1> form: hue0 and hue1 turn like the
+    // flame's hue, whole turns changing nothing.
+    const auto read = [](const std::string& hue0, const std::string& blend) {
+        return fj::read_flam3_string(R"(<flame size="9 9"><palette index0="3" index1="5" hue0=")" + hue0 +
+                                         R"(" hue1="-0.25" blend=")" + blend +
+                                         R"("/><xform weight="1" linear="1"/></flame>)",
+                                     "hue.flam3")[0]
+            .palette;
+    };
+    const auto turned = read("1e300", "0.5"), plain = read("0", "0.5");
+    for (int i = 0; i < 256; ++i) {
+        CHECK(turned[i].r == plain[i].r);
+        CHECK(turned[i].g == plain[i].g);
+        CHECK(turned[i].b == plain[i].b);
+    }
+    read("0.5", "1e300");  // a hue 1e300 turns past the second palette's
+}
+
 TEST_CASE("genome: unknown variations are named, or dropped when asked") {
     const std::string xml = R"(<flame size="9 9"><xform weight="1" linear="1" no_such_variation="1" no_such_param="2"/></flame>)";
     try {

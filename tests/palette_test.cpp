@@ -9,6 +9,7 @@
 
 #include <cmath>
 #include <cstdlib>
+#include <limits>
 #include <memory>
 #include <random>
 
@@ -104,5 +105,23 @@ TEST_CASE("palette: flam3's HSV round-trips and rotates hue by sextants") {
         CHECK(r == doctest::Approx(c[0]).epsilon(1e-12));
         CHECK(g == doctest::Approx(c[1]).epsilon(1e-12));
         CHECK(b == doctest::Approx(c[2]).epsilon(1e-12));
+    }
+}
+
+TEST_CASE("palette: a hue any number of turns away converts at once") {
+    // Stepping by 6 (flam3's way) never gets 1e300 into 0..6.
+    double r, g, b;
+    fj::hsv_to_rgb({6e6 + 2.0, 1, 1}, &r, &g, &b);  // whole turns and a third: green
+    CHECK(r == 0);
+    CHECK(g == 1);
+    CHECK(b == 0);
+    const double inf = std::numeric_limits<double>::infinity();
+    for (double h : {1e300, -1e300, 1.7e308, -1.7e308, inf, -inf, std::numeric_limits<double>::quiet_NaN()}) {
+        CAPTURE(h);
+        fj::hsv_to_rgb({h, 0.5, 1}, &r, &g, &b);
+        for (double c : {r, g, b}) {
+            CHECK(c >= 0.5);
+            CHECK(c <= 1);
+        }
     }
 }

@@ -3,6 +3,7 @@
 #include "genome/flam3_palette_reader.h"
 
 #include <cctype>
+#include <cmath>
 #include <cstring>
 
 #include "genome/palette_library.h"
@@ -140,8 +141,10 @@ void read_palette(const ReadContext& ctx, const pugi::xml_node& element, const s
             else ctx.fail(where, quote(v) + " is neither RGB nor RGBA");
         } else if (name == "index0") { old_form = true; index0 = parse_int(ctx, where, v); }
         else if (name == "index1") { old_form = true; index1 = parse_int(ctx, where, v); }
-        else if (name == "hue0") { old_form = true; hue0 = parse_double(ctx, where, v); }
-        else if (name == "hue1") { old_form = true; hue1 = parse_double(ctx, where, v); }
+        // Whole turns of hue change nothing, as for the flame's hue; 6·hue
+        // must not overflow.
+        else if (name == "hue0") { old_form = true; hue0 = std::fmod(parse_double(ctx, where, v), 1.0); }
+        else if (name == "hue1") { old_form = true; hue1 = std::fmod(parse_double(ctx, where, v), 1.0); }
         else if (name == "blend") { old_form = true; blend = parse_double(ctx, where, v); }
         else ctx.fail(where, "unknown attribute");
     }

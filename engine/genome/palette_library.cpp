@@ -94,6 +94,12 @@ HSV rgb_to_hsv(double r, double g, double b) {
 
 void hsv_to_rgb(const HSV& hsv, double* r, double* g, double* b) {
     double h = hsv.h;
+    // Far hues (a genome's hue0 of 1e300, a blend far past 1) in one step:
+    // stepping by 6 would take forever. The steps stay for the near ones,
+    // as flam3's results come from them. A hue that is not a number (from
+    // colours whose spread overflows) is taken as 0, not cast to int.
+    if (!std::isfinite(h)) h = 0.0;
+    else if (h >= 12.0 || h < -6.0) h = std::fmod(h, 6.0);
     while (h >= 6.0) h -= 6.0;
     while (h < 0.0) h += 6.0;
     const double s = hsv.s, v = hsv.v;
