@@ -284,6 +284,21 @@ TEST_CASE("cuburn: malformed documents are rejected with one line naming the fil
         CHECK_NOTHROW(fj::read_cuburn_string("{" + pal + R"(, "xforms": {"0": {"weight": 1}, "1": {"weight": 0}}})",
                                              "w.json", "."));
     }
+    SUBCASE("nesting past the stack, in brackets or in a dotted key") {
+        std::string brackets, dots;
+        for (int i = 0; i < 100000; ++i) {
+            brackets += R"({"a": )";
+            dots += "a.";
+        }
+        brackets += "1" + std::string(100000, '}');
+        CHECK_THROWS_WITH_AS(fj::read_cuburn_string(brackets, "deep.json", "."),
+                             doctest::Contains("deep.json: nests more than 64 deep"), fj::GenomeError);
+        // A loop walks the whole node for velocities.
+        fj::CuburnReadOptions loop;
+        loop.loop = true;
+        CHECK_THROWS_WITH_AS(fj::read_cuburn_string("{" + pal + ", " + xf + R"(, ")" + dots + R"(a": 1})", "dots.json", ".", loop),
+                             doctest::Contains("nests more than 64 deep"), fj::GenomeError);
+    }
     SUBCASE("a loop whose angle turns too fast for its keyframes") {
         fj::CuburnReadOptions loop;
         loop.loop = true;

@@ -22,6 +22,10 @@ namespace {
 using json = nlohmann::json;
 
 constexpr int kMaxBaseDepth = 16;
+// Genomes nest a few levels; the walks below (and json's copies) recurse,
+// so a document nested thousands deep, in brackets or in a dotted key,
+// would overflow the stack.
+constexpr int kMaxNesting = 64;
 constexpr int kLoopTemporalSamples = 1024;   // cuburn's parameter sets per frame
 constexpr double kMaxKeyframeTurn = 45.0;    // degrees between loop keyframes
 constexpr int kMaxLoopKeyframes = 10000;     // bounds the turn of an angle over a loop
@@ -29,8 +33,12 @@ constexpr int kMaxLoopKeyframes = 10000;     // bounds the turn of an angle over
 [[noreturn]] void fail(const std::string& file, const std::string& what) { throw GenomeError(file + ": " + what); }
 
 json parse(const std::string& text, const std::string& file) {
+    const json::parser_callback_t limit_depth = [&](int depth, json::parse_event_t, json&) {
+        if (depth > kMaxNesting) fail(file, "nests more than " + std::to_string(kMaxNesting) + " deep");
+        return true;
+    };
     try {
-        return json::parse(text);
+        return json::parse(text, limit_depth);
     } catch (const json::parse_error& e) {
         fail(file, std::string("not valid JSON: ") + e.what());
     }
@@ -53,12 +61,14 @@ std::string read_text(const std::string& path) {
 }
 
 // "a.b.c": v → {"a": {"b": {"c": v}}}, merged into `out`.
-void set_path(json& out, const std::string& dotted, const json& value) {
+void set_path(json& out, const std::string& dotted, const json& value, const std::string& file) {
     json* at = &out;
     std::stringstream parts(dotted);
     std::string part;
     std::vector<std::string> keys;
     while (std::getline(parts, part, '.')) keys.push_back(part);
+    if (keys.size() > static_cast<size_t>(kMaxNesting))
+        fail(file, "\"" + dotted.substr(0, 40) + "...\": nests more than " + std::to_string(kMaxNesting) + " deep");
     for (size_t i = 0; i + 1 < keys.size(); ++i) {
         json& next = (*at)[keys[i]];
         if (!next.is_object()) next = json::object();
@@ -98,7 +108,7 @@ json resolve(const json& node, const std::string& file, const std::vector<std::s
     for (auto& [k, v] : own) leaves[k] = v;
     json out = json::object();
     for (const auto& [k, v] : leaves)
-        if (!k.empty()) set_path(out, k, v);
+        if (!k.empty()) set_path(out, k, v, file);
     return out;
 }
 
