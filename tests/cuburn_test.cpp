@@ -252,6 +252,7 @@ TEST_CASE("cuburn: malformed documents are rejected with one line naming the fil
         {"name-not-string", R"({"name": [], )" + pal + ", " + xf + "}"},
         {"variation-not-object", "{" + pal + R"(, "xforms": {"0": {"weight": 1, "variations": {"linear": 5}}}})"},
         {"scale-overflow", R"({"camera": {"scale": 1e308}, )" + pal + ", " + xf + "}"},
+        {"number-overflow", R"({"camera": {"scale": 1e400}, )" + pal + ", " + xf + "}"},
         {"negative-weight", "{" + pal + R"(, "xforms": {"0": {"weight": 1}, "1": {"weight": -0.5}}})"},
         {"zero-weights", "{" + pal + R"(, "xforms": {"0": {"weight": 0}, "1": {"weight": 0}}})"},
         {"negative-chaos", "{" + pal + R"(, "xforms": {"0": {"weight": 1, "chaos": {"0": -1}}}})"},

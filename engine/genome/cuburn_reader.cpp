@@ -41,6 +41,9 @@ json parse(const std::string& text, const std::string& file) {
         return json::parse(text, limit_depth);
     } catch (const json::parse_error& e) {
         fail(file, std::string("not valid JSON: ") + e.what());
+    } catch (const json::out_of_range& e) {
+        // A number past a double's range (1e400) is refused this way.
+        fail(file, std::string("not valid JSON: ") + e.what());
     }
 }
 
