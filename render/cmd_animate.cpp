@@ -18,9 +18,9 @@
 #include "genome/interpolate.h"
 #include "genome/sequence.h"
 #include "image/png_io.h"
+#include "image_writer.h"
 #include "pipeline/frame_batch.h"
 #include "pipeline/renderer.h"
-#include "image_writer.h"
 #include "png_comments.h"
 
 namespace fj::cli {
