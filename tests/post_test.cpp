@@ -108,6 +108,16 @@ TEST_CASE("post: density-estimation bank matches flam3_create_de_filters") {
     CHECK(d.max_filtered_counts == 416);
 }
 
+TEST_CASE("post: a density-estimation bank past 1 GiB is refused before it is built") {
+    // 112 at supersample 4: 400-odd kernels of 897² floats, 1.7 GB (radius
+    // 1000 at 64 would be terabytes). 80 at 4 (661 MB) is still built.
+    CHECK_THROWS_WITH_AS(fj::make_density_bank(112, 0, 0.6, 4),
+                         doctest::Contains("estimator_radius 112 at supersample 4 needs 1685.07 MiB of kernels"),
+                         std::runtime_error);
+    CHECK_THROWS_AS(fj::make_density_bank(700, 0, 0.6, 64), std::runtime_error);
+    CHECK(fj::make_density_bank(80, 0, 0.4, 4).kernel_count == 422);
+}
+
 TEST_CASE("post: spatial filter matches flam3_create_spatial_filter for all 14 names") {
     auto genome = std::unique_ptr<flam3_genome, decltype(&std::free)>(
         static_cast<flam3_genome*>(std::calloc(1, sizeof(flam3_genome))), &std::free);

@@ -12,6 +12,9 @@
 namespace fj {
 namespace {
 
+// The most memory the density-estimation kernels may take.
+constexpr double kMaxDensityBankBytes = 1024.0 * 1024 * 1024;
+
 // flam3's filter-name scramble (reference §3.9): the parser numbers the names
 // in one order, the kernel switch and support table use another. Indexed by
 // FilterShape, i.e. by the number the parser gives the name.
@@ -180,6 +183,20 @@ DensityBank make_density_bank(double radius, double minimum, double curve, int s
         bool last = h <= rmin;
         if (last) h = rmin;
         bank.widths.push_back(h);
+        if (last) break;
+    }
+    // Every kernel is a (2·radius·supersample)² square: a large radius at a
+    // large supersample would need terabytes (the histogram limits only
+    // the radius), and the post-pass could not use them in any time.
+    const double bytes = double(bank.widths.size()) * row * row * sizeof(float);
+    if (bytes > kMaxDensityBankBytes)
+        throw std::runtime_error("density estimation with estimator_radius " + message_number(radius) +
+                                 " at supersample " + std::to_string(supersample) + " needs " +
+                                 message_number(bytes / (1 << 20)) + " MiB of kernels, more than " +
+                                 std::to_string(static_cast<int>(kMaxDensityBankBytes / (1 << 20))) +
+                                 " MiB; lower estimator_radius or supersample, or raise estimator_minimum");
+    bank.coefs.reserve(bank.widths.size() * row * row);
+    for (const double h : bank.widths) {
         std::vector<double> c(static_cast<size_t>(row) * row, 0.0);
         double sum = 0;
         for (int dy = -bank.half_width; dy <= bank.half_width; ++dy)
@@ -188,7 +205,6 @@ DensityBank make_density_bank(double radius, double minimum, double curve, int s
                 if (d <= 1) sum += c[(dy + bank.half_width) * row + dx + bank.half_width] = gaussian(1.5 * d);
             }
         for (double v : c) bank.coefs.push_back(static_cast<float>(v / sum));
-        if (last) break;
     }
     bank.kernel_count = static_cast<int>(bank.widths.size());
     return bank;
