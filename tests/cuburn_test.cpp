@@ -248,6 +248,7 @@ TEST_CASE("cuburn: malformed documents are rejected with one line naming the fil
         {"unknown-param", "{" + pal + R"(, "xforms": {"0": {"weight": 1, "variations": {"rings2": {"weight": 1, "nope": 2}}}}})"},
         {"knots", "{" + pal + R"(, "xforms": {"0": {"weight": [0, 1, 1, 2], "variations": {"linear": {"weight": 1}}}}})"},
         {"missing-base", "{\"base\": \"nodes/absent\", " + pal + ", " + xf + "}"},
+        {"overlong-base", "{\"base\": \"nodes/" + std::string(5000, 'x') + "\", " + pal + ", " + xf + "}"},
         {"type-not-string", R"({"type": null, )" + pal + ", " + xf + "}"},
         {"name-not-string", R"({"name": [], )" + pal + ", " + xf + "}"},
         {"variation-not-object", "{" + pal + R"(, "xforms": {"0": {"weight": 1, "variations": {"linear": 5}}}})"},

@@ -97,9 +97,12 @@ json resolve(const json& node, const std::string& file, const std::vector<std::s
         if (depth >= kMaxBaseDepth) fail(file, "\"base\" nests more than 16 deep (a cycle?)");
         const std::string base = node["base"];
         std::string found;
+        // Without an error_code a name the system refuses (too long, say)
+        // would throw filesystem_error: it is only a base not found here.
+        std::error_code ec;
         for (const auto& d : dirs)
             for (const std::string& name : {base + ".json", base})
-                if (found.empty() && std::filesystem::is_regular_file(std::filesystem::path(d) / name))
+                if (found.empty() && std::filesystem::is_regular_file(std::filesystem::path(d) / name, ec))
                     found = (std::filesystem::path(d) / name).string();
         if (found.empty()) fail(file, "\"base\": cannot find \"" + base + "\" (looked beside the node and in its flock folder)");
         flatten(resolve(parse(read_text(found), found), found, dirs, depth + 1), "", leaves);
