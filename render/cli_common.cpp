@@ -88,18 +88,14 @@ ScaleOptions scale_options_from(const ParsedArgs& args) {
 }
 
 void scale_flames(GenomeInput& input, const ScaleOptions& s) {
-    const auto text = [](double v) {
-        char buf[32];
-        std::snprintf(buf, sizeof buf, "%g", v);
-        return std::string(buf);
-    };
     for (int i : input.selected) {
         Flame& f = input.flames[i];
         // As flam3-render: the sizes are truncated, the scale is not.
         const double w = std::floor(f.width * s.size), h = std::floor(f.height * s.size);
         if (w < 1 || h < 1 || w > kMaxImageSide || h > kMaxImageSide)
             in_flame(input, i, [&] {
-                throw InputError("--size-scale " + text(s.size) + " makes it " + text(w) + "x" + text(h) +
+                throw InputError("--size-scale " + message_number(s.size) + " makes it " + message_number(w) + "x" +
+                                 message_number(h) +
                                  " pixels; width and height must be in 1.." + std::to_string(kMaxImageSide));
             });
         f.width = static_cast<int>(w);
