@@ -105,6 +105,15 @@ public:
     // next pass. post_process then treats the histogram as the last pass.
     virtual void end_pass(const PostPlan& post) = 0;
     virtual ImageF post_process(const PostPlan& post) = 0;
+
+    // Memory, for frames rendered in strips (pipeline/strips.h): what a
+    // frame of `plan` would take where the backend keeps its histogram
+    // (device memory for CUDA, host memory for the CPU), its post-pass and
+    // image included, estimated from its buffers (`counts`: the key keeps
+    // flam3's count channel); and what frames may take now: the free
+    // memory there, plus what the backend keeps for frames already.
+    virtual double frame_bytes(const FramePlan& plan, bool counts) const = 0;
+    virtual double memory_for_frames() = 0;
 };
 
 }  // namespace fj

@@ -30,6 +30,15 @@ std::string cpu_model() {
     return "unknown CPU";
 }
 
+double available_memory() {
+    std::ifstream in("/proc/meminfo");
+    for (std::string line; std::getline(in, line);) {
+        double kib = 0;
+        if (std::sscanf(line.c_str(), "MemAvailable: %lf kB", &kib) == 1) return kib * 1024.0;
+    }
+    return 0;
+}
+
 std::string load_average() {
     std::ifstream in("/proc/loadavg");
     std::string a, b, c;

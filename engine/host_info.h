@@ -14,6 +14,10 @@ std::string command_output(const std::string& command);
 // The host CPU's model name (/proc/cpuinfo), or "unknown CPU".
 std::string cpu_model();
 
+// Host memory the system could give this process now without swapping
+// (/proc/meminfo MemAvailable), in bytes; 0 when unknown.
+double available_memory();
+
 // The 1, 5 and 15 minute load averages (/proc/loadavg), space-separated.
 std::string load_average();
 

@@ -1,7 +1,9 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #include "cli_common.h"
 
+#include <charconv>
 #include <cmath>
+#include <cstdint>
 #include <cstdio>
 #include <filesystem>
 #include <iostream>
@@ -121,6 +123,37 @@ KernelOptions kernel_options_from(const ParsedArgs& args) {
     if (!parse_accumulation(args.value("accumulate", "atomic"), &k.accumulation) || k.accumulation == Accumulation::None)
         throw UsageError("--accumulate must be atomic, scalar, warp, shared or packed");
     return k;
+}
+
+uint64_t parse_byte_size(const std::string& option, const std::string& text) {
+    uint64_t value = 0;
+    const char* end = text.data() + text.size();
+    const auto [stop, error] = std::from_chars(text.data(), end, value);
+    const std::string unit(stop, end);
+    int shift = -1;
+    if (unit.empty()) shift = 0;
+    else if (unit == "K" || unit == "k") shift = 10;
+    else if (unit == "M" || unit == "m") shift = 20;
+    else if (unit == "G" || unit == "g") shift = 30;
+    else if (unit == "T" || unit == "t") shift = 40;
+    if (error != std::errc() || stop == text.data() || shift < 0 || value > (UINT64_MAX >> shift))
+        throw UsageError("--" + option + " \"" + text + "\": expected a size such as 500000, 200M or 1G");
+    return value << shift;
+}
+
+StripOptions strip_options_from(const ParsedArgs& args) {
+    StripOptions s;
+    const std::string strips = args.value("strips", "auto");
+    if (strips != "auto") {
+        const long long n = args.integer("strips", 0);
+        if (n < 1 || n > kMaxImageSide) throw UsageError("--strips must be auto or 1.." + std::to_string(kMaxImageSide));
+        s.strips = static_cast<int>(n);
+    }
+    if (args.has("memory-budget")) {
+        s.budget = static_cast<double>(parse_byte_size("memory-budget", args.value("memory-budget")));
+        if (!(s.budget > 0)) throw UsageError("--memory-budget must be more than 0");
+    }
+    return s;
 }
 
 std::string default_output(const std::string& genome_label) {

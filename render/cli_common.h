@@ -47,6 +47,21 @@ inline constexpr const char* kScaleHelp =
     "  --quality-scale F     quality (the genome's, or --quality) times F (as flam3's qs)\n";
 // --shuffle, --block, --arch.
 KernelOptions kernel_options_from(const ParsedArgs& args);
+// "200M" -> 200 MiB (K, M, G, T; a plain number is bytes); UsageError naming --`option` otherwise.
+uint64_t parse_byte_size(const std::string& option, const std::string& text);
+// --strips and --memory-budget: frames larger than memory (pipeline/strips.h).
+struct StripOptions {
+    int strips = 0;       // 0: as few as fit the budget
+    double budget = 0;    // bytes; 0: 90 % of the backend's free memory
+};
+StripOptions strip_options_from(const ParsedArgs& args);
+inline constexpr const char* kStripHelp =
+    "  --strips N|auto       render the image in N strips of rows, each iterating the whole\n"
+    "                        frame into a histogram of its rows only (the pixels are those of\n"
+    "                        one piece); auto (default): one piece when the frame fits the\n"
+    "                        memory budget, else as few strips as fit\n"
+    "  --memory-budget SIZE  memory a strip may take where the histogram lives (GPU memory\n"
+    "                        for CUDA, RAM for the CPU), e.g. 6G (default: 90 % of what is free)\n";
 // GENOME's file name with .png, in the current folder.
 std::string default_output(const std::string& genome_label);
 // body(), with an InputError it throws prefixed by `where` and ": ": the

@@ -19,6 +19,7 @@
 #include "genome/sequence.h"
 #include "image/png_io.h"
 #include "image_writer.h"
+#include "strip_render.h"
 #include "pipeline/frame_batch.h"
 #include "pipeline/renderer.h"
 #include "png_comments.h"
@@ -26,7 +27,7 @@
 namespace fj::cli {
 namespace {
 
-// A printf format: %s takes kScaleHelp.
+// A printf format: the %s take kScaleHelp and kStripHelp.
 const char* kHelp =
     "usage: flamejit animate SEQUENCE [--frames FIRST:LAST[:STEP]] [-o DIR/NAME%%05d.png] [options]\n"
     "\n"
@@ -45,6 +46,7 @@ const char* kHelp =
     "  --devices LIST        CUDA devices to render on in parallel, e.g. 0,1,2,3\n"
     "  --backend B           auto (default), cuda, cpu\n"
     "  --quality Q           samples per output pixel, overriding the genomes'\n"
+    "%s"
     "%s"
     "  --seed N              random seed (default: a fresh one, printed); frame N uses (seed, N)\n"
     "  --threads N           CPU backend threads (default: all cores)\n"
@@ -96,6 +98,7 @@ struct Run {
     uint64_t seed = 0;
     PngOptions png;
     bool png_comments = true;
+    StripOptions strips;
 };
 
 // One renderer (one device, or the CPU) working through the shared frame
@@ -129,31 +132,52 @@ void render_worker(const Run& run, RenderOptions options, std::atomic<size_t>& n
         if (following < run.todo.size()) pending = prepare(following);
         const long long n = run.todo[current];
         const std::string path = format_output(run.pattern, n);
-        RenderResult result = input_from(run.label, [&] { return renderer.render(frame, frame_seed(run.seed, n)); });
-        ImageWriter::Job job{path, std::move(result.image), run.png};
-        if (run.png_comments) {
+        const StripPlan strips = input_from(
+            run.label, [&] { return renderer.plan_strips(frame, run.strips.strips, run.strips.budget); });
+        auto comments = [&](PngOptions& png, const RenderResult& result) {
+            if (!run.png_comments) return;
             // flam3-animate embeds the genome at the frame's time; the
             // overrides of this run are part of what was rendered.
             Flame genome = interpolate(run.keyframes, static_cast<double>(n));
             if (run.frame.quality > 0) genome.quality = run.frame.quality;
             if (run.frame.temporal_samples > 0) genome.temporal_samples = run.frame.temporal_samples;
-            add_png_comments(job.png, genome, result.stats, result.seconds,
-                             {{"flamejit_sequence", run.label},
-                              {"flamejit_seed", std::to_string(run.seed)},
-                              {"flamejit_backend", result.backend},
-                              {"flamejit_frame", std::to_string(n)},
-                              {"flamejit_time_samples", std::to_string(result.time_samples)},
-                              {"flamejit_seconds", std::to_string(result.seconds)}});
+            std::vector<std::pair<std::string, std::string>> extra = {
+                {"flamejit_sequence", run.label},
+                {"flamejit_seed", std::to_string(run.seed)},
+                {"flamejit_backend", result.backend},
+                {"flamejit_frame", std::to_string(n)},
+                {"flamejit_time_samples", std::to_string(result.time_samples)},
+                {"flamejit_seconds", std::to_string(result.seconds)}};
+            if (strips.count > 1) extra.emplace_back("flamejit_strips", std::to_string(strips.count));
+            add_png_comments(png, genome, result.stats, result.seconds, extra);
+        };
+        RenderResult result;
+        if (strips.count == 1) {
+            result = input_from(run.label, [&] { return renderer.render(frame, frame_seed(run.seed, n)); });
+            ImageWriter::Job job{path, std::move(result.image), run.png};
+            comments(job.png, result);
+            writer.push(std::move(job));
+        } else {
+            {
+                std::lock_guard lock(print);
+                std::fprintf(stderr, "flamejit animate: %s\n", describe_strips(path, strips).c_str());
+            }
+            result = input_from(run.label, [&] {
+                return render_strips_to_png(renderer, frame, frame_seed(run.seed, n), strips, path, run.png,
+                                            comments, nullptr)
+                    .result;
+            });
         }
         {
             std::lock_guard lock(print);
             structures.insert(frame.key.canonical());
-            std::printf("frame %lld: %s, %llu samples, %d time samples, %.2f s, backend %s\n", n, path.c_str(),
+            std::printf("frame %lld: %s, %llu samples, %d time samples, %.2f s, backend %s", n, path.c_str(),
                         static_cast<unsigned long long>(result.stats.samples), result.time_samples, result.seconds,
                         result.backend.c_str());
+            if (strips.count > 1) std::printf(", %d strips", strips.count);
+            std::printf("\n");
             std::fflush(stdout);
         }
-        writer.push(std::move(job));
         if (following >= run.todo.size()) return;
         current = following;
     }
@@ -163,10 +187,10 @@ int run(const Args& args) {
     const ParsedArgs a = parse_args(args,
                                     {"o", "output", "frames", "backend", "quality", "seed", "threads", "arch", "shuffle",
                                      "block", "accumulate", "bits", "palettes", "temporal-samples", "shard", "devices", "profile",
-                                     "size-scale", "quality-scale"},
+                                     "size-scale", "quality-scale", "strips", "memory-budget"},
                                     {"help", "h", "transparent", "earlyclip", "drop-unknown", "resume", "no-png-comments"});
     if (a.has("help") || a.has("h")) {
-        std::printf(kHelp, kScaleHelp);
+        std::printf(kHelp, kScaleHelp, kStripHelp);
         return 0;
     }
     if (a.positional.size() != 1)
@@ -179,6 +203,7 @@ int run(const Args& args) {
     options.quality = a.number("quality", 0);
     if (a.has("quality") && !(options.quality > 0)) throw UsageError("--quality must be positive");
     const ScaleOptions scales = scale_options_from(a);
+    run.strips = strip_options_from(a);
     options.quality *= scales.quality;
     options.threads = static_cast<int>(a.integer("threads", 0));
     if (options.threads < 0 || options.threads > 4096) throw UsageError("--threads must be in 0..4096");

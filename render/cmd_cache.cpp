@@ -1,6 +1,5 @@
 // flamejit — `flamejit cache`: the kernel cache's folder and size; clear or prune it.
 // SPDX-License-Identifier: GPL-3.0-or-later
-#include <charconv>
 #include <cstdio>
 #include <stdexcept>
 
@@ -28,22 +27,6 @@ const char* kHelp =
     "1024; 0 for no bound) by the same pruning.\n";
 
 double mib(uint64_t bytes) { return static_cast<double>(bytes) / 1048576.0; }
-
-// "200M" -> 200 MiB; a plain number is bytes.
-uint64_t parse_size(const std::string& text) {
-    uint64_t value = 0;
-    const char* end = text.data() + text.size();
-    const auto [stop, error] = std::from_chars(text.data(), end, value);
-    const std::string unit(stop, end);
-    int shift = -1;
-    if (unit.empty()) shift = 0;
-    else if (unit == "K" || unit == "k") shift = 10;
-    else if (unit == "M" || unit == "m") shift = 20;
-    else if (unit == "G" || unit == "g") shift = 30;
-    if (error != std::errc() || stop == text.data() || shift < 0 || value > (UINT64_MAX >> shift))
-        throw UsageError("--max-size \"" + text + "\": expected a size such as 500000, 200M or 1G");
-    return value << shift;
-}
 
 int run(const Args& args) {
     const ParsedArgs a = parse_args(args, {"max-size"}, {"help", "h"});
@@ -79,7 +62,7 @@ int run(const Args& args) {
     }
     if (action == "prune") {
         if (!a.has("max-size")) throw UsageError("cache prune needs --max-size SIZE");
-        const KernelCacheUsage removed = cache.prune(parse_size(a.value("max-size")));
+        const KernelCacheUsage removed = cache.prune(parse_byte_size("max-size", a.value("max-size")));
         const KernelCacheUsage left = cache.disk_usage();
         std::printf("deleted %llu kernels (%.1f MiB); %llu left (%.1f MiB) in %s\n",
                     static_cast<unsigned long long>(removed.files), mib(removed.bytes),

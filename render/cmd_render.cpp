@@ -18,11 +18,12 @@
 #include "image_writer.h"
 #include "pipeline/renderer.h"
 #include "png_comments.h"
+#include "strip_render.h"
 
 namespace fj::cli {
 namespace {
 
-// A printf format: %s takes kScaleHelp.
+// A printf format: the %s take kScaleHelp and kStripHelp.
 const char* kHelp =
     "usage: flamejit render [GENOME...] [-o OUT.png | -o FOLDER] [options]\n"
     "\n"
@@ -55,6 +56,7 @@ const char* kHelp =
     "                        16-bit integer fields): LOSSY when 128 or more hits reach one cell\n"
     "                        within an atomic round trip after its word passes 2^15 (counted,\n"
     "                        and render warns)\n"
+    "%s"
     "%s"
     "  --bits 8|16           PNG sample depth (default 8)\n"
     "  --transparent         alpha from density, background not blended (as flam3's transparency=1)\n"
@@ -165,13 +167,14 @@ std::vector<Job> plan_outputs(const std::vector<GenomeInput>& inputs, const std:
 
 int run(const Args& args) {
     const ParsedArgs a = parse_args(
-        args, {"o", "output", "backend", "quality", "seed", "threads", "flame", "arch", "emit-cu", "shuffle", "block", "accumulate", "bits", "palettes", "device", "profile", "size-scale", "quality-scale", "progress"},
+        args, {"o", "output", "backend", "quality", "seed", "threads", "flame", "arch", "emit-cu", "shuffle", "block", "accumulate", "bits", "palettes", "device", "profile", "size-scale", "quality-scale", "progress", "strips", "memory-budget"},
         {"help", "h", "transparent", "earlyclip", "drop-unknown", "no-png-comments"});
     if (a.has("help") || a.has("h")) {
-        std::printf(kHelp, kScaleHelp);
+        std::printf(kHelp, kScaleHelp, kStripHelp);
         return 0;
     }
     const ScaleOptions scales = scale_options_from(a);
+    const StripOptions strip_options = strip_options_from(a);
 
     RenderOptions options;
     if (!parse_backend_choice(a.value("backend", "auto"), &options.backend))
@@ -223,28 +226,54 @@ int run(const Args& args) {
                                   : jobs.size() == 1                  ? std::string("render")
                                                                       : std::filesystem::path(path).filename().string();
         Progress progress(progress_as, label);
-        if (progress_as != Progress::Mode::None) renderer.set_progress([&progress](double f) { progress.update(f); });
-        RenderResult result = in_flame(input, index, [&] { return renderer.render(flame); });
-        progress.done(result);
-
-        ImageWriter::Job job{path, std::move(result.image), {}};
-        job.png.bits = bits;
-        job.png.transparent = options.transparent;
-        if (png_comments_wanted(a)) {
-            // The genome as rendered, so the PNG reproduces its own image.
+        ProgressFn report;
+        if (progress_as != Progress::Mode::None) report = [&progress](double f) { progress.update(f); };
+        renderer.set_progress(report);
+        const auto start = std::chrono::steady_clock::now();
+        const PreparedFrame frame = in_flame(input, index, [&] { return prepare_still(flame, renderer.frame_options()); });
+        const StripPlan strips =
+            in_flame(input, index, [&] { return renderer.plan_strips(frame, strip_options.strips, strip_options.budget); });
+        PngOptions png;
+        png.bits = bits;
+        png.transparent = options.transparent;
+        // The genome as rendered, so the PNG reproduces its own image.
+        auto comments = [&](PngOptions& out, const RenderResult& result) {
+            if (!png_comments_wanted(a)) return;
             Flame rendered = flame;
             if (options.quality > 0) rendered.quality = options.quality;
-            add_png_comments(job.png, rendered, result.stats, result.seconds,
-                             {{"flamejit_backend", result.backend},
-                              {"flamejit_seed", std::to_string(options.seed)},
-                              {"flamejit_seconds", std::to_string(result.seconds)}});
+            std::vector<std::pair<std::string, std::string>> extra = {
+                {"flamejit_backend", result.backend},
+                {"flamejit_seed", std::to_string(options.seed)},
+                {"flamejit_seconds", std::to_string(result.seconds)}};
+            if (strips.count > 1) extra.emplace_back("flamejit_strips", std::to_string(strips.count));
+            add_png_comments(out, rendered, result.stats, result.seconds, extra);
+        };
+        RenderResult result;
+        uint64_t iterated = 0;
+        if (strips.count == 1) {
+            result = in_flame(input, index, [&] { return renderer.render(frame, options.seed); });
+            result.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+            iterated = result.stats.samples;
+            progress.done(result);
+            ImageWriter::Job job{path, std::move(result.image), png};
+            comments(job.png, result);
+            // Encoded while the next image renders.
+            writer.push(std::move(job));
+        } else {
+            std::fprintf(stderr, "flamejit render: %s\n", describe_strips(path, strips).c_str());
+            StripRender striped = in_flame(input, index, [&] {
+                return render_strips_to_png(renderer, frame, options.seed, strips, path, png, comments, report);
+            });
+            result = std::move(striped.result);
+            iterated = striped.iterated;
+            progress.done(result);
         }
-        // Encoded while the next image renders.
-        writer.push(std::move(job));
-        std::printf("%s: %llu samples in %.2f s (%.1f M samples/s), backend %s, seed %llu\n", path.c_str(),
+        std::printf("%s: %llu samples in %.2f s (%.1f M samples/s), backend %s, seed %llu", path.c_str(),
                     static_cast<unsigned long long>(result.stats.samples), result.seconds,
-                    result.stats.samples / std::max(result.stats.seconds, 1e-9) / 1e6, result.backend.c_str(),
+                    iterated / std::max(result.stats.seconds, 1e-9) / 1e6, result.backend.c_str(),
                     static_cast<unsigned long long>(options.seed));
+        if (strips.count > 1) std::printf(", %d strips", strips.count);
+        std::printf("\n");
         // The cost of xaos under warp-uniform selection (README, "Iteration semantics").
         if (result.stats.idle_lane_rounds > 0)
             std::printf("  xaos: %.1f %% of lane-rounds stayed put (lazy warp-uniform selection)\n",

@@ -209,3 +209,61 @@ TEST_CASE("cli batch: --progress json reports each image's progress and result a
     }
     CHECK(flamejit("render " + quoted(dir + "/a.flam3") + " -o " + quoted(dir + "/x.png") + " --progress loud").status == 2);
 }
+
+TEST_CASE("cli batch: a frame over the memory budget renders in strips, with the pixels of one piece") {
+    const std::string dir = fj::test::scratch_dir("strips");
+    // Density estimation and supersampling, so strips need their margins.
+    const std::string genome = dir + "/g.flam3";
+    std::string xml = fj::test::set_flame_attribute(kGenome, "estimator_radius", "5");
+    xml = fj::test::set_flame_attribute(xml, "supersample", "2");
+    fj::test::write_file(genome, xml);
+    const auto one = flamejit("render " + quoted(genome) + " -o " + quoted(dir + "/one.png") + " --strips 1");
+    REQUIRE_MESSAGE(one.status == 0, one.output);
+    CHECK(one.output.find("strips of") == std::string::npos);
+    const fj::PngImage whole = fj::read_png(dir + "/one.png");
+
+    // As many strips as asked; each iterates the whole frame.
+    const auto three = flamejit("render " + quoted(genome) + " -o " + quoted(dir + "/three.png") + " --strips 3");
+    REQUIRE_MESSAGE(three.status == 0, three.output);
+    CHECK(three.output.find("3 strips of 16 rows") != std::string::npos);
+    CHECK(fj::read_png(dir + "/three.png").rgba == whole.rgba);
+
+    // As few as the budget allows (the frame's buffers come to about 850 KiB
+    // here, those of a strip of one row to about 180 KiB).
+    const auto budget =
+        flamejit("render " + quoted(genome) + " -o " + quoted(dir + "/budget.png") + " --memory-budget 500K");
+    REQUIRE_MESSAGE(budget.status == 0, budget.output);
+    CHECK(budget.output.find("(memory budget 500 KiB)") != std::string::npos);
+    CHECK(budget.output.find("3 strips of 16 rows") != std::string::npos);
+    CHECK(fj::read_png(dir + "/budget.png").rgba == whole.rgba);
+
+    // The PNG says how it was made; its genome renders the same picture.
+    const auto chunks = run_command(quoted(fj::test::flamejit_binary()) + " render " + quoted(genome) + " -o " +
+                                    quoted(dir + "/text.png") + " --backend cpu --strips 2 --seed 9");
+    REQUIRE_MESSAGE(chunks.status == 0, chunks.output);
+    const auto text = fj::read_png_text(dir + "/text.png");
+    CHECK(text.at("flamejit_strips") == "2");
+    CHECK(text.at("flam3_genome").find("estimator_radius=\"5\"") != std::string::npos);
+
+    // A budget not even one-row strips fit, and bad values: exit 2, no file.
+    const auto tiny = flamejit("render " + quoted(genome) + " -o " + quoted(dir + "/tiny.png") + " --memory-budget 1K");
+    CHECK(tiny.status == 2);
+    CHECK(lines(tiny.output) == 1);
+    CHECK(tiny.output.find("even in strips of one row, more than the 1.0 KiB memory budget") != std::string::npos);
+    CHECK_FALSE(fj::test::file_exists(dir + "/tiny.png"));
+    for (const char* bad : {"--strips 0", "--strips many", "--memory-budget 0", "--memory-budget 2X"})
+        CHECK(flamejit("render " + quoted(genome) + " -o " + quoted(dir + "/bad.png") + " " + bad).status == 2);
+
+    // Animation frames too.
+    const std::string sequence = dir + "/seq.flam3";
+    fj::test::write_file(sequence, "<flames>" + fj::test::set_flame_attribute(xml, "time", "0") +
+                                       fj::test::set_flame_attribute(fj::test::set_flame_attribute(xml, "time", "2"),
+                                                                     "rotate", "30") +
+                                       "</flames>");
+    for (const char* strips : {"1", "4"}) {
+        const auto r = flamejit("animate " + quoted(sequence) + " --frames 1:1 -o " +
+                                quoted(dir + "/f" + strips + "_%d.png") + " --strips " + strips);
+        REQUIRE_MESSAGE(r.status == 0, r.output);
+    }
+    CHECK(fj::read_png(dir + "/f4_1.png").rgba == fj::read_png(dir + "/f1_1.png").rgba);
+}

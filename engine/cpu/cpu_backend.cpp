@@ -10,6 +10,7 @@
 
 #include "cpu/hit_buffer.h"
 #include "cpu/worker.h"
+#include "host_info.h"
 #include "huge_pages.h"
 #include "iterate/common.h"
 #include "post/post_cpu.h"
@@ -28,6 +29,7 @@ public:
     void begin_frame(const FramePlan& plan) override {
         hist_w_ = plan.hist_width;
         hist_h_ = plan.hist_height;
+        hist_row0_ = plan.hist_row0;
         accum_.reset(static_cast<size_t>(hist_w_) * hist_h_ * 4);
         for (ThreadBuffers& own : thread_buffers_) own.stale = true;
         blocks_.clear();
@@ -65,6 +67,7 @@ public:
         job.palette = req.layout->palette;
         job.hist_w = hist_w_;
         job.hist_h = hist_h_;
+        job.hist_row0 = hist_row0_;
         job.block = req.key->block_size;
         job.fuse = req.fuse;
         // The state word keeps a chain's steps left in 21 bits (iterate/common.h).
@@ -119,14 +122,8 @@ public:
         const uint64_t blocks = blocks_.size();
         job.blocks = blocks;
 
-        // Private histograms avoid contention: each thread's packed words
-        // and float grid (the first thread's is the frame's). They live for
-        // the frame (a frame of several passes iterates once per pass) and are
-        // summed once, before the post-pass. When they would not fit in a
-        // sensible share of memory, all threads add atomically into one.
-        constexpr size_t kPrivateBudget = size_t(4) << 30;
         const size_t cells = accum_.size() / 4;
-        job.shared_hist = cells * (4 * sizeof(float) * (threads_ - 1) + sizeof(u64) * threads_) > kPrivateBudget;
+        job.shared_hist = !private_histograms(cells);
         if (!job.shared_hist) thread_buffers_.resize(threads_);
         std::atomic<uint64_t> rounds_done{0}, plotted{0}, bad{0}, idle{0};
         auto work = [&](int tid) {
@@ -196,6 +193,22 @@ public:
         return post_process_cpu(post, histogram(), passes_.empty() ? nullptr : passes_.data(), threads_);
     }
 
+    double frame_bytes(const FramePlan& plan, bool counts) const override {
+        const double cells = histogram_cells(plan);
+        // The histogram, the post-pass's scaled copy (or the sum of
+        // passes), the count channel; the threads' packed words (their
+        // float grids take few pages); the image.
+        double bytes = cells * (2 * 4 * sizeof(float) + (counts ? sizeof(float) : 0));
+        if (private_histograms(static_cast<size_t>(cells))) bytes += cells * sizeof(u64) * threads_;
+        return bytes + 4.0 * sizeof(float) * plan.width * plan.height;
+    }
+
+    double memory_for_frames() override {
+        double held = static_cast<double>(accum_.size() + counts_.size() + passes_.size()) * sizeof(float);
+        for (const ThreadBuffers& own : thread_buffers_) held += static_cast<double>(own.words.size()) * sizeof(u64);
+        return available_memory() + held;
+    }
+
     std::span<const float> accumulator() const {
         merge_private_histograms();
         return {accum_.data(), accum_.size()};
@@ -207,6 +220,16 @@ public:
     }
 
 private:
+    // Private histograms avoid contention: each thread's packed words and
+    // float grid (the first thread's is the frame's). They live for the
+    // frame (a frame of several passes iterates once per pass) and are
+    // summed once, before the post-pass. When they would not fit in a
+    // sensible share of memory, all threads add atomically into one.
+    bool private_histograms(size_t cells) const {
+        constexpr size_t kPrivateBudget = size_t(4) << 30;
+        return cells * (4 * sizeof(float) * (threads_ - 1) + sizeof(u64) * threads_) <= kPrivateBudget;
+    }
+
     // Sums the threads' buffers into the frame's, each thread a share of
     // the cells. They stay allocated (an animation's next frame reuses them)
     // and are zeroed by their thread when next used.
@@ -251,7 +274,7 @@ private:
     HistogramView histogram() const { return {accum_.data(), counts_.empty() ? nullptr : counts_.data()}; }
 
     int threads_ = 1;
-    int hist_w_ = 0, hist_h_ = 0;
+    int hist_w_ = 0, hist_h_ = 0, hist_row0_ = 0;
     // Summed into accum_ when it is read; mutable so that reading is const.
     mutable ZeroedArray<float> accum_;
     // flam3's count channel, one float per cell, for frames whose key asks

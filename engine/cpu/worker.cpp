@@ -304,7 +304,8 @@ void Worker::plot(const float* x, const float* y, const float* c, const int* kee
     // that vectorize; then the adds.
     int inside[kLanes], ix[kLanes], iy[kLanes], entry[kLanes];
     const float* camera = P_ + ParamLayout::kCamera;
-    for (int j = 0; j < n; ++j) inside[j] = camera_xy(camera, x[j], y[j], W, job_.hist_h, ix[j], iy[j]) & keep[j];
+    for (int j = 0; j < n; ++j)
+        inside[j] = camera_xy(camera, x[j], y[j], W, job_.hist_h, job_.hist_row0, ix[j], iy[j]) & keep[j];
     const bool linear = job_.key->palette_mode == PaletteMode::Linear;
     const u64* words = linear ? nullptr : words_ + k * 256;
     // palette_lookup's entry for a step palette.

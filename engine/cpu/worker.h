@@ -49,6 +49,7 @@ struct FrameJob {
     XformProgram final_xform;
     int select, proposal, accept, palette;  // offsets in the parameter block
     int hist_w, hist_h;
+    int hist_row0;        // the frame's cell row of the histogram's row 0 (FramePlan)
     bool shared_hist;     // all threads add into one histogram atomically
     int block;
     uint64_t blocks;       // in the frame

@@ -127,6 +127,7 @@ public:
             throw std::runtime_error("begin_frame: empty histogram");
         hist_w_ = plan.hist_width;
         hist_h_ = plan.hist_height;
+        hist_row0_ = plan.hist_row0;
         const size_t cells = static_cast<size_t>(hist_w_) * static_cast<size_t>(hist_h_);
         accum_.reserve(cells * sizeof(float) * 4);
         CU_CHECK(cuMemsetD32Async(accum_.get(), 0, cells * 4, stream_));
@@ -250,6 +251,23 @@ public:
         fold_packed();
         CU_CHECK(cuStreamSynchronize(stream_));
         return post_process_cuda(post, frame_buffers(), stream_, nullptr);
+    }
+
+    double frame_bytes(const FramePlan& plan, bool counts) const override {
+        // The histogram, the post-pass's scaled copy (or the sum of
+        // passes) and its list of cells, the count channel, the image.
+        // (--accumulate packed adds 8 bytes a cell.)
+        const double cells = histogram_cells(plan);
+        return cells * (2 * 4 * sizeof(float) + sizeof(int) + (counts ? sizeof(float) : 0)) +
+               4.0 * sizeof(float) * plan.width * plan.height;
+    }
+
+    double memory_for_frames() override {
+        make_current();
+        size_t free = 0, total = 0;
+        CU_CHECK(cuMemGetInfo(&free, &total));
+        const size_t held = accum_.size() + counts_.size() + passes_.size() + packed_.size();
+        return static_cast<double>(free) + static_cast<double>(held);
     }
 
     void end_pass(const PostPlan& post) override {
@@ -465,11 +483,11 @@ private:
         AccumTarget target = accum_target(kernel);
         // Null unless the kernel was built with FJ_DENSITY_COUNT.
         CUdeviceptr counts = counts_ready_ ? counts_.get() : 0;
-        int hist_w = hist_w_, hist_h = hist_h_;
+        int hist_w = hist_w_, hist_h = hist_h_, hist_row0 = hist_row0_;
         unsigned int round_base = round_base_;
-        void* args[] = {&params, &steps.stride, &ends,   &steps.count, &steps.first, &plotted,
-                        &on_steps, &block_rounds, &points, &rng,       &target,      &hist_w,
-                        &hist_h,   &rounds,       &round_base, &counters, &counts, &fuse};
+        void* args[] = {&params, &steps.stride, &ends,     &steps.count, &steps.first, &plotted,
+                        &on_steps, &block_rounds, &points,   &rng,         &target,      &hist_w,
+                        &hist_h,   &hist_row0,    &rounds,   &round_base,  &counters,    &counts, &fuse};
         CU_CHECK(cuLaunchKernel(kernel.iterate, kernel.grid, 1, 1, kernel.block, 1, 1, kernel.dynamic_shared,
                                 stream_, args, nullptr));
     }
@@ -489,7 +507,7 @@ private:
     // finished passes (float4 per cell); both only when a frame needs them.
     DeviceBuffer counts_, passes_;
     bool counts_ready_ = false, passes_ready_ = false;
-    int hist_w_ = 0, hist_h_ = 0;
+    int hist_w_ = 0, hist_h_ = 0, hist_row0_ = 0;
     unsigned int pool_size_ = 0, pool_blocks_ = 0;
     bool pool_seeded_ = false;
     unsigned int round_base_ = 0;  // launched rounds of the frame (without time steps)

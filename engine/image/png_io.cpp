@@ -51,20 +51,22 @@ struct EncodedPng {
     std::vector<png_text> text;      // points into the caller's strings
 };
 
-// Returns an empty string on success, else libpng's message.
-std::string write_with_libpng(FILE* file, EncodedPng& encoded) {
-    PngErrorState state;
-    png_structp png = png_create_write_struct(PNG_LIBPNG_VER_STRING, &state, on_png_error, on_png_warning);
+// A libpng writer and its info struct; an empty string, or why not.
+std::string create_writer(PngErrorState& state, png_structp& png, png_infop& info) {
+    png = png_create_write_struct(PNG_LIBPNG_VER_STRING, &state, on_png_error, on_png_warning);
     if (!png) return "cannot create a libpng writer";
-    png_infop info = png_create_info_struct(png);
+    info = png_create_info_struct(png);
     if (!info) {
         png_destroy_write_struct(&png, nullptr);
         return "cannot create a libpng info struct";
     }
-    if (setjmp(state.jump)) {
-        png_destroy_write_struct(&png, &info);
-        return state.message;
-    }
+    return {};
+}
+
+// The header of an RGBA image, with `text` before the image data. Called
+// under the caller's setjmp.
+void start_image(png_structp png, png_infop info, FILE* file, int width, int height, int bits,
+                 std::vector<png_text>& text) {
     png_init_io(png, file);
     // One filter (Paeth) and run-length deflate instead of libpng's default
     // (every filter tried per row, deflate level 6): flames are noisy, so
@@ -74,17 +76,49 @@ std::string write_with_libpng(FILE* file, EncodedPng& encoded) {
     // 73 → 25 ms at the same size (benchmarks/README.md "PNG encoding").
     png_set_filter(png, PNG_FILTER_TYPE_BASE, PNG_FILTER_PAETH);
     png_set_compression_strategy(png, Z_RLE);
-    png_set_IHDR(png, info, encoded.width, encoded.height, encoded.bits, PNG_COLOR_TYPE_RGB_ALPHA,
-                 PNG_INTERLACE_NONE, PNG_COMPRESSION_TYPE_DEFAULT, PNG_FILTER_TYPE_DEFAULT);
-    if (!encoded.text.empty())
-        png_set_text(png, info, encoded.text.data(), static_cast<int>(encoded.text.size()));
+    png_set_IHDR(png, info, width, height, bits, PNG_COLOR_TYPE_RGB_ALPHA, PNG_INTERLACE_NONE,
+                 PNG_COMPRESSION_TYPE_DEFAULT, PNG_FILTER_TYPE_DEFAULT);
+    if (!text.empty()) png_set_text(png, info, text.data(), static_cast<int>(text.size()));
     png_write_info(png, info);
+}
+
+// Returns an empty string on success, else libpng's message.
+std::string write_with_libpng(FILE* file, EncodedPng& encoded) {
+    PngErrorState state;
+    png_structp png = nullptr;
+    png_infop info = nullptr;
+    if (std::string error = create_writer(state, png, info); !error.empty()) return error;
+    if (setjmp(state.jump)) {
+        png_destroy_write_struct(&png, &info);
+        return state.message;
+    }
+    start_image(png, info, file, encoded.width, encoded.height, encoded.bits, encoded.text);
     const size_t row_bytes = static_cast<size_t>(encoded.width) * 4 * (encoded.bits / 8);
     for (int y = 0; y < encoded.height; ++y)
         png_write_row(png, encoded.bytes.data() + row_bytes * static_cast<size_t>(y));
     png_write_end(png, info);
     png_destroy_write_struct(&png, &info);
     return {};
+}
+
+// flam3's quantisation of `count` RGBA floats into big-endian samples.
+void encode_samples(const float* rgba, size_t count, int bits, bool transparent, uint8_t* out) {
+    const uint16_t opaque = bits == 16 ? 0xffff : 0xff;
+    for (size_t i = 0; i < count; ++i) {
+        const bool is_alpha = i % 4 == 3;
+        const uint16_t q = is_alpha ? (transparent ? quantise_alpha(rgba[i], bits) : opaque)
+                                    : quantise_colour(rgba[i], bits);
+        if (bits == 16) {
+            out[2 * i] = static_cast<uint8_t>(q >> 8);  // PNG is big-endian
+            out[2 * i + 1] = static_cast<uint8_t>(q & 0xff);
+        } else {
+            out[i] = static_cast<uint8_t>(q);
+        }
+    }
+}
+
+void check_bits(int bits) {
+    if (bits != 8 && bits != 16) throw std::runtime_error("PNG bit depth must be 8 or 16, not " + std::to_string(bits));
 }
 
 void check_keyword(const std::string& key) {
@@ -102,6 +136,28 @@ png_text make_text(const std::string& key, const std::string& value, int compres
     t.text = const_cast<char*>(value.c_str());
     t.text_length = value.size();
     return t;
+}
+
+// The text chunks of `options`, pointing into its strings.
+std::vector<png_text> text_chunks(const PngOptions& options) {
+    static const std::string genome_key = "flam3_genome";
+    std::vector<png_text> text;
+    for (const auto& [key, value] : options.text) {
+        check_keyword(key);
+        text.push_back(make_text(key, value, PNG_TEXT_COMPRESSION_NONE));
+    }
+    if (!options.genome_xml.empty())
+        text.push_back(make_text(genome_key, options.genome_xml, PNG_TEXT_COMPRESSION_zTXt));
+    return text;
+}
+
+// Flushes and closes `file`; the first failure, or an empty string.
+std::string close_file(FILE*& file) {
+    std::string error;
+    if (std::fflush(file) != 0 || std::ferror(file)) error = std::strerror(errno);
+    if (std::fclose(file) != 0 && error.empty()) error = std::strerror(errno);
+    file = nullptr;
+    return error;
 }
 
 
@@ -203,8 +259,7 @@ double PngImage::at8(int x, int y, int channel) const {
 }
 
 void write_png(const std::string& path, const ImageF& image, const PngOptions& options) {
-    if (options.bits != 8 && options.bits != 16)
-        throw std::runtime_error("PNG bit depth must be 8 or 16, not " + std::to_string(options.bits));
+    check_bits(options.bits);
     if (image.width <= 0 || image.height <= 0 ||
         image.rgba.size() != static_cast<size_t>(image.width) * image.height * 4)
         throw std::runtime_error("cannot write " + path + ": image is " + std::to_string(image.width) + "x" +
@@ -215,27 +270,9 @@ void write_png(const std::string& path, const ImageF& image, const PngOptions& o
     encoded.width = image.width;
     encoded.height = image.height;
     encoded.bits = options.bits;
-    const size_t bytes_per_sample = options.bits / 8;
-    encoded.bytes.resize(image.rgba.size() * bytes_per_sample);
-    const uint16_t opaque = options.bits == 16 ? 0xffff : 0xff;
-    for (size_t i = 0; i < image.rgba.size(); ++i) {
-        const bool is_alpha = i % 4 == 3;
-        const uint16_t q = is_alpha ? (options.transparent ? quantise_alpha(image.rgba[i], options.bits) : opaque)
-                                    : quantise_colour(image.rgba[i], options.bits);
-        if (bytes_per_sample == 2) {
-            encoded.bytes[2 * i] = static_cast<uint8_t>(q >> 8);  // PNG is big-endian
-            encoded.bytes[2 * i + 1] = static_cast<uint8_t>(q & 0xff);
-        } else {
-            encoded.bytes[i] = static_cast<uint8_t>(q);
-        }
-    }
-    static const std::string genome_key = "flam3_genome";
-    for (const auto& [key, value] : options.text) {
-        check_keyword(key);
-        encoded.text.push_back(make_text(key, value, PNG_TEXT_COMPRESSION_NONE));
-    }
-    if (!options.genome_xml.empty())
-        encoded.text.push_back(make_text(genome_key, options.genome_xml, PNG_TEXT_COMPRESSION_zTXt));
+    encoded.bytes.resize(image.rgba.size() * (options.bits / 8));
+    encode_samples(image.rgba.data(), image.rgba.size(), options.bits, options.transparent, encoded.bytes.data());
+    encoded.text = text_chunks(options);
 
     const std::filesystem::path target(path);
     const std::string temporary = temporary_name_for(target);
@@ -245,13 +282,101 @@ void write_png(const std::string& path, const ImageF& image, const PngOptions& o
         if (!file.file)
             throw std::runtime_error("cannot write " + path + ": " + std::strerror(errno));
         error = write_with_libpng(file.file, encoded);
-        const bool flushed = std::fflush(file.file) == 0 && !std::ferror(file.file);
-        if (error.empty() && !flushed) error = std::strerror(errno);
-        const int closed = std::fclose(file.file);
-        file.file = nullptr;
-        if (error.empty() && closed != 0) error = std::strerror(errno);
+        const std::string closed = close_file(file.file);
+        if (error.empty()) error = closed;
     }
     commit_temporary(temporary, path, error);
+}
+
+struct PngStream::State {
+    std::string path, temporary;
+    int width = 0, height = 0, bits = 8, rows_written = 0;
+    bool transparent = false;
+    FILE* file = nullptr;
+    PngErrorState error;
+    png_structp png = nullptr;
+    png_infop info = nullptr;
+    std::vector<uint8_t> row;  // one encoded row
+
+    // libpng's work in `step` (no objects with destructors in it: libpng's
+    // errors longjmp out of it); throws with libpng's message. After a
+    // failure the stream can only be thrown away.
+    template <typename Step>
+    void guarded(Step step) {
+        if (!png) throw std::runtime_error("cannot write " + path + ": the PNG stream failed before");
+        if (setjmp(error.jump)) {
+            png_destroy_write_struct(&png, &info);
+            throw std::runtime_error("cannot write " + path + ": " + error.message);
+        }
+        step();
+    }
+};
+
+PngStream::PngStream(const std::string& path, int width, int height, const PngOptions& options)
+    : state_(std::make_unique<State>()) {
+    check_bits(options.bits);
+    if (width <= 0 || height <= 0)
+        throw std::runtime_error("cannot write " + path + ": image is " + std::to_string(width) + "x" +
+                                 std::to_string(height));
+    State& s = *state_;
+    s.path = path;
+    s.width = width;
+    s.height = height;
+    s.bits = options.bits;
+    s.transparent = options.transparent;
+    s.row.resize(static_cast<size_t>(width) * 4 * (options.bits / 8));
+    s.temporary = temporary_name_for(std::filesystem::path(path));
+    s.file = std::fopen(s.temporary.c_str(), "wb");
+    if (!s.file) throw std::runtime_error("cannot write " + path + ": " + std::strerror(errno));
+    if (std::string error = create_writer(s.error, s.png, s.info); !error.empty()) {
+        std::fclose(s.file);
+        std::remove(s.temporary.c_str());
+        throw std::runtime_error("cannot write " + path + ": " + error);
+    }
+    try {
+        std::vector<png_text> none;
+        s.guarded([&] { start_image(s.png, s.info, s.file, width, height, s.bits, none); });
+    } catch (...) {
+        std::fclose(s.file);
+        std::remove(s.temporary.c_str());
+        throw;
+    }
+}
+
+PngStream::~PngStream() {
+    State& s = *state_;
+    if (s.png) png_destroy_write_struct(&s.png, &s.info);
+    if (s.file) {
+        std::fclose(s.file);
+        std::remove(s.temporary.c_str());
+    }
+}
+
+void PngStream::write_rows(const ImageF& rows) {
+    State& s = *state_;
+    if (rows.width != s.width || rows.rgba.size() != static_cast<size_t>(rows.width) * rows.height * 4 ||
+        s.rows_written + rows.height > s.height)
+        throw std::logic_error("PngStream: rows that do not fit the image");
+    const size_t samples = static_cast<size_t>(s.width) * 4;
+    for (int y = 0; y < rows.height; ++y) {
+        encode_samples(rows.rgba.data() + samples * y, samples, s.bits, s.transparent, s.row.data());
+        s.guarded([&] { png_write_row(s.png, s.row.data()); });
+    }
+    s.rows_written += rows.height;
+}
+
+void PngStream::finish(const PngOptions& options) {
+    State& s = *state_;
+    if (s.rows_written != s.height)
+        throw std::logic_error("PngStream: finished after " + std::to_string(s.rows_written) + " of " +
+                               std::to_string(s.height) + " rows");
+    std::vector<png_text> text = text_chunks(options);
+    s.guarded([&] {
+        if (!text.empty()) png_set_text(s.png, s.info, text.data(), static_cast<int>(text.size()));
+        png_write_end(s.png, s.info);
+    });
+    png_destroy_write_struct(&s.png, &s.info);
+    commit_temporary(s.temporary, s.path, close_file(s.file));
 }
 
 PngImage read_png(const std::string& path) {

@@ -15,6 +15,7 @@
 
 #include <cstdint>
 #include <map>
+#include <memory>
 #include <string>
 #include <utility>
 #include <vector>
@@ -31,6 +32,29 @@ struct PngOptions {
 };
 
 void write_png(const std::string& path, const ImageF& image, const PngOptions& options = {});
+
+// A PNG written a band of rows at a time (a frame rendered in strips): the
+// pixels write_png writes of the whole image, with the text chunks after the
+// image data, since a frame's sample count and time are known only at its
+// end. Nothing appears at `path` until finish(); a stream destroyed
+// unfinished removes its temporary file. Failures throw std::runtime_error.
+class PngStream {
+public:
+    // options.bits and options.transparent; the text comes to finish().
+    PngStream(const std::string& path, int width, int height, const PngOptions& options);
+    ~PngStream();
+    PngStream(const PngStream&) = delete;
+    PngStream& operator=(const PngStream&) = delete;
+
+    // The next rows of the image, top to bottom, the image's whole width.
+    void write_rows(const ImageF& rows);
+    // After the last row: options.text and genome_xml, then the file.
+    void finish(const PngOptions& options);
+
+private:
+    struct State;
+    std::unique_ptr<State> state_;
+};
 
 // flam3's quantisation of one value, exposed so callers and tests share it.
 uint16_t quantise_colour(float value, int bits);  // value in 0..255 before truncation

@@ -2,6 +2,7 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #include "pipeline/frame_plan.h"
 
+#include <algorithm>
 #include <cmath>
 #include <stdexcept>
 #include <string>
@@ -12,11 +13,6 @@
 namespace fj {
 namespace {
 
-// The largest histogram we plan for: 2^31 cells (int indexing on both
-// backends) and 64 GiB of float4 cells, whichever is smaller.
-constexpr double kMaxCells = 2147483648.0;
-constexpr double kMaxBytes = 64.0 * 1024 * 1024 * 1024;
-
 void require(bool ok, const std::string& what) {
     if (!ok) throw std::runtime_error(what);
 }
@@ -24,8 +20,9 @@ void require(bool ok, const std::string& what) {
 }  // namespace
 
 FramePlan plan_frame(const Flame& flame, double quality_override) {
-    require(flame.width >= 1 && flame.height >= 1,
-            "image size must be at least 1x1, not " + std::to_string(flame.width) + "x" +
+    require(flame.width >= 1 && flame.height >= 1 && flame.width <= kMaxImageSide && flame.height <= kMaxImageSide,
+            "image size must be between 1x1 and " + std::to_string(kMaxImageSide) + "x" +
+                std::to_string(kMaxImageSide) + ", not " + std::to_string(flame.width) + "x" +
                 std::to_string(flame.height));
     require(flame.supersample >= 1 && flame.supersample <= 64,
             "supersample must be between 1 and 64, not " + std::to_string(flame.supersample));
@@ -48,6 +45,7 @@ FramePlan plan_frame(const Flame& flame, double quality_override) {
     // DE kernel (plus os-1 for the density neighbourhood) if that is wider; in
     // that case the filter starts de_offset cells in (flam3 render_rectangle).
     const int filter_width = spatial_filter_width(flame);
+    p.filter_width = filter_width;
     p.gutter = (filter_width - os) / 2;
     long long de_width = static_cast<long long>(std::ceil(flame.estimator_radius)) * os;
     if (de_width > 0) de_width += os - 1;
@@ -55,14 +53,16 @@ FramePlan plan_frame(const Flame& flame, double quality_override) {
         p.de_offset = static_cast<int>(de_width - p.gutter);
         p.gutter = static_cast<int>(de_width);
     }
-    double hw = double(os) * p.width + 2.0 * p.gutter;
-    double hh = double(os) * p.height + 2.0 * p.gutter;
-    require(hw * hh <= kMaxCells && hw * hh * 16 <= kMaxBytes,
-            "histogram of " + message_number(hw) + "x" + message_number(hh) + " cells is too large (size " +
-                std::to_string(p.width) + "x" + std::to_string(p.height) + ", supersample " +
-                std::to_string(os) + ")");
-    p.hist_width = static_cast<int>(hw);
-    p.hist_height = static_cast<int>(hh);
+    // Below 2^23 cells a side, so that the camera's float rows and columns
+    // are exact integers apart (iterate/common.h camera_xy); sizes, radii and
+    // supersampling within their bounds stay below it.
+    const long long side = 2LL * p.gutter + static_cast<long long>(os) * std::max(p.width, p.height);
+    require(side < (1 << 23), "histogram side of " + std::to_string(side) + " cells is too large (size " +
+                                  std::to_string(p.width) + "x" + std::to_string(p.height) + ", supersample " +
+                                  std::to_string(os) + ")");
+    p.hist_width = os * p.width + 2 * p.gutter;
+    p.hist_height = os * p.height + 2 * p.gutter;
+    p.frame_height = p.height;
 
     // Camera (§3.5): rotate about the centre, then cell = os·(ppu·(p − centre)
     // + size/2) + gutter. +y points down: row 0 holds the smallest y.
@@ -86,6 +86,28 @@ FramePlan plan_frame(const Flame& flame, double quality_override) {
             "sample count " + message_number(samples) + " is too large");
     p.samples = static_cast<uint64_t>(samples);
     return p;
+}
+
+FramePlan band_plan(const FramePlan& frame, int first_row, int rows) {
+    if (frame.first_row != 0 || frame.hist_row0 != 0 || frame.height != frame.frame_height)
+        throw std::logic_error("band_plan: the plan is a strip already");
+    if (first_row < 0 || rows < 1 || first_row + rows > frame.height)
+        throw std::logic_error("band_plan: rows outside the image");
+    // The filter of image row y reads filter_width cell rows from
+    // de_offset + y·os on.
+    const int os = frame.supersample;
+    const int read_lo = frame.de_offset + first_row * os;
+    const int read_hi = frame.de_offset + (first_row + rows - 1) * os + frame.filter_width;
+    FramePlan band = frame;
+    band.first_row = first_row;
+    band.height = rows;
+    band.hist_row0 = std::max(0, read_lo - frame.gutter);
+    band.hist_height = std::min(frame.hist_height, read_hi + frame.gutter) - band.hist_row0;
+    return band;
+}
+
+double histogram_cells(const FramePlan& plan) {
+    return static_cast<double>(plan.hist_width) * static_cast<double>(plan.hist_height);
 }
 
 }  // namespace fj

@@ -18,7 +18,14 @@ struct FramePlan {
     int supersample = 1;
     int gutter = 0;              // histogram cells on each side beyond the image
     int de_offset = 0;           // cells skipped by the spatial filter (flam3 de_offset)
+    int filter_width = 1;        // the spatial filter's taps per axis
     int hist_width = 0, hist_height = 0;
+    // A strip of a frame (band_plan) is the frame's image rows from
+    // `first_row` on (`height` of the frame's `frame_height`), drawn from the
+    // frame's histogram rows from `hist_row0` on (`hist_height` of them).
+    // The camera and the samples stay the frame's. A whole frame: 0,
+    // height, 0.
+    int first_row = 0, frame_height = 0, hist_row0 = 0;
     double world_to_cell[6] = {1, 0, 0, 0, 1, 0};  // a b c d e f
     double ppux = 0, ppuy = 0;   // pixels per unit (output pixels)
     double sample_density = 0;   // quality · 4^zoom
@@ -26,7 +33,21 @@ struct FramePlan {
 };
 
 // `quality_override` > 0 replaces the flame's quality. Throws
-// std::runtime_error for sizes no memory could hold.
+// std::runtime_error for values no frame can be rendered with. The whole
+// histogram may be larger than any memory: it is rendered in strips then
+// (pipeline/strips.h).
 FramePlan plan_frame(const Flame& flame, double quality_override = 0);
+
+// The strip of `frame` (a whole frame's plan) that makes its image rows
+// [first_row, first_row + rows). Its histogram holds every cell those
+// rows' pixels depend on: the spatial filter's window, widened by the
+// gutter, which the density estimator's reach (and the neighbourhood it
+// chooses kernels by) never exceeds, and cut at the frame's edges. The
+// backends then plot the same hits into those cells as for the whole
+// frame, so the strip's pixels are the whole frame's (pipeline/strips.h).
+FramePlan band_plan(const FramePlan& frame, int first_row, int rows);
+
+// Cells of a plan's histogram.
+double histogram_cells(const FramePlan& plan);
 
 }  // namespace fj

@@ -121,11 +121,34 @@ PostPlan pass_post_plan(const PostPlan& frame_post, const Flame& post_flame, con
 }  // namespace
 
 RenderResult Renderer::render(const PreparedFrame& frame, uint64_t seed) {
+    if (histogram_cells(frame.plan) > kMaxHistogramCells)
+        throw InputError("histogram of " + std::to_string(frame.plan.hist_width) + "x" +
+                         std::to_string(frame.plan.hist_height) + " cells is too large for one piece (size " +
+                         std::to_string(frame.plan.width) + "x" + std::to_string(frame.plan.height) +
+                         ", supersample " + std::to_string(frame.plan.supersample) + "): render it in strips");
+    return render_plan(frame, seed, frame.plan);
+}
+
+StripPlan Renderer::plan_strips(const PreparedFrame& frame, int requested, double budget) {
+    if (budget <= 0) budget = 0.9 * backend_->memory_for_frames();
+    const bool counts = frame.key.density_count;
+    return fj::plan_strips(frame.plan, requested, budget,
+                           [&](const FramePlan& plan) { return backend_->frame_bytes(plan, counts); });
+}
+
+RenderResult Renderer::render_strip(const PreparedFrame& frame, uint64_t seed, const StripPlan& strips, int index) {
+    if (strips.count == 1) return render(frame, seed);
+    if (index < 0 || index >= strips.count) throw std::logic_error("render_strip: no such strip");
+    return render_plan(frame, seed,
+                       band_plan(frame.plan, strips.first_row(index), strips.rows_of(index, frame.plan.height)));
+}
+
+RenderResult Renderer::render_plan(const PreparedFrame& frame, uint64_t seed, const FramePlan& plan) {
     const auto t0 = std::chrono::steady_clock::now();
     const auto& registry = VariationRegistry::standard();
     PostPlan post;
     try {
-        post = make_post_plan(frame.post_flame, frame.plan);
+        post = make_post_plan(frame.post_flame, plan);
     } catch (const std::runtime_error& e) {
         throw InputError(e.what());
     }
@@ -138,7 +161,7 @@ RenderResult Renderer::render(const PreparedFrame& frame, uint64_t seed) {
     }
 
     backend_->prepare(frame.key, frame.layout);
-    backend_->begin_frame(frame.plan);
+    backend_->begin_frame(plan);
     RenderResult result;
     const size_t n = frame.samples.size();
     uint64_t frame_samples = 0;
@@ -151,7 +174,7 @@ RenderResult Renderer::render(const PreparedFrame& frame, uint64_t seed) {
         req.flame = &frame.post_flame;
         req.key = &frame.key;
         req.layout = &frame.layout;
-        req.plan = &frame.plan;
+        req.plan = &plan;
         for (size_t i = pass.first; i < pass.first + pass.count; ++i)
             req.steps.push_back({&frame.samples[i].params, std::max<uint64_t>(frame.samples[i].samples, 1)});
         req.frame_samples = frame_samples;

@@ -19,6 +19,7 @@
 #include "backend.h"
 #include "codegen/kernel_key.h"
 #include "pipeline/prepared_frame.h"
+#include "pipeline/strips.h"
 
 namespace fj {
 
@@ -56,7 +57,17 @@ public:
     void check(const Flame& flame) const;
     // A frame prepared with this renderer's frame_options(). Time sample i
     // of a frame with several draws its random numbers from (seed, i).
+    // Throws InputError when its histogram is too large for one piece
+    // (kMaxHistogramCells): such frames are rendered in strips.
     RenderResult render(const PreparedFrame& frame, uint64_t seed);
+    // The strips `frame` is rendered in (pipeline/strips.h): `requested` > 0
+    // of them, or (0) as few as fit in `budget` bytes of the backend's
+    // memory (budget 0: 90 % of what it has free now).
+    StripPlan plan_strips(const PreparedFrame& frame, int requested, double budget);
+    // Strip `index` of `strips`: the strip's rows of the frame's image, as
+    // render(frame, seed) makes them. The progress callback sees each
+    // strip's fraction.
+    RenderResult render_strip(const PreparedFrame& frame, uint64_t seed, const StripPlan& strips, int index);
     // Builds the kernel of a flame that a later render will need on a
     // thread of its own, so that it compiles while the current one renders
     // (a multi-flame file of several structures). Only where kernels are
@@ -71,6 +82,9 @@ public:
     const std::string& fallback_reason() const { return fallback_reason_; }
 
 private:
+    // The frame rendered into the histogram of `plan` (the frame's own or a strip's).
+    RenderResult render_plan(const PreparedFrame& frame, uint64_t seed, const FramePlan& plan);
+
     RenderOptions options_;
     std::unique_ptr<Backend> backend_;
     std::string backend_name_;

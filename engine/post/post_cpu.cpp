@@ -121,7 +121,8 @@ inline void splat(float* out, long long w, const float* coef, const int* reach, 
 // the kernel its neighbourhood's hit count selects. Rows are cut into swaths
 // taller than a kernel's diameter; even swaths run first, then odd ones, so
 // no two threads ever add into the same cell and the sums come out in the
-// same order for any thread count.
+// same order for any thread count. Swaths are counted in the whole frame's
+// rows, so a strip's cells get their sums in the whole frame's order too.
 void density_estimate(const PostPlan& plan, const HistogramView& hist, float* out, int threads,
                       std::vector<CellTotals>& totals) {
     const float* accum = hist.rgba;
@@ -140,11 +141,18 @@ void density_estimate(const PostPlan& plan, const HistogramView& hist, float* ou
     // neighbourhood would leave the histogram.
     const int y0 = os - 1, y1 = h - (os - 1), x0 = os - 1, x1 = w - (os - 1);
     const int swath = 2 * half + 2;
-    const int swaths = y1 > y0 ? (y1 - y0 + swath - 1) / swath : 0;
+    // Swath i holds the frame's rows from os-1 + i·swath (local row
+    // `origin` + i·swath).
+    const int origin = os - 1 - plan.hist_row0;
+    const int first = y1 > y0 ? (y0 - origin) / swath : 0;
+    const int swaths = y1 > y0 ? (y1 - 1 - origin) / swath + 1 - first : 0;
     for (int phase = 0; phase < 2; ++phase) {
-        int count = (swaths - phase + 1) / 2;
+        // The swaths of this phase's parity in the frame's count.
+        const int start = (first % 2 == phase) ? 0 : 1;
+        const int count = swaths > start ? (swaths - start + 1) / 2 : 0;
         parallel_for(count, threads, [&](int s, int t) {
-            int sy0 = y0 + (2 * s + phase) * swath, sy1 = std::min(y1, sy0 + swath);
+            const int i = first + start + 2 * s;
+            const int sy0 = std::max(y0, origin + i * swath), sy1 = std::min(y1, origin + (i + 1) * swath);
             long long nonempty = 0;
             for (int y = sy0; y < sy1; ++y) {
                 const float* line = accum + 4 * (long long)y * w;
@@ -183,8 +191,8 @@ void check_post_plan(const PostPlan& p) {
     if (p.filter.width < 1 || (int)p.filter.coefs.size() != p.filter.width * p.filter.width)
         fail("spatial filter has no coefficients");
     long long need_w = (long long)p.de_offset + (long long)(p.width - 1) * p.supersample + p.filter.width;
-    long long need_h = (long long)p.de_offset + (long long)(p.height - 1) * p.supersample + p.filter.width;
-    if (need_w > p.hist_width || need_h > p.hist_height)
+    long long need_h = (long long)p.filter_top() + (long long)(p.height - 1) * p.supersample + p.filter.width;
+    if (need_w > p.hist_width || need_h > p.hist_height || p.filter_top() < 0)
         fail("histogram " + std::to_string(p.hist_width) + "x" + std::to_string(p.hist_height) +
              " is smaller than the filter window needs");
     const DensityBank& b = p.density;
@@ -266,7 +274,7 @@ ImageF post_process_cpu(const PostPlan& plan, const HistogramView& hist, float* 
         float* out = &img.rgba[4 * size_t(py) * plan.width];
         for (int px = 0; px < plan.width; ++px, out += 4) {
             double t[4];
-            filter_pixel(scaled, plan.hist_width, plan.de_offset + px * os, plan.de_offset + py * os,
+            filter_pixel(scaled, plan.hist_width, plan.de_offset + px * os, plan.filter_top() + py * os,
                         plan.filter.coefs.data(), plan.filter.width, t);
             if (std::memcmp(t, nothing, sizeof t) == 0)
                 std::memcpy(out, empty, sizeof empty);

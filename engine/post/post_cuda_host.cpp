@@ -23,6 +23,7 @@ CudaPostJob make_job(const PostPlan& plan, std::vector<int>& radius) {
     job.hist_width = plan.hist_width;
     job.hist_height = plan.hist_height;
     job.de_offset = plan.de_offset;
+    job.filter_top = plan.filter_top();
     job.k1 = static_cast<float>(plan.k1);
     job.k2 = static_cast<float>(plan.k2);
     job.density_estimation = uses_density_estimation(plan);

@@ -16,6 +16,7 @@ namespace fj {
 struct CudaPostJob {
     int width = 0, height = 0, supersample = 1;
     int hist_width = 0, hist_height = 0, de_offset = 0;
+    int filter_top = 0;                    // PostPlan::filter_top (de_offset but in a strip)
     float k1 = 0, k2 = 0;
     bool density_estimation = false;
     DensitySelect select{};

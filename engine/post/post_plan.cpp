@@ -227,11 +227,14 @@ PostPlan make_post_plan(const Flame& flame, const FramePlan& plan) {
     post.hist_height = plan.hist_height;
     post.gutter = plan.gutter;
     post.de_offset = plan.de_offset;
+    post.first_row = plan.first_row;
+    post.hist_row0 = plan.hist_row0;
     if (!(plan.sample_density > 0) || !(plan.ppux > 0) || !(plan.ppuy > 0))
         throw std::runtime_error("post-pass needs a frame plan with positive density and scale");
-    // One pass, one temporal sample weight 1, contrast 1 (§3.7).
+    // One pass, one temporal sample weight 1, contrast 1 (§3.7); a strip
+    // has the whole frame's samples, so the whole frame's area.
     post.k1 = flam3_k1(flame.brightness, 1);
-    double area = double(plan.width) * plan.height / (plan.ppux * plan.ppuy);
+    double area = double(plan.width) * plan.frame_height / (plan.ppux * plan.ppuy);
     post.k2 = double(plan.supersample) * plan.supersample / (area * 255.0 * plan.sample_density);
     if (flame.estimator_radius > 0)
         post.density = make_density_bank(flame.estimator_radius, flame.estimator_minimum,

@@ -39,6 +39,9 @@ struct PostPlan {
     int supersample = 1;
     int hist_width = 0, hist_height = 0;
     int gutter = 0, de_offset = 0;
+    // A strip (FramePlan::first_row, hist_row0): the image row of output
+    // row 0 and the frame's histogram row of row 0.
+    int first_row = 0, hist_row0 = 0;
     double k1 = 0, k2 = 0;
     DensityBank density;
     SpatialFilter filter;
@@ -49,6 +52,10 @@ struct PostPlan {
     // the filter averages clipped colours (better antialiasing of bright
     // edges); the filtered result is only clamped.
     bool earlyclip = false;
+
+    // The histogram row of output row 0's filter window (de_offset for a
+    // whole frame).
+    int filter_top() const { return de_offset + first_row * supersample - hist_row0; }
 };
 
 // What a post-pass saw, for debugging and benchmarks (both backends fill it).

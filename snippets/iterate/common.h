@@ -303,11 +303,17 @@ FJ_HD FJ_INLINE void palette_lookup(const float* palette, float c, bool linear, 
 
 // Histogram column and row of a world point; returns 0 (and column and row
 // 0) outside. `camera` is the world-to-cell affine of the frame plan
-// (rotation, y down, gutter included). Free of branches, so that the CPU
-// backend's loop over a round's points vectorizes.
-FJ_HD FJ_INLINE int camera_xy(const float* camera, float x, float y, int hist_w, int hist_h, int& ix, int& iy) {
+// (rotation, y down, gutter included). The histogram holds the frame's cell
+// rows from `row0` on (a strip of the frame, FramePlan::hist_row0): the
+// row is found with the whole frame's camera and then moved, not with a
+// camera moved by row0, so that every point lands in the cell the whole
+// frame gives it (cy - row0 is exact while cy is below 2^23, which
+// plan_frame ensures). Free of branches, so that the CPU backend's loop
+// over a round's points vectorizes.
+FJ_HD FJ_INLINE int camera_xy(const float* camera, float x, float y, int hist_w, int hist_h, int row0, int& ix,
+                              int& iy) {
     const float cx = camera[0] * x + camera[1] * y + camera[2];
-    const float cy = camera[3] * x + camera[4] * y + camera[5];
+    const float cy = camera[3] * x + camera[4] * y + camera[5] - (float)row0;
     const int inside = (cx >= 0.0f) & (cy >= 0.0f) & (cx < (float)hist_w) & (cy < (float)hist_h);
     const int col = (int)(inside ? cx : 0.0f), row = (int)(inside ? cy : 0.0f);
     // Float rounding can put a point just below the far edge onto it.
@@ -317,9 +323,9 @@ FJ_HD FJ_INLINE int camera_xy(const float* camera, float x, float y, int hist_w,
 }
 
 // Histogram cell of a world point, or -1 outside.
-FJ_HD FJ_INLINE long long camera_cell(const float* camera, float x, float y, int hist_w, int hist_h) {
+FJ_HD FJ_INLINE long long camera_cell(const float* camera, float x, float y, int hist_w, int hist_h, int row0) {
     int ix, iy;
-    return camera_xy(camera, x, y, hist_w, hist_h, ix, iy) ? (long long)iy * hist_w + ix : -1;
+    return camera_xy(camera, x, y, hist_w, hist_h, row0, ix, iy) ? (long long)iy * hist_w + ix : -1;
 }
 
 }  // namespace fj

@@ -65,8 +65,8 @@ __device__ FJ_INLINE void fj_count(float* __restrict__ counts, long long cell, f
 }
 
 __device__ FJ_INLINE void fj_plot(const float* __restrict__ P, FjAccum& accum, float* __restrict__ counts, int hist_w,
-                                  int hist_h, float x, float y, float c, float vis) {
-    long long cell = fj::camera_cell(P, x, y, hist_w, hist_h);
+                                  int hist_h, int hist_row0, float x, float y, float c, float vis) {
+    long long cell = fj::camera_cell(P, x, y, hist_w, hist_h, hist_row0);
     if (vis <= 0.0f) cell = -1;
     float rgba[4];
     fj::palette_lookup(P + FJ_PALETTE, c, FJ_PALETTE_LINEAR, rgba);
@@ -111,7 +111,7 @@ extern "C" __global__ void __launch_bounds__(FJ_BLOCK)
 fj_iterate(const float* __restrict__ params, unsigned int param_stride, const unsigned long long* __restrict__ step_ends,
            int steps, int first_step, unsigned long long* __restrict__ block_plotted, int* __restrict__ block_steps,
            unsigned int* __restrict__ block_rounds, float4* __restrict__ points, unsigned long long* __restrict__ rng_states,
-           FjAccumTarget target, int hist_w, int hist_h, unsigned int rounds, unsigned int round_base,
+           FjAccumTarget target, int hist_w, int hist_h, int hist_row0, unsigned int rounds, unsigned int round_base,
            unsigned long long* __restrict__ counters, float* __restrict__ counts, int fuse) {
     const unsigned int tid = blockIdx.x * FJ_BLOCK + threadIdx.x;
     fj::Rng rng;
@@ -188,7 +188,7 @@ fj_iterate(const float* __restrict__ params, unsigned int param_stride, const un
                     }
                 }
 #endif
-                fj_plot(P, accum, counts, hist_w, hist_h, fx, fy, fc, vis);
+                fj_plot(P, accum, counts, hist_w, hist_h, hist_row0, fx, fy, fc, vis);
                 ++plotted;
             }
             fj::end_chain_if_done(pt.x, pt.y, pt.c, pt.state, rng, fuse);

@@ -1,0 +1,42 @@
+// flamejit — a frame rendered strip by strip into one PNG.
+// SPDX-License-Identifier: GPL-3.0-or-later
+#include "strip_render.h"
+
+#include <chrono>
+
+namespace fj::cli {
+
+StripRender render_strips_to_png(Renderer& renderer, const PreparedFrame& frame, uint64_t seed,
+                                 const StripPlan& strips, const std::string& path, const PngOptions& png,
+                                 const std::function<void(PngOptions&, const RenderResult&)>& comments,
+                                 const ProgressFn& progress) {
+    const auto start = std::chrono::steady_clock::now();
+    PngStream out(path, frame.plan.width, frame.plan.height, png);
+    StripRender total;
+    for (int i = 0; i < strips.count; ++i) {
+        if (progress) renderer.set_progress([progress, i, n = strips.count](double f) { progress((i + f) / n); });
+        RenderResult strip = renderer.render_strip(frame, seed, strips, i);
+        out.write_rows(strip.image);
+        total.iterated += strip.stats.samples;
+        if (i == 0) {
+            total.result = std::move(strip);
+            total.result.image = {};
+        } else {
+            total.result.stats.seconds += strip.stats.seconds;
+        }
+    }
+    if (progress) renderer.set_progress(progress);
+    total.result.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+    PngOptions text;
+    if (comments) comments(text, total.result);
+    out.finish(text);
+    return total;
+}
+
+std::string describe_strips(const std::string& path, const StripPlan& strips) {
+    return path + ": " + std::to_string(strips.count) + " strips of " + std::to_string(strips.rows) + " rows, " +
+           memory_size(strips.bytes) + " each" +
+           (strips.budget > 0 ? " (memory budget " + memory_size(strips.budget) + ")" : "");
+}
+
+}  // namespace fj::cli

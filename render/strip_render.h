@@ -1,0 +1,35 @@
+// flamejit — a frame rendered strip by strip into one PNG (render, animate).
+// SPDX-License-Identifier: GPL-3.0-or-later
+//
+// For frames whose histogram does not fit the memory budget in one piece
+// (pipeline/strips.h): each strip's rows go into the PNG as soon as they
+// are made, so neither the histogram nor the image is ever held whole.
+#pragma once
+
+#include <functional>
+#include <string>
+
+#include "image/png_io.h"
+#include "pipeline/renderer.h"
+
+namespace fj::cli {
+
+struct StripRender {
+    // The frame's statistics as one piece would report them (each strip
+    // plots the same samples), with the time of all strips.
+    RenderResult result;
+    uint64_t iterated = 0;   // samples of all strips together
+};
+
+// Renders `frame` in `strips` into `path` (png.bits, png.transparent);
+// `comments` then fills the PNG's text from the result. `progress` sees the
+// fraction of all strips.
+StripRender render_strips_to_png(Renderer& renderer, const PreparedFrame& frame, uint64_t seed,
+                                 const StripPlan& strips, const std::string& path, const PngOptions& png,
+                                 const std::function<void(PngOptions&, const RenderResult&)>& comments,
+                                 const ProgressFn& progress);
+
+// "out.png: 3 strips of 1200 rows, 5.1 GiB each (budget 6.0 GiB)", for stderr.
+std::string describe_strips(const std::string& path, const StripPlan& strips);
+
+}  // namespace fj::cli
