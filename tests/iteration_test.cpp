@@ -12,6 +12,7 @@
 #include <array>
 #include <algorithm>
 #include <cmath>
+#include <limits>
 #include <vector>
 
 #include "iterate/common.h"
@@ -314,4 +315,28 @@ TEST_CASE("packed words: exact while fewer than 128 adds land before the flush's
     double lost_total = 0, exact_total = 0;
     for (int k = 0; k < 4; ++k) lost_total += lost.grid[k], exact_total += static_cast<double>(lost.exact[k]);
     CHECK(lost_total != exact_total);
+}
+
+TEST_CASE("palette: colour coordinates far outside 0..1, and NaN, pick the end entries as the GPU's saturating cast does") {
+    std::vector<float> palette(256 * 4);
+    for (int i = 0; i < 256; ++i)
+        for (int k = 0; k < 4; ++k) palette[4 * i + k] = static_cast<float>(i);
+    const float nan = std::numeric_limits<float>::quiet_NaN();
+    struct Case {
+        float c;
+        int entry;       // the step palette's
+        float linear;    // the linear palette's value
+    };
+    // 1e30 and -1e30 scale past int's range; 0.5 is the middle of entry 128.
+    for (const Case& t : {Case{0.5f, 128, 128.0f}, Case{-0.01f, 0, 0.0f}, Case{1.0f, 255, 255.0f}, Case{3.0f, 255, 255.0f},
+                          Case{1e30f, 255, 255.0f}, Case{-1e30f, 0, 0.0f}, Case{nan, 0, 0.0f},
+                          Case{std::numeric_limits<float>::infinity(), 255, 255.0f}}) {
+        CAPTURE(t.c);
+        CHECK(fj::palette_entry(t.c) == t.entry);
+        float step[4], linear[4];
+        fj::palette_lookup(palette.data(), t.c, false, step);
+        fj::palette_lookup(palette.data(), t.c, true, linear);
+        CHECK(step[0] == static_cast<float>(t.entry));
+        CHECK(linear[0] == doctest::Approx(t.linear));
+    }
 }

@@ -308,9 +308,8 @@ void Worker::plot(const float* x, const float* y, const float* c, const int* kee
         inside[j] = camera_xy(camera, x[j], y[j], W, job_.hist_h, job_.hist_row0, ix[j], iy[j]) & keep[j];
     const bool linear = job_.key->palette_mode == PaletteMode::Linear;
     const u64* words = linear ? nullptr : words_ + k * 256;
-    // palette_lookup's entry for a step palette.
     if (!linear)
-        for (int j = 0; j < n; ++j) entry[j] = std::clamp(static_cast<int>(c[j] * 256.0f), 0, 255);
+        for (int j = 0; j < n; ++j) entry[j] = palette_entry(c[j]);
     for (int j = 0; j < n; ++j) {
         if (!inside[j]) continue;
         const long long cell = static_cast<long long>(iy[j]) * W + ix[j];

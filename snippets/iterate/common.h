@@ -277,17 +277,33 @@ FJ_HD FJ_INLINE u32 full_destination(u32 thread, u32 round, u32 threads, u32 sal
     return x;
 }
 
-// Palette entry for colour coordinate c (flam3 rect.c): step takes entry
-// (int)(c·256) clamped to [0, 255]; linear blends neighbouring entries.
-// `palette` holds 256 RGBA entries already scaled by 255.
+// (int)scaled, the float first bounded to [-1, 256], which changes no entry
+// a finite coordinate picks: one far outside 0..1 would otherwise be cast
+// past int's range, undefined on the host while the GPU saturates, and the
+// two must pick alike. NaN counts as below 0 (the GPU's cast made it 0, and
+// the linear blend NaN).
+FJ_HD FJ_INLINE int palette_whole(float scaled) {
+    return (int)(scaled >= -1.0f ? (scaled <= 256.0f ? scaled : 256.0f) : -1.0f);
+}
+
+// The step palette's entry for colour coordinate c (flam3 rect.c):
+// (int)(c·256) clamped to [0, 255].
+FJ_HD FJ_INLINE int palette_entry(float c) {
+    const int i = palette_whole(c * 256.0f);
+    return i < 0 ? 0 : (i > 255 ? 255 : i);
+}
+
+// Palette colour for colour coordinate c: step takes palette_entry, linear
+// blends neighbouring entries. `palette` holds 256 RGBA entries already
+// scaled by 255.
 FJ_HD FJ_INLINE void palette_lookup(const float* palette, float c, bool linear, float out[4]) {
-    const float scaled = c * 256.0f;
-    int i = (int)scaled;
     if (!linear) {
-        i = i < 0 ? 0 : (i > 255 ? 255 : i);
+        const int i = palette_entry(c);
         for (int k = 0; k < 4; ++k) out[k] = palette[4 * i + k];
         return;
     }
+    const float scaled = c * 256.0f;
+    const int i = palette_whole(scaled);
     if (i < 0) {
         for (int k = 0; k < 4; ++k) out[k] = palette[k];
         return;
