@@ -286,6 +286,18 @@ TEST_CASE("cuburn: malformed documents are rejected with one line naming the fil
         CHECK_NOTHROW(fj::read_cuburn_string("{" + pal + R"(, "xforms": {"0": {"weight": 1}, "1": {"weight": 0}}})",
                                              "w.json", "."));
     }
+    SUBCASE("chaos keys name xforms, in the node's xform order") {
+        // Natural order puts "2" before "10"; "x" names nothing.
+        const fj::Flame f = fj::read_cuburn_string(
+            "{" + pal + R"(, "xforms": {"10": {"weight": 1, "chaos": {"2": 0.25}}, "2": {"weight": 1, "chaos": {"10": 0}}}})",
+            "c.json", ".").at(0);
+        REQUIRE(f.xforms.size() == 2);
+        CHECK(f.xforms[0].chaos == std::vector<double>{1.0, 0.0});   // xform "2"
+        CHECK(f.xforms[1].chaos == std::vector<double>{0.25});       // xform "10"
+        CHECK_THROWS_WITH_AS(
+            fj::read_cuburn_string("{" + pal + R"(, "xforms": {"0": {"weight": 1, "chaos": {"1x": 0}}}})", "c.json", "."),
+            doctest::Contains("c.json: xforms.0.chaos.1x: names no xform of this node"), fj::GenomeError);
+    }
     SUBCASE("nesting past the stack, in brackets or in a dotted key") {
         std::string brackets, dots;
         for (int i = 0; i < 100000; ++i) {

@@ -366,7 +366,9 @@ TEST_CASE("genome: a library palette's hue may be any number of turns") {
         CHECK(turned[i].g == plain[i].g);
         CHECK(turned[i].b == plain[i].b);
     }
-    read("0.5", "1e300");  // a hue 1e300 turns past the second palette's
+    // A blend far past the second palette extrapolates to colours far out of
+    // range (they made inf and NaN): refused, naming the palette.
+    CHECK_THROWS_WITH_AS(read("0.5", "1e300"), doctest::Contains("palette: colour"), fj::GenomeError);
 }
 
 TEST_CASE("genome: unknown variations are named, or dropped when asked") {
@@ -458,6 +460,10 @@ TEST_CASE("genome: bad input gives one line naming the file, flame and attribute
         {"bad color index", R"(<flame size="9 9">)" + ok_xform + R"(<color index="300" rgb="1 2 3"/></flame>)", {"<color>", "index"}},
         {"bad color rgb", R"(<flame size="9 9">)" + ok_xform + R"(<color index="3" rgb="1 2"/></flame>)", {"<color> attribute \"rgb\""}},
         {"unknown palette number", R"(<flame size="9 9" palette="987654">)" + ok_xform + "</flame>", {"attribute \"palette\"", "987654"}},
+        {"vast colour", R"(<flame size="9 9">)" + ok_xform + R"(<color index="3" rgb="1e308 0 0"/></flame>)",
+         {"palette: colour", "has a channel of 1e+308, outside -255000..255000"}},
+        {"vast blend", R"(<flame size="9 9">)" + ok_xform + R"(<palette index0="1" index1="2" blend="1e300"/></flame>)",
+         {"palette", "outside -255000..255000"}},
         {"unknown variation", R"(<flame size="9 9"><xform weight="1" not_a_variation="1"/></flame>)", {"<xform 0>", "unknown variation \"not_a_variation\""}},
         {"weighted final", R"(<flame size="9 9">)" + ok_xform + R"(<finalxform weight="1" linear="1"/></flame>)", {"<finalxform> attribute \"weight\""}},
         {"two finals", R"(<flame size="9 9">)" + ok_xform + R"(<finalxform linear="1"/><finalxform linear="1"/></flame>)", {"<finalxform>"}},

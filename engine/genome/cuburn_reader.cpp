@@ -207,7 +207,9 @@ AffineD affine_from(const Reader& outer, const json& xf, const char* which) {
     return m;
 }
 
-Xform xform_from(const Reader& outer, const json& xf, const std::string& label, const CuburnReadOptions& options) {
+// `names`: the node's xform names in xform order, which chaos keys name.
+Xform xform_from(const Reader& outer, const json& xf, const std::string& label, const CuburnReadOptions& options,
+                 const std::vector<std::string>& names) {
     if (!xf.is_object()) fail(outer.file, label + ": expected an object");
     const Reader r = outer.within(label);
     const VariationRegistry& registry = VariationRegistry::standard();
@@ -252,9 +254,10 @@ Xform xform_from(const Reader& outer, const json& xf, const std::string& label, 
     }
     if (xf.contains("chaos") && xf["chaos"].is_object())
         for (const auto& [key, v] : xf["chaos"].items()) {
-            const int j = std::atoi(key.c_str());
-            if (j < 0 || j > 1000) fail(r.file, label + ".chaos." + key + ": not an xform index");
-            if (out.chaos.size() <= static_cast<size_t>(j)) out.chaos.resize(j + 1, 1.0);
+            const auto named = std::find(names.begin(), names.end(), key);
+            if (named == names.end()) fail(r.file, label + ".chaos." + key + ": names no xform of this node");
+            const size_t j = static_cast<size_t>(named - names.begin());
+            if (out.chaos.size() <= j) out.chaos.resize(j + 1, 1.0);
             out.chaos[j] = r.value(v, label + ".chaos." + key, false);
             if (out.chaos[j] < 0) fail(r.file, label + ".chaos." + key + ": must not be negative");
         }
@@ -364,14 +367,14 @@ Flame flame_at(const json& node, const Reader& r, const Profile& profile, const 
     // flam3's rules, which the flam3 XML that convert writes must pass.
     double total = 0;
     for (const auto& k : keys) {
-        f.xforms.push_back(xform_from(r, node["xforms"][k], "xforms." + k, options));
+        f.xforms.push_back(xform_from(r, node["xforms"][k], "xforms." + k, options, keys));
         if (f.xforms.back().weight < 0) fail(r.file, "xforms." + k + ".weight: must not be negative");
         total += f.xforms.back().weight;
     }
     if (!(total > 0)) fail(r.file, "xforms: the weights add up to 0");
     if (node.contains("final_xform")) {
         f.has_final = true;
-        f.final_xform = xform_from(r, node["final_xform"], "final_xform", options);
+        f.final_xform = xform_from(r, node["final_xform"], "final_xform", options, keys);
         f.final_xform.weight = 0;
     }
     return f;

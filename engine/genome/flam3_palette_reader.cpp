@@ -6,6 +6,7 @@
 #include <cmath>
 #include <cstring>
 
+#include "errors.h"
 #include "genome/palette_library.h"
 
 namespace fj::flam3_read {
@@ -163,6 +164,17 @@ void read_palette(const ReadContext& ctx, const pugi::xml_node& element, const s
 }
 
 }  // namespace
+
+void check_palette_range(const ReadContext& ctx, const std::array<RGBA, 256>& palette) {
+    for (int i = 0; i < 256; ++i) {
+        const RGBA& c = palette[i];
+        for (double v : {c.r, c.g, c.b, c.a})
+            if (!(std::fabs(v) <= kMaxPaletteChannel))
+                ctx.fail("palette", "colour " + std::to_string(i) + " has a channel of " + message_number(v * 255) +
+                                        ", outside -" + message_number(kMaxPaletteChannel * 255) + ".." +
+                                        message_number(kMaxPaletteChannel * 255));
+    }
+}
 
 void read_palette_element(const ReadContext& ctx, const pugi::xml_node& element, const std::string& library,
                           PaletteBuilder* palette) {

@@ -25,4 +25,13 @@ struct PaletteBuilder {
 void read_palette_element(const ReadContext& ctx, const pugi::xml_node& element, const std::string& library,
                           PaletteBuilder* palette);
 
+// The largest channel value (in flam3's 0..1 scale) a palette may hold: far
+// past any real palette, near enough that hits of it add up in float.
+inline constexpr double kMaxPaletteChannel = 1000;
+
+// Fails naming the first entry with a channel outside ±kMaxPaletteChannel
+// (values that large, e.g. from rgb="1e308" or blend="1e300", made colours
+// of inf and NaN).
+void check_palette_range(const ReadContext& ctx, const std::array<RGBA, 256>& palette);
+
 }  // namespace fj::flam3_read

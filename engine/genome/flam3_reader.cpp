@@ -249,6 +249,7 @@ Flame read_flame(const ReadContext& ctx, const pugi::xml_node& element, const st
         palette.present.fill(true);
     }
     fill_missing_palette_entries(palette.colors, palette.present);
+    check_palette_range(ctx, palette.colors);
     f.palette = palette.colors;
     return f;
 }
