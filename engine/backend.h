@@ -114,6 +114,13 @@ public:
     // memory there, plus what the backend keeps for frames already.
     virtual double frame_bytes(const FramePlan& plan, bool counts) const = 0;
     virtual double memory_for_frames() = 0;
+
+    // Render state (pipeline/render_state.h): the histogram iterated so
+    // far, RGBA floats per cell, and the count channel (empty unless the
+    // frame keeps one); and a saved one put in place of the cleared
+    // histogram of the frame just begun, for iteration to add to.
+    virtual void save_histogram(std::vector<float>* rgba, std::vector<float>* counts) = 0;
+    virtual void load_histogram(const std::vector<float>& rgba, const std::vector<float>& counts) = 0;
 };
 
 }  // namespace fj

@@ -149,7 +149,7 @@ void render_worker(const Run& run, RenderOptions options, std::atomic<size_t>& n
                 {"flamejit_time_samples", std::to_string(result.time_samples)},
                 {"flamejit_seconds", std::to_string(result.seconds)}};
             if (strips.count > 1) extra.emplace_back("flamejit_strips", std::to_string(strips.count));
-            add_png_comments(png, genome, result.stats, result.seconds, extra);
+            add_png_comments(png, genome, result, extra);
         };
         RenderResult result;
         if (strips.count == 1) {

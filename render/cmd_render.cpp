@@ -58,6 +58,12 @@ const char* kHelp =
     "                        and render warns)\n"
     "%s"
     "%s"
+    "  --save-state FILE     also write the histogram, before the post-pass, to FILE: to resume\n"
+    "                        at a higher quality, or to tone-map again, with --resume-state\n"
+    "  --resume-state FILE   start from FILE's histogram (saved from this genome; what only the\n"
+    "                        post-pass reads, such as gamma, brightness, vibrancy, background,\n"
+    "                        may differ) and iterate only the samples --quality asks beyond its\n"
+    "                        own (none: tone-map only); one image, in one piece\n"
     "  --bits 8|16           PNG sample depth (default 8)\n"
     "  --transparent         alpha from density, background not blended (as flam3's transparency=1)\n"
     "  --earlyclip           tone-map before the spatial filter, 100-step fuse (as flam3's earlyclip=1)\n"
@@ -167,7 +173,7 @@ std::vector<Job> plan_outputs(const std::vector<GenomeInput>& inputs, const std:
 
 int run(const Args& args) {
     const ParsedArgs a = parse_args(
-        args, {"o", "output", "backend", "quality", "seed", "threads", "flame", "arch", "emit-cu", "shuffle", "block", "accumulate", "bits", "palettes", "device", "profile", "size-scale", "quality-scale", "progress", "strips", "memory-budget"},
+        args, {"o", "output", "backend", "quality", "seed", "threads", "flame", "arch", "emit-cu", "shuffle", "block", "accumulate", "bits", "palettes", "device", "profile", "size-scale", "quality-scale", "progress", "strips", "memory-budget", "save-state", "resume-state"},
         {"help", "h", "transparent", "earlyclip", "drop-unknown", "no-png-comments"});
     if (a.has("help") || a.has("h")) {
         std::printf(kHelp, kScaleHelp, kStripHelp);
@@ -204,6 +210,13 @@ int run(const Args& args) {
         scale_flames(inputs.back(), scales);
     }
     const std::vector<Job> jobs = plan_outputs(inputs, a.value("o", a.value("output")));
+    const std::string save_state = a.value("save-state"), resume_state = a.value("resume-state");
+    const bool with_state = !save_state.empty() || !resume_state.empty();
+    if (with_state && jobs.size() != 1)
+        throw UsageError("--save-state and --resume-state take one image, not " + std::to_string(jobs.size()));
+    if (with_state && strip_options.strips > 1) throw UsageError("render state holds an image in one piece, not in strips");
+    RenderState resumed;
+    if (!resume_state.empty()) resumed = read_render_state(resume_state);
 
     Renderer renderer(options);
     if (!renderer.fallback_reason().empty())
@@ -231,8 +244,9 @@ int run(const Args& args) {
         renderer.set_progress(report);
         const auto start = std::chrono::steady_clock::now();
         const PreparedFrame frame = in_flame(input, index, [&] { return prepare_still(flame, renderer.frame_options()); });
-        const StripPlan strips =
-            in_flame(input, index, [&] { return renderer.plan_strips(frame, strip_options.strips, strip_options.budget); });
+        const StripPlan strips = in_flame(input, index, [&] {
+            return renderer.plan_strips(frame, with_state ? 1 : strip_options.strips, strip_options.budget);
+        });
         PngOptions png;
         png.bits = bits;
         png.transparent = options.transparent;
@@ -246,12 +260,19 @@ int run(const Args& args) {
                 {"flamejit_seed", std::to_string(options.seed)},
                 {"flamejit_seconds", std::to_string(result.seconds)}};
             if (strips.count > 1) extra.emplace_back("flamejit_strips", std::to_string(strips.count));
-            add_png_comments(out, rendered, result.stats, result.seconds, extra);
+            if (!resume_state.empty()) extra.emplace_back("flamejit_resumed_samples", std::to_string(resumed.plotted));
+            add_png_comments(out, rendered, result, extra);
         };
         RenderResult result;
         uint64_t iterated = 0;
         if (strips.count == 1) {
-            result = in_flame(input, index, [&] { return renderer.render(frame, options.seed); });
+            RenderState saved;
+            result = in_flame(input, index, [&] {
+                return with_state ? renderer.render(frame, options.seed, resume_state.empty() ? nullptr : &resumed,
+                                                    save_state.empty() ? nullptr : &saved)
+                                  : renderer.render(frame, options.seed);
+            });
+            if (!save_state.empty()) write_render_state(save_state, saved);
             result.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
             iterated = result.stats.samples;
             progress.done(result);
@@ -273,6 +294,9 @@ int run(const Args& args) {
                     iterated / std::max(result.stats.seconds, 1e-9) / 1e6, result.backend.c_str(),
                     static_cast<unsigned long long>(options.seed));
         if (strips.count > 1) std::printf(", %d strips", strips.count);
+        if (!resume_state.empty())
+            std::printf(", resumed from %llu samples (%llu in the image)", static_cast<unsigned long long>(resumed.plotted),
+                        static_cast<unsigned long long>(result.histogram_samples));
         std::printf("\n");
         // The cost of xaos under warp-uniform selection (README, "Iteration semantics").
         if (result.stats.idle_lane_rounds > 0)

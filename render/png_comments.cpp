@@ -26,19 +26,21 @@ std::string environment(const char* name) {
 
 }  // namespace
 
-void add_png_comments(PngOptions& png, const Flame& rendered, const IterationStats& stats, double seconds,
+void add_png_comments(PngOptions& png, const Flame& rendered, const RenderResult& result,
                       const std::vector<std::pair<std::string, std::string>>& extra) {
+    const uint64_t samples = result.histogram_samples;
+    const double seconds = result.seconds;
     char rate[32];
     // flam3 prints the rate with %g; so do we, so both read the same way.
     std::snprintf(rate, sizeof rate, "%g",
-                  stats.samples ? static_cast<double>(stats.bad_values) / static_cast<double>(stats.samples) : 0.0);
+                  samples ? static_cast<double>(result.histogram_bad_values) / static_cast<double>(samples) : 0.0);
     // flam3's keys in flam3's order.
     png.text = {{"flam3_version", std::string("flamejit-") + FLAMEJIT_VERSION},
                 {"flam3_nickname", environment("nick")},
                 {"flam3_url", environment("url")},
                 {"flam3_id", environment("id")},
                 {"flam3_error_rate", rate},
-                {"flam3_samples", std::to_string(stats.samples)},
+                {"flam3_samples", std::to_string(samples)},
                 {"flam3_time", std::to_string(static_cast<long long>(seconds))}};
     png.text.insert(png.text.end(), extra.begin(), extra.end());
     png.genome_xml = write_flam3_string(rendered);

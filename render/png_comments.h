@@ -18,10 +18,10 @@
 #include <utility>
 #include <vector>
 
-#include "backend.h"
 #include "cli_args.h"
 #include "genome/flame.h"
 #include "image/png_io.h"
+#include "pipeline/renderer.h"
 
 namespace fj::cli {
 
@@ -31,8 +31,10 @@ bool png_comments_wanted(const ParsedArgs& args);
 
 // Fills png.text and png.genome_xml for an image rendered from `rendered`
 // (the genome as rendered: overrides applied, an animation frame's
-// interpolated genome); `extra` are flamejit_ pairs appended in order.
-void add_png_comments(PngOptions& png, const Flame& rendered, const IterationStats& stats, double seconds,
+// interpolated genome) as `result` says (the samples of its histogram, a
+// resumed render state's included); `extra` are flamejit_ pairs appended
+// in order.
+void add_png_comments(PngOptions& png, const Flame& rendered, const RenderResult& result,
                       const std::vector<std::pair<std::string, std::string>>& extra);
 
 }  // namespace fj::cli

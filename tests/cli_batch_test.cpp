@@ -267,3 +267,46 @@ TEST_CASE("cli batch: a frame over the memory budget renders in strips, with the
     }
     CHECK(fj::read_png(dir + "/f4_1.png").rgba == fj::read_png(dir + "/f1_1.png").rgba);
 }
+
+TEST_CASE("cli batch: --save-state and --resume-state carry a histogram to a higher quality or new tone values") {
+    const std::string dir = fj::test::scratch_dir("state");
+    const std::string genome = dir + "/g.flam3", state = dir + "/g.fjstate";
+    fj::test::write_file(genome, kGenome);
+    const auto first = flamejit("render " + quoted(genome) + " -o " + quoted(dir + "/first.png") + " --quality 5 --save-state " +
+                                quoted(state));
+    REQUIRE_MESSAGE(first.status == 0, first.output);
+    CHECK(fj::test::file_exists(state));
+
+    // New tone values only: the state tone-maps to what a direct render with
+    // them makes (same seed), iterating nothing.
+    const std::string toned = dir + "/toned.flam3";
+    fj::test::write_file(toned, fj::test::set_flame_attribute(kGenome, "gamma", "2"));
+    const auto again = flamejit("render " + quoted(toned) + " -o " + quoted(dir + "/again.png") + " --quality 5 --resume-state " +
+                                quoted(state));
+    REQUIRE_MESSAGE(again.status == 0, again.output);
+    CHECK(again.output.find(": 0 samples in") != std::string::npos);
+    const auto direct = flamejit("render " + quoted(toned) + " -o " + quoted(dir + "/direct.png") + " --quality 5");
+    REQUIRE_MESSAGE(direct.status == 0, direct.output);
+    CHECK(fj::read_png(dir + "/again.png").rgba == fj::read_png(dir + "/direct.png").rgba);
+
+    // A higher quality iterates the rest; the PNG counts all the samples.
+    const auto more = run_command(quoted(fj::test::flamejit_binary()) + " render " + quoted(genome) + " -o " +
+                                  quoted(dir + "/more.png") + " --backend cpu --seed 4 --quality 20 --resume-state " +
+                                  quoted(state) + " --save-state " + quoted(dir + "/more.fjstate"));
+    REQUIRE_MESSAGE(more.status == 0, more.output);
+    CHECK(more.output.find("resumed from") != std::string::npos);
+    const auto text = fj::read_png_text(dir + "/more.png");
+    // (Backends plot whole rounds: a few samples more or less than asked.)
+    CHECK(std::stoull(text.at("flam3_samples")) == doctest::Approx(20.0 * 64 * 48).epsilon(0.03));
+    CHECK(std::stoull(text.at("flamejit_resumed_samples")) == doctest::Approx(5.0 * 64 * 48).epsilon(0.03));
+
+    // Another genome's state, a file that is no state, and two images: exit 2.
+    const auto other = flamejit("render " + quoted(genome) + " -o " + quoted(dir + "/x.png") + " --size-scale 2 --resume-state " +
+                                quoted(state));
+    CHECK(other.status == 2);
+    CHECK(other.output.find("the render state holds another frame") != std::string::npos);
+    CHECK_FALSE(fj::test::file_exists(dir + "/x.png"));
+    CHECK(flamejit("render " + quoted(genome) + " -o " + quoted(dir + "/x.png") + " --resume-state " + quoted(genome)).status == 2);
+    CHECK(flamejit("render " + quoted(genome) + " " + quoted(toned) + " -o " + quoted(dir) + " --save-state " + quoted(state))
+              .status == 2);
+}

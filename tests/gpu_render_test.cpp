@@ -16,14 +16,18 @@ using fj::test::run_command;
 
 namespace {
 using fj::test::quoted;
+
+// Whether a CUDA device works; says why not (the test then skips).
+bool cuda_works() {
+    std::string why;
+    if (fj::cuda_available(&why)) return true;
+    MESSAGE("skipped: no working CUDA device (" << why << ")");
+    return false;
+}
 }  // namespace
 
 TEST_CASE("gpu: CUDA renders of random flam3 genomes match flam3-render and the CPU backend (ratio <= 1.5)") {
-    std::string why;
-    if (!fj::cuda_available(&why)) {
-        MESSAGE("skipped: no working CUDA device (" << why << ")");
-        return;
-    }
+    if (!cuda_works()) return;
     const std::string dir = fj::test::scratch_dir("gpu-fidelity");
     const std::string ids = fj::test::flam3_genome_variation_ids();
     fj::test::write_file(dir + "/template.flam3",
@@ -63,11 +67,7 @@ TEST_CASE("gpu: CUDA renders of random flam3 genomes match flam3-render and the 
 }
 
 TEST_CASE("gpu: an image rendered in strips has the pixels of one piece") {
-    std::string why;
-    if (!fj::cuda_available(&why)) {
-        MESSAGE("skipped: no working CUDA device (" << why << ")");
-        return;
-    }
+    if (!cuda_works()) return;
     const std::string dir = fj::test::scratch_dir("gpu-strips");
     const std::string genome = dir + "/g.flam3";
     // The bundled genome (density estimation, rotation) small, supersampled.
@@ -96,4 +96,36 @@ TEST_CASE("gpu: an image rendered in strips has the pixels of one piece") {
                                          << worst);
     CHECK(worst <= 1);
     CHECK(off <= one.rgba.size() / 1000);
+}
+
+TEST_CASE("gpu: a render state saved on CUDA tone-maps again to a direct render's image and resumes") {
+    if (!cuda_works()) return;
+    const std::string dir = fj::test::scratch_dir("gpu-state");
+    const std::string xml = fj::test::reduced_genome(fj::test::read_file(fj::test::source_path("genomes/default.flam3")),
+                                                     0.25, 10);
+    fj::test::write_file(dir + "/g.flam3", xml);
+    fj::test::write_file(dir + "/toned.flam3", fj::test::set_flame_attribute(xml, "gamma", "2.5"));
+    auto render = [&](const std::string& genome, const std::string& out, const std::string& more) {
+        const auto r = run_command(quoted(fj::test::flamejit_binary()) + " render " + quoted(dir + "/" + genome) +
+                                   " -o " + quoted(dir + "/" + out) + " --backend cuda --seed 6 " + more);
+        REQUIRE_MESSAGE(r.status == 0, r.output);
+        return fj::read_png(dir + "/" + out);
+    };
+    render("g.flam3", "first.png", "--save-state " + quoted(dir + "/s.fjstate"));
+    const auto again = render("toned.flam3", "again.png", "--resume-state " + quoted(dir + "/s.fjstate"));
+    const auto direct = render("toned.flam3", "direct.png", "");
+    REQUIRE(again.rgba.size() == direct.rgba.size());
+    // The same hits (exact sums) tone-mapped alike; only the density
+    // estimator's float atomics may add in another order.
+    size_t off = 0;
+    for (size_t i = 0; i < again.rgba.size(); ++i) off += std::abs(int(again.rgba[i]) - int(direct.rgba[i])) > 1;
+    CHECK(off == 0);
+    // Resumed to four times the quality: as close to a direct render as
+    // another seed's is.
+    const auto resumed = render("g.flam3", "resumed.png", "--quality 40 --resume-state " + quoted(dir + "/s.fjstate"));
+    const auto a = render("g.flam3", "a.png", "--quality 40");
+    const auto b = render("g.flam3", "b.png", "--quality 40 --seed 7");
+    const double seeds = fj::downsampled_mean_abs_difference(a, b), resumed_apart = fj::downsampled_mean_abs_difference(a, resumed);
+    MESSAGE("direct renders differ by " << seeds << ", resumed and direct by " << resumed_apart);
+    CHECK(resumed_apart <= 1.25 * seeds);
 }

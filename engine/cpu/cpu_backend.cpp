@@ -209,6 +209,23 @@ public:
         return available_memory() + held;
     }
 
+    void save_histogram(std::vector<float>* rgba, std::vector<float>* counts) override {
+        merge_private_histograms();
+        rgba->assign(accum_.data(), accum_.data() + accum_.size());
+        counts->assign(counts_.data(), counts_.data() + counts_.size());
+    }
+
+    void load_histogram(const std::vector<float>& rgba, const std::vector<float>& counts) override {
+        const size_t cells = accum_.size() / 4;
+        if (rgba.size() != accum_.size() || (!counts.empty() && counts.size() != cells))
+            throw std::runtime_error("load_histogram: not the histogram of the frame begun");
+        std::copy(rgba.begin(), rgba.end(), accum_.data());
+        if (!counts.empty()) {
+            counts_.reset(cells);
+            std::copy(counts.begin(), counts.end(), counts_.data());
+        }
+    }
+
     std::span<const float> accumulator() const {
         merge_private_histograms();
         return {accum_.data(), accum_.size()};

@@ -270,6 +270,25 @@ public:
         return static_cast<double>(free) + static_cast<double>(held);
     }
 
+    void save_histogram(std::vector<float>* rgba, std::vector<float>* counts) override {
+        *rgba = download_accumulator();
+        *counts = download_counts();
+    }
+
+    void load_histogram(const std::vector<float>& rgba, const std::vector<float>& counts) override {
+        const size_t cells = static_cast<size_t>(hist_w_) * static_cast<size_t>(hist_h_);
+        if (hist_w_ == 0 || rgba.size() != 4 * cells || (!counts.empty() && counts.size() != cells))
+            throw std::runtime_error("load_histogram: not the histogram of the frame begun");
+        make_current();
+        CU_CHECK(cuMemcpyHtoDAsync(accum_.get(), rgba.data(), rgba.size() * sizeof(float), stream_));
+        if (!counts.empty()) {
+            counts_.reserve(cells * sizeof(float));
+            CU_CHECK(cuMemcpyHtoDAsync(counts_.get(), counts.data(), cells * sizeof(float), stream_));
+            counts_ready_ = true;
+        }
+        CU_CHECK(cuStreamSynchronize(stream_));
+    }
+
     void end_pass(const PostPlan& post) override {
         if (hist_w_ == 0) throw std::runtime_error("end_pass: begin_frame was not called");
         make_current();

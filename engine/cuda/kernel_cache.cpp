@@ -18,42 +18,13 @@
 
 #include <cuda.h>
 
+#include "content_hash.h"
 #include "cuda/nvrtc_api.h"
 
 namespace fj {
 namespace {
 
 namespace fs = std::filesystem;
-using u128 = unsigned __int128;
-
-// 128-bit FNV-1a. Not cryptographic: keys only need to separate the kernels
-// one user builds, and the checksum only needs to catch torn or damaged files.
-struct Fnv128 {
-    u128 state = (static_cast<u128>(0x6c62272e07bb0142ULL) << 64) | 0x62b821756295c58dULL;
-    void add(const void* data, size_t size) {
-        static const u128 prime = (static_cast<u128>(1) << 88) | 0x13b;
-        const auto* bytes = static_cast<const unsigned char*>(data);
-        for (size_t i = 0; i < size; ++i) {
-            state ^= bytes[i];
-            state *= prime;
-        }
-    }
-    // Length-prefixed, so ("ab","c") and ("a","bc") differ.
-    void add_field(const std::string& text) {
-        const uint64_t size = text.size();
-        add(&size, sizeof size);
-        add(text.data(), text.size());
-    }
-    uint64_t hi() const { return static_cast<uint64_t>(state >> 64); }
-    uint64_t lo() const { return static_cast<uint64_t>(state); }
-};
-
-std::string hex128(uint64_t hi, uint64_t lo) {
-    char text[33];
-    std::snprintf(text, sizeof text, "%016llx%016llx", static_cast<unsigned long long>(hi),
-                  static_cast<unsigned long long>(lo));
-    return text;
-}
 
 constexpr char kMagic[8] = {'F', 'J', 'C', 'U', 'B', 'I', 'N', '\0'};
 

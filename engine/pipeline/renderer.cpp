@@ -88,6 +88,10 @@ void Renderer::check(const Flame& flame) const {
 
 namespace {
 
+// Resumed runs draw streams sample_seed(seed, kResumedRuns + runs so far):
+// far past any time sample's.
+constexpr size_t kResumedRuns = size_t(1) << 40;
+
 // A stream per time sample: splitmix64 of the frame seed and the index.
 uint64_t sample_seed(uint64_t seed, size_t index) {
     uint64_t z = seed + 0x9E3779B97F4A7C15ull * (index + 1);
@@ -129,6 +133,13 @@ RenderResult Renderer::render(const PreparedFrame& frame, uint64_t seed) {
     return render_plan(frame, seed, frame.plan);
 }
 
+RenderResult Renderer::render(const PreparedFrame& frame, uint64_t seed, const RenderState* resume,
+                              RenderState* save) {
+    if (histogram_cells(frame.plan) > kMaxHistogramCells)
+        throw InputError("render state holds frames of one piece, and this one's histogram needs strips");
+    return render_plan(frame, seed, frame.plan, resume, save);
+}
+
 StripPlan Renderer::plan_strips(const PreparedFrame& frame, int requested, double budget) {
     if (budget <= 0) budget = 0.9 * backend_->memory_for_frames();
     const bool counts = frame.key.density_count;
@@ -143,8 +154,14 @@ RenderResult Renderer::render_strip(const PreparedFrame& frame, uint64_t seed, c
                        band_plan(frame.plan, strips.first_row(index), strips.rows_of(index, frame.plan.height)));
 }
 
-RenderResult Renderer::render_plan(const PreparedFrame& frame, uint64_t seed, const FramePlan& plan) {
+RenderResult Renderer::render_plan(const PreparedFrame& frame, uint64_t seed, const FramePlan& plan,
+                                   const RenderState* resume, RenderState* save) {
     const auto t0 = std::chrono::steady_clock::now();
+    std::string identity;
+    if (resume || save) identity = frame_identity(frame);
+    if (resume && resume->identity != identity)
+        throw InputError("the render state holds another frame: xforms, palette, camera, size or supersample differ "
+                         "(only what the post-pass reads may change)");
     const auto& registry = VariationRegistry::standard();
     PostPlan post;
     try {
@@ -162,10 +179,15 @@ RenderResult Renderer::render_plan(const PreparedFrame& frame, uint64_t seed, co
 
     backend_->prepare(frame.key, frame.layout);
     backend_->begin_frame(plan);
+    if (resume) backend_->load_histogram(resume->rgba, resume->counts);
+    // A resumed state's samples count towards the frame's (one time sample).
+    const uint64_t held = resume ? resume->plotted : 0, asked = resume ? resume->requested : 0;
     RenderResult result;
     const size_t n = frame.samples.size();
     uint64_t frame_samples = 0;
     for (const TimeSample& sample : frame.samples) frame_samples += std::max<uint64_t>(sample.samples, 1);
+    const uint64_t wanted = frame_samples;
+    frame_samples = wanted > asked ? wanted - asked : 0;
     for (size_t p = 0; p < frame.passes.size(); ++p) {
         const FramePass& pass = frame.passes[p];
         // One call per pass: the backend spreads its time steps over its
@@ -176,16 +198,17 @@ RenderResult Renderer::render_plan(const PreparedFrame& frame, uint64_t seed, co
         req.layout = &frame.layout;
         req.plan = &plan;
         for (size_t i = pass.first; i < pass.first + pass.count; ++i)
-            req.steps.push_back({&frame.samples[i].params, std::max<uint64_t>(frame.samples[i].samples, 1)});
+            req.steps.push_back({&frame.samples[i].params,
+                                 resume ? frame_samples : std::max<uint64_t>(frame.samples[i].samples, 1)});
         req.frame_samples = frame_samples;
-        req.seed = n == 1 ? seed : sample_seed(seed, pass.first);
+        req.seed = resume ? sample_seed(seed, kResumedRuns + resume->runs) : n == 1 ? seed : sample_seed(seed, pass.first);
         // flam3 lets chains settle longer when it clips early (rect.c).
         req.fuse = options_.earlyclip ? FJ_FUSE_EARLYCLIP : FJ_FUSE;
         if (options_.progress)
             req.progress = [this, &pass, n](double f) {
                 options_.progress((static_cast<double>(pass.first) + f * static_cast<double>(pass.count)) / n);
             };
-        const IterationStats stats = backend_->iterate(req);
+        const IterationStats stats = req.samples() > 0 ? backend_->iterate(req) : IterationStats{};
         result.stats.samples += stats.samples;
         result.stats.bad_values += stats.bad_values;
         result.stats.idle_lane_rounds += stats.idle_lane_rounds;
@@ -199,12 +222,26 @@ RenderResult Renderer::render_plan(const PreparedFrame& frame, uint64_t seed, co
         // k2 was made for the requested samples. Every step gets its share
         // of what was plotted (blocks count their samples), so the weighted
         // counts scale as the totals do.
-        const double requested = static_cast<double>(req.samples()), plotted = static_cast<double>(stats.samples);
+        const double requested = static_cast<double>(resume ? wanted : req.samples());
+        const double plotted = static_cast<double>(held + stats.samples);
         const PostPlan pass_post = pass_post_plan(post, frame.post_flame, pass, plotted > 0 ? requested / plotted : 1.0);
-        if (p + 1 < frame.passes.size())
+        result.histogram_samples += held + stats.samples;
+        result.histogram_bad_values += (resume ? resume->bad_values : 0) + stats.bad_values;
+        if (p + 1 < frame.passes.size()) {
             backend_->end_pass(pass_post);
-        else
-            result.image = backend_->post_process(pass_post);
+            continue;
+        }
+        if (save) {
+            backend_->save_histogram(&save->rgba, &save->counts);
+            save->identity = identity;
+            save->hist_width = plan.hist_width;
+            save->hist_height = plan.hist_height;
+            save->requested = std::max(wanted, asked);
+            save->plotted = held + stats.samples;
+            save->bad_values = result.histogram_bad_values;
+            save->runs = (resume ? resume->runs : 0) + (stats.samples > 0 ? 1 : 0);
+        }
+        result.image = backend_->post_process(pass_post);
     }
     result.backend = backend_name_;
     result.time_samples = static_cast<int>(n);

@@ -19,6 +19,7 @@
 #include "backend.h"
 #include "codegen/kernel_key.h"
 #include "pipeline/prepared_frame.h"
+#include "pipeline/render_state.h"
 #include "pipeline/strips.h"
 
 namespace fj {
@@ -45,6 +46,10 @@ struct RenderResult {
     std::string backend;
     double seconds = 0;          // whole render, excluding PNG writing
     int time_samples = 1;
+    // What the image was made of: the samples and bad values plotted into
+    // its histogram, a resumed render state's included (stats counts this
+    // render's iteration only).
+    uint64_t histogram_samples = 0, histogram_bad_values = 0;
 };
 
 class Renderer {
@@ -60,6 +65,14 @@ public:
     // Throws InputError when its histogram is too large for one piece
     // (kMaxHistogramCells): such frames are rendered in strips.
     RenderResult render(const PreparedFrame& frame, uint64_t seed);
+    // The same with render state (pipeline/render_state.h), for frames of
+    // one pass and one time sample: `resume` (or null) is a state of this
+    // frame, whose histogram the render starts from, iterating only the
+    // samples the frame asks for beyond the state's, with streams no earlier
+    // run drew (none: the state is only tone-mapped again); `save` (or null)
+    // receives the histogram before the post-pass. Throws InputError for a
+    // state of another frame.
+    RenderResult render(const PreparedFrame& frame, uint64_t seed, const RenderState* resume, RenderState* save);
     // The strips `frame` is rendered in (pipeline/strips.h): `requested` > 0
     // of them, or (0) as few as fit in `budget` bytes of the backend's
     // memory (budget 0: 90 % of what it has free now).
@@ -82,8 +95,10 @@ public:
     const std::string& fallback_reason() const { return fallback_reason_; }
 
 private:
-    // The frame rendered into the histogram of `plan` (the frame's own or a strip's).
-    RenderResult render_plan(const PreparedFrame& frame, uint64_t seed, const FramePlan& plan);
+    // The frame rendered into the histogram of `plan` (the frame's own or a
+    // strip's), with render state (the frame's own plan only).
+    RenderResult render_plan(const PreparedFrame& frame, uint64_t seed, const FramePlan& plan,
+                             const RenderState* resume = nullptr, RenderState* save = nullptr);
 
     RenderOptions options_;
     std::unique_ptr<Backend> backend_;

@@ -1,0 +1,129 @@
+// flamejit — render states: a still's histogram in a file.
+// SPDX-License-Identifier: GPL-3.0-or-later
+#include "pipeline/render_state.h"
+
+#include <zlib.h>
+
+#include <algorithm>
+#include <cerrno>
+#include <cstring>
+#include <fstream>
+#include <limits>
+
+#include <nlohmann/json.hpp>
+
+#include "atomic_file.h"
+#include "content_hash.h"
+#include "errors.h"
+
+namespace fj {
+namespace {
+
+constexpr const char* kMagic = "flamejit-render-state 1";
+
+uint32_t crc_of(const std::vector<float>& a, const std::vector<float>& b) {
+    uLong crc = crc32(0L, Z_NULL, 0);
+    for (const std::vector<float>* v : {&a, &b}) {
+        const auto* bytes = reinterpret_cast<const Bytef*>(v->data());
+        size_t left = v->size() * sizeof(float);
+        while (left > 0) {
+            const uInt chunk = static_cast<uInt>(std::min<size_t>(left, 1u << 30));
+            crc = crc32(crc, bytes, chunk);
+            bytes += chunk;
+            left -= chunk;
+        }
+    }
+    return static_cast<uint32_t>(crc);
+}
+
+}  // namespace
+
+std::string frame_identity(const PreparedFrame& frame) {
+    if (frame.passes.size() != 1 || frame.samples.size() != 1)
+        throw InputError("render state holds frames of one pass and one time sample, not " +
+                         std::to_string(frame.passes.size()) + " passes of " + std::to_string(frame.samples.size()) +
+                         " time samples");
+    const FramePlan& p = frame.plan;
+    if (p.height != p.frame_height || p.hist_row0 != 0) throw InputError("render state holds whole frames, not strips");
+    Fnv128 hash;
+    hash.add_field("flamejit render state identity");
+    for (int v : {p.width, p.height, p.supersample, p.hist_width, p.hist_height, int(frame.key.density_count)})
+        hash.add(&v, sizeof v);
+    const std::vector<float>& params = frame.samples[0].params;
+    hash.add(params.data(), params.size() * sizeof(float));
+    return hex128(hash.hi(), hash.lo());
+}
+
+void write_render_state(const std::string& path, const RenderState& state) {
+    const size_t cells = static_cast<size_t>(state.hist_width) * static_cast<size_t>(state.hist_height);
+    if (state.rgba.size() != 4 * cells || (!state.counts.empty() && state.counts.size() != cells))
+        throw std::logic_error("write_render_state: buffers do not match the histogram's size");
+    const nlohmann::json header = {{"identity", state.identity},   {"hist_width", state.hist_width},
+                                   {"hist_height", state.hist_height}, {"requested", state.requested},
+                                   {"plotted", state.plotted},
+                                   {"bad_values", state.bad_values}, {"runs", state.runs},
+                                   {"counts", !state.counts.empty()}, {"crc32", crc_of(state.rgba, state.counts)}};
+    const std::string temporary = temporary_name_for(path);
+    std::string error;
+    {
+        std::ofstream out(temporary, std::ios::binary);
+        if (!out) throw std::runtime_error("cannot write " + path + ": " + std::strerror(errno));
+        out << kMagic << '\n' << header.dump() << '\n';
+        out.write(reinterpret_cast<const char*>(state.rgba.data()),
+                  static_cast<std::streamsize>(state.rgba.size() * sizeof(float)));
+        out.write(reinterpret_cast<const char*>(state.counts.data()),
+                  static_cast<std::streamsize>(state.counts.size() * sizeof(float)));
+        out.close();
+        if (!out) error = std::strerror(errno);
+    }
+    commit_temporary(temporary, path, error);
+}
+
+RenderState read_render_state(const std::string& path) {
+    auto bad = [&](const std::string& why) { return InputError(path + ": " + why); };
+    std::ifstream in(path, std::ios::binary);
+    if (!in) throw bad(std::string("cannot open: ") + std::strerror(errno));
+    std::string magic, line;
+    if (!std::getline(in, magic) || magic != kMagic) throw bad("not a flamejit render state");
+    if (!std::getline(in, line)) throw bad("render state cut short");
+    RenderState state;
+    bool counts = false;
+    uint32_t crc = 0;
+    try {
+        const nlohmann::json h = nlohmann::json::parse(line);
+        state.identity = h.at("identity").get<std::string>();
+        state.hist_width = h.at("hist_width").get<int>();
+        state.hist_height = h.at("hist_height").get<int>();
+        state.requested = h.at("requested").get<uint64_t>();
+        state.plotted = h.at("plotted").get<uint64_t>();
+        state.bad_values = h.at("bad_values").get<uint64_t>();
+        state.runs = h.at("runs").get<int>();
+        counts = h.at("counts").get<bool>();
+        crc = h.at("crc32").get<uint32_t>();
+    } catch (const nlohmann::json::exception&) {
+        throw bad("render state header is damaged");
+    }
+    // The histogram sizes plan_frame allows: sides below 2^23, cells below 2^31.
+    if (state.hist_width < 1 || state.hist_height < 1 || state.hist_width >= (1 << 23) ||
+        state.hist_height >= (1 << 23) ||
+        static_cast<double>(state.hist_width) * state.hist_height > std::numeric_limits<int>::max())
+        throw bad("render state header is damaged");
+    const size_t cells = static_cast<size_t>(state.hist_width) * static_cast<size_t>(state.hist_height);
+    const std::streampos data = in.tellg();
+    in.seekg(0, std::ios::end);
+    const auto expected = static_cast<std::streamoff>(cells * (counts ? 5 : 4) * sizeof(float));
+    if (in.tellg() - data != expected) throw bad("render state cut short or too long for its histogram");
+    in.seekg(data);
+    state.rgba.resize(4 * cells);
+    in.read(reinterpret_cast<char*>(state.rgba.data()), static_cast<std::streamsize>(state.rgba.size() * sizeof(float)));
+    if (counts) {
+        state.counts.resize(cells);
+        in.read(reinterpret_cast<char*>(state.counts.data()),
+                static_cast<std::streamsize>(state.counts.size() * sizeof(float)));
+    }
+    if (!in) throw bad("cannot read the render state's histogram");
+    if (crc_of(state.rgba, state.counts) != crc) throw bad("render state is damaged (its checksum does not match)");
+    return state;
+}
+
+}  // namespace fj

@@ -1,0 +1,51 @@
+// flamejit — a still's histogram kept in a file, to resume at a higher
+// quality or to tone-map again without iterating.
+// SPDX-License-Identifier: GPL-3.0-or-later
+//
+// A render state is the accumulator (and flam3's count channel, when the
+// frame keeps one) as iteration left it, before the post-pass, with what a
+// resumed render needs: the samples asked for and plotted over all runs (a
+// resumed run iterates only what its quality asks beyond the first, and k2
+// is scaled to the second),
+// the bad values, the number of runs (each run draws streams of its own) and
+// the frame's identity: a hash
+// of its histogram's geometry and its packed parameters (camera, xform
+// selection, palette, xforms). So whatever only the post-pass reads (gamma,
+// brightness, vibrancy, background, highlight power, and the filter and
+// estimator where they keep the histogram's size) may change between runs,
+// and nothing that moves or colours a single point may.
+//
+// File: a line "flamejit-render-state 1", a line of JSON (the values above
+// and a CRC-32 of the data), then the histogram's floats,
+// RGBA per cell and then the counts, in host byte order. Written to a
+// temporary name and renamed.
+#pragma once
+
+#include <cstdint>
+#include <string>
+#include <vector>
+
+#include "pipeline/prepared_frame.h"
+
+namespace fj {
+
+struct RenderState {
+    std::string identity;       // frame_identity of the frame it holds
+    int hist_width = 0, hist_height = 0;
+    uint64_t requested = 0;     // samples asked for, over all runs
+    uint64_t plotted = 0;       // samples plotted (backends plot whole rounds: a few more or less)
+    uint64_t bad_values = 0;
+    int runs = 0;               // renders that iterated into it
+    std::vector<float> rgba;    // hist_width × hist_height × 4
+    std::vector<float> counts;  // hist_width × hist_height, or empty
+};
+
+// What a state must match to be resumed by `frame`. Throws InputError for
+// frames a state cannot hold: several passes or time samples, or a strip.
+std::string frame_identity(const PreparedFrame& frame);
+
+void write_render_state(const std::string& path, const RenderState& state);
+// Throws InputError naming the file when it is not a whole render state.
+RenderState read_render_state(const std::string& path);
+
+}  // namespace fj

@@ -1,0 +1,146 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+// Render state (pipeline/render_state.h) on the CPU backend: a saved
+// histogram tone-maps again to the first render's image with new tone
+// values, resumes to a higher quality with fresh streams as close to a direct
+// render as two direct renders are to each other, and refuses other frames
+// and damaged files.
+#include <doctest/doctest.h>
+
+#include <cstring>
+#include <fstream>
+#include <string>
+#include <vector>
+
+#include "errors.h"
+#include "genome/flam3_reader.h"
+#include "image/fidelity.h"
+#include "image/png_io.h"
+#include "pipeline/renderer.h"
+#include "test_support.h"
+
+namespace {
+
+fj::Flame state_flame() {
+    fj::Flame f = fj::read_flam3_file(fj::test::source_path("genomes/default.flam3")).at(0);
+    f.scale *= 160.0 / f.width;
+    f.width = 160;
+    f.height = 120;
+    f.quality = 10;
+    return f;
+}
+
+fj::Renderer cpu_renderer() {
+    fj::RenderOptions options;
+    options.backend = fj::BackendChoice::Cpu;
+    options.threads = 2;
+    return fj::Renderer(options);
+}
+
+// The image as its 8-bit PNG reads back, for the fidelity measures.
+fj::PngImage as_png(const fj::ImageF& image, const std::string& path) {
+    fj::write_png(path, image);
+    return fj::read_png(path);
+}
+
+}  // namespace
+
+TEST_CASE("render state: a saved histogram tone-maps again to the image a direct render gives") {
+    fj::Renderer renderer = cpu_renderer();
+    fj::Flame flame = state_flame();
+    fj::RenderState saved;
+    const fj::PreparedFrame frame = fj::prepare_still(flame, renderer.frame_options());
+    const fj::RenderResult first = renderer.render(frame, 3, nullptr, &saved);
+    CHECK(saved.runs == 1);
+    CHECK(saved.plotted == first.stats.samples);
+    CHECK(first.histogram_samples == first.stats.samples);
+    CHECK(saved.rgba.size() == size_t(4) * frame.plan.hist_width * frame.plan.hist_height);
+
+    // New tone values: the post-pass alone reads them.
+    flame.gamma = 2.2;
+    flame.brightness = 7;
+    flame.vibrancy = 0.4;
+    flame.background[2] = 0.3;
+    const fj::PreparedFrame toned = fj::prepare_still(flame, renderer.frame_options());
+    const fj::RenderResult again = renderer.render(toned, 99, &saved, nullptr);
+    CHECK(again.stats.samples == 0);  // nothing iterated
+    CHECK(again.histogram_samples == saved.plotted);
+    const fj::RenderResult direct = renderer.render(toned, 3);
+    REQUIRE(again.image.rgba.size() == direct.image.rgba.size());
+    CHECK(std::memcmp(again.image.rgba.data(), direct.image.rgba.data(), direct.image.rgba.size() * sizeof(float)) == 0);
+}
+
+TEST_CASE("render state: resumed to a higher quality, as close to a direct render as two direct renders are") {
+    const std::string dir = fj::test::scratch_dir("render-state");
+    fj::Renderer renderer = cpu_renderer();
+    fj::Flame flame = state_flame();
+    fj::RenderState low, high;
+    renderer.render(fj::prepare_still(flame, renderer.frame_options()), 5, nullptr, &low);
+    flame.quality = 40;
+    const fj::PreparedFrame frame = fj::prepare_still(flame, renderer.frame_options());
+    const fj::RenderResult resumed = renderer.render(frame, 5, &low, &high);
+    CHECK(low.requested == 10ull * 160 * 120);
+    CHECK(high.requested == 40ull * 160 * 120);
+    CHECK(resumed.stats.samples == doctest::Approx(30.0 * 160 * 120).epsilon(0.02));
+    CHECK(resumed.histogram_samples == low.plotted + resumed.stats.samples);
+    CHECK(high.plotted == resumed.histogram_samples);
+    CHECK(high.runs == 2);
+    // The resumed run drew streams of its own: its hits are not the first
+    // run's again.
+    size_t differing = 0;
+    for (size_t i = 0; i < low.rgba.size(); ++i) differing += high.rgba[i] != 4 * low.rgba[i];
+    CHECK(differing > low.rgba.size() / 100);
+
+    const fj::PngImage a = as_png(renderer.render(frame, 11).image, dir + "/a.png");
+    const fj::PngImage b = as_png(renderer.render(frame, 12).image, dir + "/b.png");
+    const fj::PngImage c = as_png(resumed.image, dir + "/c.png");
+    const double seeds_apart = fj::downsampled_mean_abs_difference(a, b);
+    const double resumed_apart = fj::downsampled_mean_abs_difference(a, c);
+    MESSAGE("direct renders differ by " << seeds_apart << ", resumed and direct by " << resumed_apart);
+    CHECK(resumed_apart <= 1.25 * seeds_apart);
+}
+
+TEST_CASE("render state: another frame, several passes, and damaged files are refused") {
+    const std::string dir = fj::test::scratch_dir("render-state-bad");
+    fj::Renderer renderer = cpu_renderer();
+    fj::Flame flame = state_flame();
+    fj::RenderState saved;
+    renderer.render(fj::prepare_still(flame, renderer.frame_options()), 5, nullptr, &saved);
+
+    fj::Flame moved = flame;
+    moved.xforms[1].affine.e += 0.01;
+    CHECK_THROWS_WITH_AS(renderer.render(fj::prepare_still(moved, renderer.frame_options()), 5, &saved, nullptr),
+                         doctest::Contains("the render state holds another frame"), fj::InputError);
+    fj::Flame larger = flame;
+    larger.width += 2;
+    CHECK_THROWS_AS(renderer.render(fj::prepare_still(larger, renderer.frame_options()), 5, &saved, nullptr),
+                    fj::InputError);
+    fj::Flame passes = flame;
+    passes.passes = 2;
+    fj::RenderState unused;
+    CHECK_THROWS_WITH_AS(renderer.render(fj::prepare_still(passes, renderer.frame_options()), 5, nullptr, &unused),
+                         doctest::Contains("one pass"), fj::InputError);
+
+    // The file round trip, then the same file damaged three ways.
+    const std::string path = dir + "/s.fjstate";
+    fj::write_render_state(path, saved);
+    const fj::RenderState read = fj::read_render_state(path);
+    CHECK(read.identity == saved.identity);
+    CHECK(read.requested == saved.requested);
+    CHECK(read.plotted == saved.plotted);
+    CHECK(read.bad_values == saved.bad_values);
+    CHECK(read.runs == saved.runs);
+    CHECK(read.rgba == saved.rgba);
+    CHECK(read.counts == saved.counts);
+    const std::string bytes = fj::test::read_file(path);
+    auto damaged = [&](const std::string& text, const char* expect) {
+        fj::test::write_file(dir + "/bad.fjstate", text);
+        CHECK_THROWS_WITH_AS(fj::read_render_state(dir + "/bad.fjstate"), doctest::Contains(expect), fj::InputError);
+    };
+    std::string flipped = bytes;
+    flipped[flipped.size() - 3] ^= 0x40;
+    damaged(flipped, "checksum does not match");
+    damaged(bytes.substr(0, bytes.size() - 8), "cut short");
+    damaged("P\x89NG" + bytes.substr(4), "not a flamejit render state");
+    CHECK_THROWS_WITH_AS(fj::read_render_state(dir + "/absent.fjstate"), doctest::Contains("cannot open"),
+                         fj::InputError);
+}
