@@ -4,6 +4,7 @@
 
 #include <algorithm>
 #include <chrono>
+#include <cmath>
 #include <cstdio>
 #include <filesystem>
 #include <random>
@@ -64,6 +65,9 @@ const char* kHelp =
     "                        post-pass reads, such as gamma, brightness, vibrancy, background,\n"
     "                        may differ) and iterate only the samples --quality asks beyond its\n"
     "                        own (none: tone-map only); one image, in one piece\n"
+    "  --progressive N       write the image N times as its quality doubles up to --quality's,\n"
+    "                        each stage iterating only what it adds (and the state each time,\n"
+    "                        with --save-state): watch it converge, stop when it looks done\n"
     "  --bits 8|16           PNG sample depth (default 8)\n"
     "  --transparent         alpha from density, background not blended (as flam3's transparency=1)\n"
     "  --earlyclip           tone-map before the spatial filter, 100-step fuse (as flam3's earlyclip=1)\n"
@@ -173,7 +177,7 @@ std::vector<Job> plan_outputs(const std::vector<GenomeInput>& inputs, const std:
 
 int run(const Args& args) {
     const ParsedArgs a = parse_args(
-        args, {"o", "output", "backend", "quality", "seed", "threads", "flame", "arch", "emit-cu", "shuffle", "block", "accumulate", "bits", "palettes", "device", "profile", "size-scale", "quality-scale", "progress", "strips", "memory-budget", "save-state", "resume-state"},
+        args, {"o", "output", "backend", "quality", "seed", "threads", "flame", "arch", "emit-cu", "shuffle", "block", "accumulate", "bits", "palettes", "device", "profile", "size-scale", "quality-scale", "progress", "strips", "memory-budget", "save-state", "resume-state", "progressive"},
         {"help", "h", "transparent", "earlyclip", "drop-unknown", "no-png-comments"});
     if (a.has("help") || a.has("h")) {
         std::printf(kHelp, kScaleHelp, kStripHelp);
@@ -214,7 +218,10 @@ int run(const Args& args) {
     const bool with_state = !save_state.empty() || !resume_state.empty();
     if (with_state && jobs.size() != 1)
         throw UsageError("--save-state and --resume-state take one image, not " + std::to_string(jobs.size()));
-    if (with_state && strip_options.strips > 1) throw UsageError("render state holds an image in one piece, not in strips");
+    const int stages = static_cast<int>(a.integer("progressive", 1));
+    if (stages < 1 || stages > 20) throw UsageError("--progressive must be in 1..20");
+    if ((with_state || stages > 1) && strip_options.strips > 1)
+        throw UsageError("render state and --progressive take an image in one piece, not in strips");
     RenderState resumed;
     if (!resume_state.empty()) resumed = read_render_state(resume_state);
 
@@ -245,7 +252,7 @@ int run(const Args& args) {
         const auto start = std::chrono::steady_clock::now();
         const PreparedFrame frame = in_flame(input, index, [&] { return prepare_still(flame, renderer.frame_options()); });
         const StripPlan strips = in_flame(input, index, [&] {
-            return renderer.plan_strips(frame, with_state ? 1 : strip_options.strips, strip_options.budget);
+            return renderer.plan_strips(frame, with_state || stages > 1 ? 1 : strip_options.strips, strip_options.budget);
         });
         PngOptions png;
         png.bits = bits;
@@ -266,20 +273,42 @@ int run(const Args& args) {
         RenderResult result;
         uint64_t iterated = 0;
         if (strips.count == 1) {
-            RenderState saved;
-            result = in_flame(input, index, [&] {
-                return with_state ? renderer.render(frame, options.seed, resume_state.empty() ? nullptr : &resumed,
-                                                    save_state.empty() ? nullptr : &saved)
-                                  : renderer.render(frame, options.seed);
-            });
-            if (!save_state.empty()) write_render_state(save_state, saved);
-            result.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
-            iterated = result.stats.samples;
+            // --progressive: stages of doubling quality up to the frame's,
+            // each resuming the one before and writing the image again (and
+            // the state, with --save-state).
+            const double quality = options.quality > 0 ? options.quality : flame.quality;
+            const RenderState* from = resume_state.empty() ? nullptr : &resumed;
+            RenderState states[2];
+            double iteration_seconds = 0;
+            for (int k = 0; k < stages; ++k) {
+                const bool last = k + 1 == stages;
+                const double share = std::ldexp(1.0, k - (stages - 1)), before = k == 0 ? 0.0 : share / 2;
+                FrameOptions staged = renderer.frame_options();
+                staged.quality = quality * share;
+                const PreparedFrame part =
+                    last ? frame : in_flame(input, index, [&] { return prepare_still(flame, staged); });
+                if (report && stages > 1)
+                    renderer.set_progress([&report, before, share](double f) { report(before + f * (share - before)); });
+                RenderState* to = !save_state.empty() || !last ? &states[k % 2] : nullptr;
+                result = in_flame(input, index, [&] {
+                    return from || to ? renderer.render(part, options.seed, from, to) : renderer.render(part, options.seed);
+                });
+                if (!save_state.empty()) write_render_state(save_state, *to);
+                from = to;
+                iterated += result.stats.samples;
+                iteration_seconds += result.stats.seconds;
+                result.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+                ImageWriter::Job job{path, std::move(result.image), png};
+                comments(job.png, result);
+                // Encoded while the next image (or stage) renders.
+                writer.push(std::move(job));
+                if (!last)
+                    std::printf("%s: quality %g of %g (stage %d of %d), %llu samples\n", path.c_str(), staged.quality,
+                                quality, k + 1, stages, static_cast<unsigned long long>(result.histogram_samples));
+            }
+            result.stats.samples = iterated;
+            result.stats.seconds = iteration_seconds;
             progress.done(result);
-            ImageWriter::Job job{path, std::move(result.image), png};
-            comments(job.png, result);
-            // Encoded while the next image renders.
-            writer.push(std::move(job));
         } else {
             std::fprintf(stderr, "flamejit render: %s\n", describe_strips(path, strips).c_str());
             StripRender striped = in_flame(input, index, [&] {

@@ -1,7 +1,8 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 // The command line's batch conveniences, end to end on the CPU backend:
 // several genomes in one render, a genome on standard input, flam3's size
-// and quality scales (ss, qs), and progress as JSON. Each is checked against
+// and quality scales (ss, qs), progress as JSON, strips under a memory
+// budget, render state and progressive stages. Each is checked against
 // renders of the same pictures asked for the plain way, with the same seed.
 #include <doctest/doctest.h>
 
@@ -13,6 +14,7 @@
 #include <nlohmann/json.hpp>
 
 #include "image/png_io.h"
+#include "pipeline/render_state.h"
 #include "test_support.h"
 
 using fj::test::quoted;
@@ -309,4 +311,18 @@ TEST_CASE("cli batch: --save-state and --resume-state carry a histogram to a hig
     CHECK(flamejit("render " + quoted(genome) + " -o " + quoted(dir + "/x.png") + " --resume-state " + quoted(genome)).status == 2);
     CHECK(flamejit("render " + quoted(genome) + " " + quoted(toned) + " -o " + quoted(dir) + " --save-state " + quoted(state))
               .status == 2);
+
+    // --progressive: the image written at each doubling of the quality, the
+    // state with it; together the stages iterate the quality asked for.
+    const auto staged = flamejit("render " + quoted(genome) + " -o " + quoted(dir + "/staged.png") +
+                                 " --quality 16 --progressive 3 --save-state " + quoted(dir + "/staged.fjstate"));
+    REQUIRE_MESSAGE(staged.status == 0, staged.output);
+    CHECK(staged.output.find("quality 4 of 16 (stage 1 of 3)") != std::string::npos);
+    CHECK(staged.output.find("quality 8 of 16 (stage 2 of 3)") != std::string::npos);
+    const fj::RenderState staged_state = fj::read_render_state(dir + "/staged.fjstate");
+    CHECK(staged_state.requested == 16ull * 64 * 48);
+    CHECK(staged_state.runs == 3);
+    CHECK(fj::test::file_exists(dir + "/staged.png"));
+    for (const char* bad : {"--progressive 0", "--progressive 2 --strips 2"})
+        CHECK(flamejit("render " + quoted(genome) + " -o " + quoted(dir + "/bad.png") + " " + bad).status == 2);
 }
