@@ -17,6 +17,7 @@
 #include "errors.h"
 #include "genome/flam3_reader.h"
 #include "image_writer.h"
+#include "pipeline/frame_batch.h"
 #include "pipeline/renderer.h"
 #include "png_comments.h"
 #include "strip_render.h"
@@ -37,6 +38,8 @@ const char* kHelp =
     "\n"
     "  -o OUT.png            output file (default: GENOME's name with .png); with several\n"
     "                        GENOMEs, the folder for their images\n"
+    "  --resume              skip images whose PNG exists and reads whole at the flame's size\n"
+    "                        (a batch run again after an interruption)\n"
     "  --backend B           auto (default: CUDA when it works, else CPU), cuda, cpu\n"
     "  --quality Q           samples per output pixel, overriding the genome's\n"
     "                        (samples = Q · W · H · 4^zoom, as flam3)\n"
@@ -178,7 +181,7 @@ std::vector<Job> plan_outputs(const std::vector<GenomeInput>& inputs, const std:
 int run(const Args& args) {
     const ParsedArgs a = parse_args(
         args, {"o", "output", "backend", "quality", "seed", "threads", "flame", "arch", "emit-cu", "shuffle", "block", "accumulate", "bits", "palettes", "device", "profile", "size-scale", "quality-scale", "progress", "strips", "memory-budget", "save-state", "resume-state", "progressive"},
-        {"help", "h", "transparent", "earlyclip", "drop-unknown", "no-png-comments"});
+        {"help", "h", "transparent", "earlyclip", "drop-unknown", "no-png-comments", "resume"});
     if (a.has("help") || a.has("h")) {
         std::printf(kHelp, kScaleHelp, kStripHelp);
         return 0;
@@ -220,6 +223,10 @@ int run(const Args& args) {
         throw UsageError("--save-state and --resume-state take one image, not " + std::to_string(jobs.size()));
     const int stages = static_cast<int>(a.integer("progressive", 1));
     if (stages < 1 || stages > 20) throw UsageError("--progressive must be in 1..20");
+    const bool skip_complete = a.has("resume");
+    if (skip_complete && stages > 1)
+        throw UsageError("--resume skips images that read whole, as each --progressive stage's does: resume a "
+                         "progressive render with --save-state and --resume-state");
     if ((with_state || stages > 1) && strip_options.strips > 1)
         throw UsageError("render state and --progressive take an image in one piece, not in strips");
     RenderState resumed;
@@ -239,6 +246,10 @@ int run(const Args& args) {
         const int index = jobs[n].index;
         const Flame& flame = input.flames[index];
         const std::string& path = jobs[n].path;
+        if (skip_complete && png_complete(path, flame.width, flame.height)) {
+            std::printf("%s: complete, skipped\n", path.c_str());
+            continue;
+        }
         // The next flame's kernel compiles while this one renders.
         if (n + 1 < jobs.size()) renderer.prefetch(jobs[n + 1].input->flames[jobs[n + 1].index]);
         // JSON names the image in full; a bar keeps to a short label.

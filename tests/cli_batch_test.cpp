@@ -326,3 +326,25 @@ TEST_CASE("cli batch: --save-state and --resume-state carry a histogram to a hig
     for (const char* bad : {"--progressive 0", "--progressive 2 --strips 2"})
         CHECK(flamejit("render " + quoted(genome) + " -o " + quoted(dir + "/bad.png") + " " + bad).status == 2);
 }
+
+TEST_CASE("cli batch: render --resume skips the images a run already finished, and renders the rest") {
+    const std::string dir = fj::test::scratch_dir("resume");
+    fj::test::write_file(dir + "/a.flam3", kGenome);
+    fj::test::write_file(dir + "/b.flam3", kHalfGenome);
+    fj::test::write_file(dir + "/c.flam3", kGenome);
+    const std::string all = quoted(dir + "/a.flam3") + " " + quoted(dir + "/b.flam3") + " " + quoted(dir + "/c.flam3");
+    REQUIRE(flamejit("render " + all + " -o " + quoted(dir)).status == 0);
+    const auto whole = fj::read_png(dir + "/a.png");
+    // b's image cut short (a killed run), c's gone.
+    const std::string b = fj::test::read_file(dir + "/b.png");
+    fj::test::write_file(dir + "/b.png", b.substr(0, b.size() / 2));
+    std::filesystem::remove(dir + "/c.png");
+    const auto again = flamejit("render " + all + " -o " + quoted(dir) + " --resume");
+    REQUIRE_MESSAGE(again.status == 0, again.output);
+    CHECK(again.output.find("a.png: complete, skipped") != std::string::npos);
+    CHECK(again.output.find("b.png: complete") == std::string::npos);
+    CHECK(again.output.find("c.png: complete") == std::string::npos);
+    CHECK(fj::read_png(dir + "/b.png").width == 32);
+    CHECK(fj::read_png(dir + "/c.png").rgba == whole.rgba);
+    CHECK(flamejit("render " + all + " -o " + quoted(dir) + " --resume --progressive 2").status == 2);
+}
