@@ -40,9 +40,9 @@ uint32_t crc_of(const std::vector<float>& a, const std::vector<float>& b) {
 
 std::string frame_identity(const PreparedFrame& frame) {
     if (frame.passes.size() != 1 || frame.samples.size() != 1)
-        throw InputError("render state holds frames of one pass and one time sample, not " +
-                         std::to_string(frame.passes.size()) + " passes of " + std::to_string(frame.samples.size()) +
-                         " time samples");
+        throw InputError("render state holds frames of one pass and one time sample (this one: passes " +
+                         std::to_string(frame.passes.size()) + ", time samples " +
+                         std::to_string(frame.samples.size()) + ")");
     const FramePlan& p = frame.plan;
     if (p.height != p.frame_height || p.hist_row0 != 0) throw InputError("render state holds whole frames, not strips");
     Fnv128 hash;
