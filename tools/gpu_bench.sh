@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # flamejit — everything that needs a GPU, in one batch: the GPU test suites,
-# compute-sanitizer on every shuffle strategy and on the shared and packed
-# accumulation modes, and the benchmarks.
+# compute-sanitizer on every shuffle strategy, on the shared and packed
+# accumulation modes, on strips and on render state, and the benchmarks.
 # SPDX-License-Identifier: GPL-3.0-or-later
 #
 # Usage (from the project root, after a build into build/):
@@ -96,7 +96,12 @@ if wanted sanitize && command -v compute-sanitizer >/dev/null; then
         # packed words with their flush kernel.
         for acc in shared packed; do sanitize "$tool" "accumulate $acc" --accumulate "$acc"; done
     done
-    rm -f "$out/sanitized.png"
+    # Strips (histograms of some rows; points moved by the strip's first
+    # row) and render state (the histogram copied out, and back in to resume).
+    sanitize memcheck "strips 3" --strips 3
+    sanitize memcheck "save state" --save-state "$out/sanitized.fjstate"
+    sanitize memcheck "resume state" --quality 8 --resume-state "$out/sanitized.fjstate"
+    rm -f "$out/sanitized.png" "$out/sanitized.fjstate"
 elif wanted sanitize; then
     step "compute-sanitizer not found: skipped"
 fi
