@@ -229,6 +229,13 @@ int run(const Args& args) {
                          "progressive render with --save-state and --resume-state");
     if ((with_state || stages > 1) && strip_options.strips > 1)
         throw UsageError("render state and --progressive take an image in one piece, not in strips");
+    if (!save_state.empty()) {
+        const std::filesystem::path folder = std::filesystem::path(save_state).parent_path();
+        if (!folder.empty() && !std::filesystem::is_directory(folder))
+            throw UsageError("--save-state: folder " + folder.string() + " does not exist");
+        if (std::filesystem::path(save_state).lexically_normal() == std::filesystem::path(jobs[0].path).lexically_normal())
+            throw UsageError("--save-state names the image's own file, " + save_state);
+    }
     RenderState resumed;
     if (!resume_state.empty()) resumed = read_render_state(resume_state);
 

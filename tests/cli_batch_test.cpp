@@ -311,6 +311,13 @@ TEST_CASE("cli batch: --save-state and --resume-state carry a histogram to a hig
     CHECK(flamejit("render " + quoted(genome) + " -o " + quoted(dir + "/x.png") + " --resume-state " + quoted(genome)).status == 2);
     CHECK(flamejit("render " + quoted(genome) + " " + quoted(toned) + " -o " + quoted(dir) + " --save-state " + quoted(state))
               .status == 2);
+    // A state where it cannot go: exit 2 before rendering.
+    CHECK(flamejit("render " + quoted(genome) + " -o " + quoted(dir + "/y.png") + " --save-state " +
+                   quoted(dir + "/absent/s.fjstate"))
+              .status == 2);
+    CHECK(flamejit("render " + quoted(genome) + " -o " + quoted(dir + "/y.png") + " --save-state " + quoted(dir + "/y.png"))
+              .status == 2);
+    CHECK_FALSE(fj::test::file_exists(dir + "/y.png"));
 
     // --progressive: the image written at each doubling of the quality, the
     // state with it; together the stages iterate the quality asked for.
