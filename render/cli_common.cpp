@@ -13,6 +13,7 @@
 #include "errors.h"
 #include "genome/cuburn_reader.h"
 #include "genome/flam3_reader.h"
+#include "image/exr_io.h"
 
 namespace fj::cli {
 
@@ -154,6 +155,18 @@ StripOptions strip_options_from(const ParsedArgs& args) {
         if (!(s.budget > 0)) throw UsageError("--memory-budget must be more than 0");
     }
     return s;
+}
+
+OutputFormat output_format_from(const ParsedArgs& args, const std::string& output) {
+    OutputFormat f;
+    f.exr = is_exr_path(output);
+    f.bits = static_cast<int>(args.integer("bits", f.exr ? 16 : 8));
+    if (f.exr && f.bits != 16 && f.bits != 32) throw UsageError("--bits must be 16 or 32 for EXR output");
+    if (!f.exr && f.bits != 8 && f.bits != 16) throw UsageError("--bits must be 8 or 16 for PNG output");
+    f.linear = args.has("linear");
+    if (f.linear && !f.exr) throw UsageError("--linear writes EXR images: name the output .exr");
+    if (f.linear && args.has("earlyclip")) throw UsageError("--linear and --earlyclip exclude each other");
+    return f;
 }
 
 std::string default_output(const std::string& genome_label) {

@@ -62,6 +62,20 @@ inline constexpr const char* kStripHelp =
     "                        memory budget, else as few strips as fit\n"
     "  --memory-budget SIZE  memory a strip may take where the histogram lives (GPU memory\n"
     "                        for CUDA, RAM for the CPU), e.g. 6G (default: 90 % of what is free)\n";
+// The image files a command writes: PNG, or OpenEXR for a name ending in
+// .exr (image/exr_io.h); --bits (PNG 8 or 16, default 8; EXR 16 for half or
+// 32 for float, default 16) and --linear (EXR only, not with --earlyclip).
+struct OutputFormat {
+    bool exr = false;
+    int bits = 8;
+    bool linear = false;
+};
+OutputFormat output_format_from(const ParsedArgs& args, const std::string& output);
+inline constexpr const char* kFormatHelp =
+    "  --bits N              PNG samples of 8 (default) or 16 bits; for an output ending in .exr\n"
+    "                        (OpenEXR, RGBA premultiplied), 16 (half, default) or 32 (float)\n"
+    "  --linear              EXR only: the filtered log-density values before gamma, vibrancy,\n"
+    "                        background and clipping, for compositing\n";
 // GENOME's file name with .png, in the current folder.
 std::string default_output(const std::string& genome_label);
 // body(), with an InputError it throws prefixed by `where` and ": ": the

@@ -18,6 +18,7 @@
 #include "genome/interpolate.h"
 #include "genome/sequence.h"
 #include "image/png_io.h"
+#include "image/exr_io.h"
 #include "image_writer.h"
 #include "strip_render.h"
 #include "pipeline/frame_batch.h"
@@ -56,7 +57,8 @@ const char* kHelp =
     "                        enable_png_comments=0 in the environment does the same, as for flam3;\n"
     "                        nick, url and id in the environment go to flam3_nickname, flam3_url\n"
     "                        and flam3_id, as flam3 writes them\n"
-    "  --arch, --shuffle, --block, --accumulate, --bits, --transparent, --earlyclip, --palettes, --drop-unknown: as render\n"
+    "  --arch, --shuffle, --block, --accumulate, --bits, --linear, --transparent, --earlyclip, --palettes,\n"
+    "  --drop-unknown: as render (frames named .exr are OpenEXR)\n"
     "\n"
     "Every frame is written to a temporary name and renamed, so an interrupted run leaves only\n"
     "complete frames; --resume then renders exactly the missing ones.\n"
@@ -99,6 +101,7 @@ struct Run {
     PngOptions png;
     bool png_comments = true;
     StripOptions strips;
+    bool linear = false;  // EXR frames of the filtered values (--linear)
 };
 
 // One renderer (one device, or the CPU) working through the shared frame
@@ -154,10 +157,13 @@ void render_worker(const Run& run, RenderOptions options, std::atomic<size_t>& n
         RenderResult result;
         if (strips.count == 1) {
             result = input_from(run.label, [&] { return renderer.render(frame, frame_seed(run.seed, n)); });
-            ImageWriter::Job job{path, std::move(result.image), run.png};
+            ImageWriter::Job job{path, std::move(result.image), run.png, run.linear};
             comments(job.png, result);
             writer.push(std::move(job));
         } else {
+            if (is_exr_path(path))
+                throw InputError(path + ": EXR frames are written in one piece, and this one takes " +
+                                 std::to_string(strips.count) + " strips: write PNGs, or raise --memory-budget");
             {
                 std::lock_guard lock(print);
                 std::fprintf(stderr, "flamejit animate: %s\n", describe_strips(path, strips).c_str());
@@ -188,7 +194,8 @@ int run(const Args& args) {
                                     {"o", "output", "frames", "backend", "quality", "seed", "threads", "arch", "shuffle",
                                      "block", "accumulate", "bits", "palettes", "temporal-samples", "shard", "devices", "profile",
                                      "size-scale", "quality-scale", "strips", "memory-budget"},
-                                    {"help", "h", "transparent", "earlyclip", "drop-unknown", "resume", "no-png-comments"});
+                                    {"help", "h", "transparent", "earlyclip", "drop-unknown", "resume", "no-png-comments",
+                                     "linear"});
     if (a.has("help") || a.has("h")) {
         std::printf(kHelp, kScaleHelp, kStripHelp);
         return 0;
@@ -216,8 +223,6 @@ int run(const Args& args) {
         throw UsageError("--temporal-samples must be in 1.." + std::to_string(kMaxTimeSamples));
     run.frame.quality = options.quality;
     run.frame.temporal_samples = static_cast<int>(temporal);
-    const int bits = static_cast<int>(a.integer("bits", 8));
-    if (bits != 8 && bits != 16) throw UsageError("--bits must be 8 or 16");
     std::vector<int> devices = {0};
     if (a.has("devices")) {
         if (options.backend == BackendChoice::Cpu) throw UsageError("--devices needs the CUDA backend, not --backend cpu");
@@ -249,6 +254,9 @@ int run(const Args& args) {
     const std::filesystem::path out_dir = std::filesystem::path(format_output(run.pattern, 0)).parent_path();
     if (!out_dir.empty() && !std::filesystem::is_directory(out_dir))
         throw UsageError("output folder " + out_dir.string() + " does not exist");
+    const OutputFormat format = output_format_from(a, run.pattern);
+    options.linear = run.linear = format.linear;
+    if (format.exr && a.has("resume")) throw UsageError("--resume checks PNG frames, not EXR");
 
     int skipped = 0;
     for (long long f : frames) {
@@ -261,7 +269,7 @@ int run(const Args& args) {
                 run.keyframes.size(), frames.size(), skipped, static_cast<unsigned long long>(run.seed));
     std::fflush(stdout);
 
-    run.png.bits = bits;
+    run.png.bits = format.bits;
     run.png.transparent = options.transparent;
     run.png_comments = png_comments_wanted(a);
     const auto t0 = std::chrono::steady_clock::now();

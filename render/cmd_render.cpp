@@ -25,7 +25,7 @@
 namespace fj::cli {
 namespace {
 
-// A printf format: the %s take kScaleHelp and kStripHelp.
+// A printf format: the %s take kScaleHelp, kStripHelp and kFormatHelp.
 const char* kHelp =
     "usage: flamejit render [GENOME...] [-o OUT.png | -o FOLDER] [options]\n"
     "\n"
@@ -71,7 +71,7 @@ const char* kHelp =
     "  --progressive N       write the image N times as its quality doubles up to --quality's,\n"
     "                        each stage iterating only what it adds (and the state each time,\n"
     "                        with --save-state): watch it converge, stop when it looks done\n"
-    "  --bits 8|16           PNG sample depth (default 8)\n"
+    "%s"
     "  --transparent         alpha from density, background not blended (as flam3's transparency=1)\n"
     "  --earlyclip           tone-map before the spatial filter, 100-step fuse (as flam3's earlyclip=1)\n"
     "  --palettes FILE       flam3 palette library (default: $flam3_palettes or flam3's)\n"
@@ -181,9 +181,9 @@ std::vector<Job> plan_outputs(const std::vector<GenomeInput>& inputs, const std:
 int run(const Args& args) {
     const ParsedArgs a = parse_args(
         args, {"o", "output", "backend", "quality", "seed", "threads", "flame", "arch", "emit-cu", "shuffle", "block", "accumulate", "bits", "palettes", "device", "profile", "size-scale", "quality-scale", "progress", "strips", "memory-budget", "save-state", "resume-state", "progressive"},
-        {"help", "h", "transparent", "earlyclip", "drop-unknown", "no-png-comments", "resume"});
+        {"help", "h", "transparent", "earlyclip", "drop-unknown", "no-png-comments", "resume", "linear"});
     if (a.has("help") || a.has("h")) {
-        std::printf(kHelp, kScaleHelp, kStripHelp);
+        std::printf(kHelp, kScaleHelp, kStripHelp, kFormatHelp);
         return 0;
     }
     const ScaleOptions scales = scale_options_from(a);
@@ -203,8 +203,6 @@ int run(const Args& args) {
     options.emit_cu = a.value("emit-cu");
     options.transparent = a.has("transparent");
     options.earlyclip = a.has("earlyclip");
-    const int bits = static_cast<int>(a.integer("bits", 8));
-    if (bits != 8 && bits != 16) throw UsageError("--bits must be 8 or 16");
     const Progress::Mode progress_as = progress_mode(a);
 
     const std::vector<std::string> paths = a.positional.empty() ? std::vector<std::string>{""} : a.positional;
@@ -223,7 +221,11 @@ int run(const Args& args) {
         throw UsageError("--save-state and --resume-state take one image, not " + std::to_string(jobs.size()));
     const int stages = static_cast<int>(a.integer("progressive", 1));
     if (stages < 1 || stages > 20) throw UsageError("--progressive must be in 1..20");
+    // Every job's name has the -o name's extension (or .png).
+    const OutputFormat format = output_format_from(a, jobs[0].path);
+    options.linear = format.linear;
     const bool skip_complete = a.has("resume");
+    if (skip_complete && format.exr) throw UsageError("--resume checks PNG images, not EXR");
     if (skip_complete && stages > 1)
         throw UsageError("--resume skips images that read whole, as each --progressive stage's does: resume a "
                          "progressive render with --save-state and --resume-state");
@@ -273,7 +275,7 @@ int run(const Args& args) {
             return renderer.plan_strips(frame, with_state || stages > 1 ? 1 : strip_options.strips, strip_options.budget);
         });
         PngOptions png;
-        png.bits = bits;
+        png.bits = format.bits;
         png.transparent = options.transparent;
         // The genome as rendered, so the PNG reproduces its own image.
         auto comments = [&](PngOptions& out, const RenderResult& result) {
@@ -316,7 +318,7 @@ int run(const Args& args) {
                 iterated += result.stats.samples;
                 iteration_seconds += result.stats.seconds;
                 result.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
-                ImageWriter::Job job{path, std::move(result.image), png};
+                ImageWriter::Job job{path, std::move(result.image), png, format.linear};
                 comments(job.png, result);
                 // Encoded while the next image (or stage) renders.
                 writer.push(std::move(job));
@@ -328,6 +330,9 @@ int run(const Args& args) {
             result.stats.seconds = iteration_seconds;
             progress.done(result);
         } else {
+            if (format.exr)
+                throw InputError(path + ": EXR images are written in one piece, and this one takes " +
+                                 std::to_string(strips.count) + " strips: write a PNG, or raise --memory-budget");
             std::fprintf(stderr, "flamejit render: %s\n", describe_strips(path, strips).c_str());
             StripRender striped = in_flame(input, index, [&] {
                 return render_strips_to_png(renderer, frame, options.seed, strips, path, png, comments, report);

@@ -1,6 +1,8 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #include "image_writer.h"
 
+#include "image/exr_io.h"
+
 namespace fj::cli {
 
 ImageWriter::ImageWriter(size_t depth) : depth_(depth), thread_([this] { loop(); }) {}
@@ -40,7 +42,10 @@ void ImageWriter::loop() {
             busy_ = true;
         }
         try {
-            write_png(job.path, job.image, job.png);
+            if (is_exr_path(job.path))
+                write_exr(job.path, job.image, job.png, job.linear);
+            else
+                write_png(job.path, job.image, job.png);
         } catch (...) {
             std::lock_guard lock(mutex_);
             if (!failure_) failure_ = std::current_exception();

@@ -1,5 +1,6 @@
-// flamejit — PNGs encoded and written on a thread of their own, so that the
-// next image renders meanwhile (render with several images, animate).
+// flamejit — images (PNG, or EXR for a path ending in .exr) encoded and
+// written on a thread of their own, so that the next image renders meanwhile
+// (render with several images, animate).
 // SPDX-License-Identifier: GPL-3.0-or-later
 #pragma once
 
@@ -19,7 +20,8 @@ public:
     struct Job {
         std::string path;
         ImageF image;
-        PngOptions png;  // text chunks included
+        PngOptions png;  // text chunks included; bits and text for EXR too
+        bool linear = false;  // an EXR of a post-pass with PostPlan::linear
     };
 
     // At most `depth` images wait, so memory stays bounded when writing is

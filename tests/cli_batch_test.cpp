@@ -355,3 +355,29 @@ TEST_CASE("cli batch: render --resume skips the images a run already finished, a
     CHECK(fj::read_png(dir + "/c.png").rgba == whole.rgba);
     CHECK(flamejit("render " + all + " -o " + quoted(dir) + " --resume --progressive 2").status == 2);
 }
+
+TEST_CASE("cli batch: outputs named .exr are OpenEXR files; --linear and --bits are checked against the format") {
+    const std::string dir = fj::test::scratch_dir("exr");
+    const std::string genome = dir + "/g.flam3";
+    fj::test::write_file(genome, kGenome);
+    const std::string magic("\x76\x2f\x31\x01", 4);
+    for (const char* args : {"", " --bits 32 --linear", " --transparent"}) {
+        CAPTURE(args);
+        const auto r = flamejit("render " + quoted(genome) + " -o " + quoted(dir + "/g.exr") + args);
+        REQUIRE_MESSAGE(r.status == 0, r.output);
+        CHECK(fj::test::read_file(dir + "/g.exr").substr(0, 4) == magic);
+    }
+    const std::string sequence = dir + "/seq.flam3";
+    fj::test::write_file(sequence, "<flames>" + fj::test::set_flame_attribute(kGenome, "time", "0") +
+                                       fj::test::set_flame_attribute(kGenome, "time", "2") + "</flames>");
+    const auto frames = flamejit("animate " + quoted(sequence) + " --frames 0:1 -o " + quoted(dir + "/f%d.exr"));
+    REQUIRE_MESSAGE(frames.status == 0, frames.output);
+    CHECK(fj::test::read_file(dir + "/f1.exr").substr(0, 4) == magic);
+    // Options that do not fit the format, and an EXR that would need strips: exit 2.
+    for (const std::string& bad : {std::string(" -o x.png --linear"), std::string(" -o x.exr --bits 8"),
+                                   std::string(" -o x.png --bits 32"), std::string(" -o x.exr --linear --earlyclip"),
+                                   std::string(" -o x.exr --strips 2"), std::string(" -o x.exr --resume")}) {
+        CAPTURE(bad);
+        CHECK(flamejit("render " + quoted(genome) + bad).status == 2);
+    }
+}

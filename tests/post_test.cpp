@@ -536,6 +536,27 @@ TEST_CASE("post cuda: matches the CPU post-pass on a random accumulator (needs a
     for (size_t i = 0; i < cpu.rgba.size(); ++i)
         if (!close(gpu.rgba[i], cpu.rgba[i], 1e-4, 1e-3)) ++bad;
     CHECK(bad == 0);
+
+    // A strip's rows (its filter windows start at filter_top), toned and linear.
+    const fj::FramePlan band = fj::band_plan(plan, 10, 20);
+    const size_t row = size_t(4) * plan.hist_width;
+    const std::vector<float> rows(accum.begin() + row * band.hist_row0,
+                                  accum.begin() + row * (band.hist_row0 + band.hist_height));
+    REQUIRE(cudaMalloc(&d_accum, rows.size() * sizeof(float)) == cudaSuccess);
+    REQUIRE(cudaMemcpy(d_accum, rows.data(), rows.size() * sizeof(float), cudaMemcpyHostToDevice) == cudaSuccess);
+    for (bool linear : {false, true}) {
+        CAPTURE(linear);
+        fj::PostPlan strip = fj::make_post_plan(f, band);
+        strip.linear = linear;
+        const fj::ImageF g = fj::post_process_cuda(strip, d_accum, nullptr, nullptr);
+        const fj::ImageF c = fj::post_process_cpu(strip, rows.data(), 2, nullptr);
+        REQUIRE(g.rgba.size() == c.rgba.size());
+        bad = 0;
+        for (size_t i = 0; i < c.rgba.size(); ++i)
+            if (!close(g.rgba[i], c.rgba[i], 1e-4, 1e-3)) ++bad;
+        CHECK(bad == 0);
+    }
+    cudaFree(d_accum);
 }
 
 TEST_CASE("post cuda: two passes with a count channel match the CPU post-pass (needs a GPU)") {

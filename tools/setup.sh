@@ -5,9 +5,10 @@
 
 FJ_ROOT=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
 FJ_BUILD="$FJ_ROOT/build"
-# Build tools and libraries; flam3-utils and libflam3-dev are the test oracles.
+# Build tools and libraries; flam3-utils, libflam3-dev and libopenexr-dev are
+# the test oracles.
 FJ_PACKAGES=(cmake make g++ pkg-config libpng-dev nlohmann-json3-dev libpugixml-dev
-             doctest-dev flam3-utils libflam3-dev)
+             doctest-dev flam3-utils libflam3-dev libopenexr-dev)
 
 fj_die() { echo "flamejit set-up: $*" >&2; exit 1; }
 

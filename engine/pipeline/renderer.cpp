@@ -171,6 +171,7 @@ RenderResult Renderer::render_plan(const PreparedFrame& frame, uint64_t seed, co
     }
     post.transparent = options_.transparent;
     post.earlyclip = options_.earlyclip;
+    post.linear = options_.linear;
     if (!options_.emit_cu.empty()) {
         std::ofstream out(options_.emit_cu);
         out << stitch_kernel(frame.key, frame.layout, registry, SnippetSource::standard());

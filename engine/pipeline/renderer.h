@@ -37,6 +37,7 @@ struct RenderOptions {
     std::string emit_cu;         // write the generated kernel source here
     bool transparent = false;    // alpha from density, no background (flam3's transparency=1)
     bool earlyclip = false;      // tone-map before the spatial filter, 100-step fuse (flam3's earlyclip=1)
+    bool linear = false;         // images of the filtered values, not tone-mapped (PostPlan::linear)
     ProgressFn progress;
 };
 

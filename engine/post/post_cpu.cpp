@@ -242,7 +242,7 @@ ImageF post_process_cpu(const PostPlan& plan, const HistogramView& hist, float* 
     // bits then sees the values flam3's does (tone.h).
     const ToneParamsT<double> tone = tone_params<double>(plan);
     const int os = plan.supersample;
-    if (plan.earlyclip) {
+    if (plan.earlyclip && !plan.linear) {
         // Every cell, empty ones too: they take the background (flam3), and
         // go back into the float buffer as into flam3's.
         const long long w = plan.hist_width;
@@ -258,7 +258,9 @@ ImageF post_process_cpu(const PostPlan& plan, const HistogramView& hist, float* 
     // One filtered pixel toned (or, under early clip, clamped) into the image.
     auto finish = [&](const double t[4], float out[4]) {
         double toned[4];
-        if (plan.earlyclip)
+        if (plan.linear)
+            for (int i = 0; i < 4; ++i) toned[i] = i < 3 ? t[i] : t[3] / 255.0;
+        else if (plan.earlyclip)
             clip_filtered(t, toned);
         else
             tone_pixel(t, tone, toned);

@@ -151,13 +151,15 @@ __global__ void tone_cells_kernel(float4* scaled, long long cells, ToneParamsT<d
 // per output pixel, so the double arithmetic is a small share of the pass.
 __global__ void filter_tone_kernel(const float4* scaled, int hist_w, int width, int height, int os,
                                    int left, int top, const double* coefs, int fw, ToneParamsT<double> tone,
-                                   bool earlyclip, float4* image) {
+                                   bool earlyclip, bool linear, float4* image) {
     int px = blockIdx.x * blockDim.x + threadIdx.x;
     int py = blockIdx.y * blockDim.y + threadIdx.y;
     if (px >= width || py >= height) return;
     double t[4], o[4];
     filter_pixel(reinterpret_cast<const float*>(scaled), hist_w, left + px * os, top + py * os, coefs, fw, t);
-    if (earlyclip)
+    if (linear)
+        for (int i = 0; i < 4; ++i) o[i] = i < 3 ? t[i] : t[3] / 255.0;
+    else if (earlyclip)
         clip_filtered(t, o);
     else
         tone_pixel(t, tone, o);
@@ -254,7 +256,7 @@ void run_post_cuda(const CudaPostJob& job, const CudaPostBuffers& buffers, void*
     const CudaPostTotals seen = scale_pass(job, buffers, d_scaled, stream);
 
     const int block = 256;
-    if (job.earlyclip) {
+    if (job.earlyclip && !job.linear) {
         FJ_LAUNCH(tone_cells_kernel, blocks_for(cells, block), block, stream, d_scaled, cells, job.tone);
     }
     DeviceArray<double> d_filter =
@@ -264,7 +266,7 @@ void run_post_cuda(const CudaPostJob& job, const CudaPostBuffers& buffers, void*
     dim3 tile(16, 16);
     dim3 grid(blocks_for(job.width, 16), blocks_for(job.height, 16));
     FJ_LAUNCH(filter_tone_kernel, grid, tile, stream, d_scaled, job.hist_width, job.width, job.height, os,
-              job.de_offset, job.filter_top, d_filter.get(), job.filter_width, job.tone, job.earlyclip, d_image.get());
+              job.de_offset, job.filter_top, d_filter.get(), job.filter_width, job.tone, job.earlyclip, job.linear, d_image.get());
     FJ_CUDA_CHECK(cudaMemcpyAsync(host_rgba, d_image.get(), pixels * sizeof(float4),
                                   cudaMemcpyDeviceToHost, stream));
     FJ_CUDA_CHECK(cudaStreamSynchronize(stream));

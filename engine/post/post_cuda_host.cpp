@@ -37,6 +37,7 @@ CudaPostJob make_job(const PostPlan& plan, std::vector<int>& radius) {
     job.filter_width = plan.filter.width;
     job.tone = tone_params<double>(plan);
     job.earlyclip = plan.earlyclip;
+    job.linear = plan.linear;
     return job;
 }
 

@@ -28,6 +28,7 @@ struct CudaPostJob {
     int filter_width = 0;
     ToneParamsT<double> tone{};            // filter and tone run in double, as on the CPU
     bool earlyclip = false;                // tone-map cells before the filter (PostPlan)
+    bool linear = false;                   // the filtered values, not toned (PostPlan)
 };
 
 struct CudaPostTotals {

@@ -52,6 +52,11 @@ struct PostPlan {
     // the filter averages clipped colours (better antialiasing of bright
     // edges); the filtered result is only clamped.
     bool earlyclip = false;
+    // The filtered log-density values instead of the tone-mapped image: RGB
+    // on the 0..255 scale, premultiplied, and alpha the density's opacity
+    // (alpha/255), before gamma, vibrancy, background and clipping (EXR
+    // output for compositing, image/exr_io.h).
+    bool linear = false;
 
     // The histogram row of output row 0's filter window (de_offset for a
     // whole frame).

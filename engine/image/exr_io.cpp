@@ -1,0 +1,205 @@
+// flamejit — OpenEXR output (single-part scanline, ZIPS).
+// SPDX-License-Identifier: GPL-3.0-or-later
+#include "image/exr_io.h"
+
+#include <zlib.h>
+
+#include <algorithm>
+#include <cerrno>
+#include <cmath>
+#include <cstring>
+#include <fstream>
+#include <stdexcept>
+#include <vector>
+
+#include "atomic_file.h"
+
+namespace fj {
+namespace {
+
+// EXR is little-endian throughout.
+class Bytes {
+public:
+    void u8(uint8_t v) { data_.push_back(static_cast<char>(v)); }
+    void u32(uint32_t v) {
+        for (int i = 0; i < 4; ++i) u8(static_cast<uint8_t>(v >> (8 * i)));
+    }
+    void i32(int32_t v) { u32(static_cast<uint32_t>(v)); }
+    void u64(uint64_t v) {
+        for (int i = 0; i < 8; ++i) u8(static_cast<uint8_t>(v >> (8 * i)));
+    }
+    void f32(float v) {
+        uint32_t bits;
+        std::memcpy(&bits, &v, sizeof bits);
+        u32(bits);
+    }
+    void text(const std::string& s) { data_.append(s).push_back('\0'); }
+    void raw(const void* p, size_t n) { data_.append(static_cast<const char*>(p), n); }
+    size_t size() const { return data_.size(); }
+    std::string& data() { return data_; }
+
+    // A header attribute: name, type, byte size, then the value `fill` writes.
+    template <typename Fill>
+    void attribute(const std::string& name, const std::string& type, Fill fill) {
+        text(name);
+        text(type);
+        Bytes value;
+        fill(value);
+        i32(static_cast<int32_t>(value.size()));
+        data_.append(value.data());
+    }
+
+private:
+    std::string data_;
+};
+
+constexpr const char* kChannels[4] = {"A", "B", "G", "R"};  // EXR's alphabetical order
+constexpr int kChannelOfRgba[4] = {3, 2, 1, 0};             // ... taken from RGBA
+
+// One scanline's data as ZIPS stores it: the bytes split into those at even
+// and odd offsets, each byte then replaced by its difference from the one
+// before plus 128, and deflated; a line that does not shrink is stored raw.
+std::string zips_block(const std::string& line) {
+    const size_t n = line.size();
+    std::string split(n, '\0');
+    for (size_t i = 0, even = 0, odd = (n + 1) / 2; i < n; ++i) split[i % 2 ? odd++ : even++] = line[i];
+    for (size_t i = n; i-- > 1;)
+        split[i] = static_cast<char>(static_cast<uint8_t>(split[i]) - static_cast<uint8_t>(split[i - 1]) + 128);
+    uLongf packed_size = compressBound(static_cast<uLong>(n));
+    std::string packed(packed_size, '\0');
+    if (compress2(reinterpret_cast<Bytef*>(packed.data()), &packed_size, reinterpret_cast<const Bytef*>(split.data()),
+                  static_cast<uLong>(n), 4) != Z_OK)
+        throw std::runtime_error("zlib failed");
+    if (packed_size >= n) return line;
+    packed.resize(packed_size);
+    return packed;
+}
+
+}  // namespace
+
+uint16_t half_of(float value) {
+    uint32_t x;
+    std::memcpy(&x, &value, sizeof x);
+    const uint16_t sign = static_cast<uint16_t>((x >> 16) & 0x8000u);
+    const int exponent = static_cast<int>((x >> 23) & 0xffu);
+    uint32_t mantissa = x & 0x7fffffu;
+    if (exponent == 255) return static_cast<uint16_t>(sign | 0x7c00u | (mantissa ? 0x200u | (mantissa >> 13) : 0u));
+    const int e = exponent - 127 + 15;
+    if (e >= 31) return static_cast<uint16_t>(sign | 0x7c00u);
+    if (e <= 0) {
+        // Subnormal halves: the implicit bit joins the mantissa, shifted out
+        // by 14 - e places, rounded to nearest even.
+        if (e < -10) return sign;
+        mantissa |= 0x800000u;
+        const int shift = 14 - e;
+        uint32_t h = mantissa >> shift;
+        const uint32_t rest = mantissa & ((1u << shift) - 1), halfway = 1u << (shift - 1);
+        if (rest > halfway || (rest == halfway && (h & 1u))) ++h;
+        return static_cast<uint16_t>(sign | h);
+    }
+    uint32_t h = static_cast<uint32_t>(sign) | (static_cast<uint32_t>(e) << 10) | (mantissa >> 13);
+    const uint32_t rest = mantissa & 0x1fffu;
+    // A carry out of the mantissa moves up the exponent, to inf past 65504.
+    if (rest > 0x1000u || (rest == 0x1000u && (h & 1u))) ++h;
+    return static_cast<uint16_t>(h);
+}
+
+bool is_exr_path(const std::string& path) {
+    if (path.size() < 4) return false;
+    std::string ext = path.substr(path.size() - 4);
+    std::transform(ext.begin(), ext.end(), ext.begin(), [](unsigned char c) { return std::tolower(c); });
+    return ext == ".exr";
+}
+
+void write_exr(const std::string& path, const ImageF& image, const PngOptions& options, bool linear) {
+    if (options.bits != 16 && options.bits != 32)
+        throw std::runtime_error("EXR samples are 16 (half) or 32 (float) bits, not " + std::to_string(options.bits));
+    const int w = image.width, h = image.height;
+    if (w <= 0 || h <= 0 || image.rgba.size() != static_cast<size_t>(w) * h * 4)
+        throw std::runtime_error("cannot write " + path + ": image is " + std::to_string(w) + "x" + std::to_string(h) +
+                                 " with " + std::to_string(image.rgba.size()) + " samples");
+    const bool half = options.bits == 16;
+
+    Bytes header;
+    header.u32(20000630);  // the magic number
+    header.u32(2);         // version 2, single-part scanline
+    header.attribute("channels", "chlist", [&](Bytes& v) {
+        for (const char* name : kChannels) {
+            v.text(name);
+            v.i32(half ? 1 : 2);  // HALF or FLOAT
+            v.u32(0);             // pLinear and three reserved bytes
+            v.i32(1);             // x and y sampling
+            v.i32(1);
+        }
+        v.u8(0);
+    });
+    header.attribute("compression", "compression", [](Bytes& v) { v.u8(2); });  // ZIPS
+    for (const char* window : {"dataWindow", "displayWindow"})
+        header.attribute(window, "box2i", [&](Bytes& v) {
+            v.i32(0);
+            v.i32(0);
+            v.i32(w - 1);
+            v.i32(h - 1);
+        });
+    header.attribute("lineOrder", "lineOrder", [](Bytes& v) { v.u8(0); });  // increasing y
+    header.attribute("pixelAspectRatio", "float", [](Bytes& v) { v.f32(1.0f); });
+    header.attribute("screenWindowCenter", "v2f", [](Bytes& v) {
+        v.f32(0.0f);
+        v.f32(0.0f);
+    });
+    header.attribute("screenWindowWidth", "float", [](Bytes& v) { v.f32(1.0f); });
+    auto string_attribute = [&](const std::string& name, const std::string& value) {
+        if (name.empty() || name.size() > 255 || name.find('\0') != std::string::npos)
+            throw std::runtime_error("invalid EXR attribute name \"" + name + "\"");
+        header.attribute(name, "string", [&](Bytes& v) { v.raw(value.data(), value.size()); });
+    };
+    for (const auto& [key, value] : options.text) string_attribute(key, value);
+    if (!options.genome_xml.empty()) string_attribute("flam3_genome", options.genome_xml);
+    header.u8(0);
+
+    // The lines, each a block: its y, its size, its data.
+    std::vector<std::string> blocks(static_cast<size_t>(h));
+    std::string line;
+    for (int y = 0; y < h; ++y) {
+        const float* row = image.rgba.data() + static_cast<size_t>(y) * w * 4;
+        line.clear();
+        for (int c : kChannelOfRgba) {
+            for (int x = 0; x < w; ++x) {
+                const float* p = row + 4 * x;
+                // As the PNG quantises: NaN as 0, clamped; the linear values as they are.
+                auto bounded = [](float v, float top) { return std::isnan(v) ? 0.0f : std::clamp(v, 0.0f, top); };
+                const float alpha = linear ? p[3] : options.transparent ? bounded(p[3], 1.0f) : 1.0f;
+                float v;
+                if (c == 3) v = alpha;
+                else if (linear) v = p[c] / 255.0f;                     // premultiplied already
+                else v = bounded(p[c], 255.0f) / 255.0f * alpha;       // straight: premultiply
+                if (half) {
+                    const uint16_t bits = half_of(v);
+                    line.push_back(static_cast<char>(bits & 0xff));
+                    line.push_back(static_cast<char>(bits >> 8));
+                } else {
+                    uint32_t bits;
+                    std::memcpy(&bits, &v, sizeof bits);
+                    for (int i = 0; i < 4; ++i) line.push_back(static_cast<char>(bits >> (8 * i)));
+                }
+            }
+        }
+        blocks[y] = zips_block(line);
+    }
+
+    Bytes file;
+    file.raw(header.data().data(), header.size());
+    uint64_t offset = header.size() + 8ull * h;
+    for (int y = 0; y < h; ++y) {
+        file.u64(offset);
+        offset += 8 + blocks[y].size();
+    }
+    for (int y = 0; y < h; ++y) {
+        file.i32(y);
+        file.i32(static_cast<int32_t>(blocks[y].size()));
+        file.raw(blocks[y].data(), blocks[y].size());
+    }
+    write_file_atomically(path, file.data());
+}
+
+}  // namespace fj

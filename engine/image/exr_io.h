@@ -1,0 +1,34 @@
+// flamejit — OpenEXR output: RGBA in half or float, for compositing.
+// SPDX-License-Identifier: GPL-3.0-or-later
+//
+// A single-part scanline file, one line per block, ZIPS-compressed (a block
+// that does not shrink is stored as it is), channels A, B, G, R, increasing
+// y. Colour is stored premultiplied by alpha, as EXR's convention has it:
+//   - the tone-mapped image (the PNG's values before quantisation, colour /
+//     255): opaque unless `transparent`, when its straight colour is
+//     multiplied by its alpha;
+//   - `linear` (ImageF from a post-pass with PostPlan::linear): the filtered
+//     log-density values before gamma, vibrancy, background and clipping,
+//     colour / 255 already premultiplied and alpha the density's opacity,
+//     unclamped.
+// Text chunks become string attributes of the header, the genome under
+// flam3_genome. Written to a temporary name and renamed, as PNGs are.
+#pragma once
+
+#include <string>
+
+#include "image/png_io.h"
+
+namespace fj {
+
+// options.bits: 16 (half) or 32 (float); text, genome_xml and transparent as
+// for PNGs. Throws std::runtime_error.
+void write_exr(const std::string& path, const ImageF& image, const PngOptions& options, bool linear);
+
+// Whether `path` names an EXR file (by its extension, any case).
+bool is_exr_path(const std::string& path);
+
+// IEEE half of a float, rounded to nearest even (inf past 65504, NaN kept).
+uint16_t half_of(float value);
+
+}  // namespace fj

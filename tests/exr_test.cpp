@@ -1,0 +1,155 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+// OpenEXR output (image/exr_io.h) read back by the OpenEXR library, the
+// oracle: halves as Imath rounds them, premultiplied RGBA of half and float
+// files, the text as string attributes; and the linear post-pass, which
+// with gamma 1 and vibrancy 1 is the tone-mapped image premultiplied (but
+// for flam3's 256/255).
+#include <doctest/doctest.h>
+
+#include <ImfFrameBuffer.h>
+#include <ImfHeader.h>
+#include <ImfInputFile.h>
+#include <ImfStringAttribute.h>
+#include <half.h>
+
+#include <cmath>
+#include <cstring>
+#include <limits>
+#include <random>
+#include <vector>
+
+#include "genome/flam3_reader.h"
+#include "image/exr_io.h"
+#include "pipeline/renderer.h"
+#include "test_support.h"
+
+namespace {
+
+struct ExrPixels {
+    int width = 0, height = 0;
+    std::vector<float> rgba;
+    std::string genome;
+};
+
+ExrPixels read_exr(const std::string& path) {
+    Imf::InputFile file(path.c_str());
+    const Imath::Box2i window = file.header().dataWindow();
+    ExrPixels out;
+    out.width = window.max.x - window.min.x + 1;
+    out.height = window.max.y - window.min.y + 1;
+    out.rgba.assign(size_t(4) * out.width * out.height, -1.0f);
+    Imf::FrameBuffer frame;
+    const char* names[4] = {"R", "G", "B", "A"};
+    for (int c = 0; c < 4; ++c)
+        frame.insert(names[c], Imf::Slice(Imf::FLOAT, reinterpret_cast<char*>(out.rgba.data() + c), 4 * sizeof(float),
+                                          4 * sizeof(float) * out.width));
+    file.setFrameBuffer(frame);
+    file.readPixels(window.min.y, window.max.y);
+    if (const auto* genome = file.header().findTypedAttribute<Imf::StringAttribute>("flam3_genome"))
+        out.genome = genome->value();
+    return out;
+}
+
+}  // namespace
+
+TEST_CASE("exr: floats become halves as Imath rounds them") {
+    std::mt19937 rng(5);
+    std::uniform_int_distribution<uint32_t> bits;
+    std::vector<float> values = {0.0f, -0.0f, 1.0f, 0.5f, 65504.0f, 65519.0f, 65520.0f, 1e6f, -1e6f, 5.96e-8f,
+                                 2.98e-8f, 2.99e-8f, 6.1e-5f, std::numeric_limits<float>::infinity()};
+    for (int i = 0; i < 200000; ++i) {
+        uint32_t b = bits(rng);
+        float f;
+        std::memcpy(&f, &b, sizeof f);
+        if (!std::isnan(f)) values.push_back(f);
+    }
+    for (float f : values) {
+        CAPTURE(f);
+        CHECK(fj::half_of(f) == half(f).bits());
+    }
+    half nan;
+    nan.setBits(fj::half_of(std::numeric_limits<float>::quiet_NaN()));
+    CHECK(nan.isNan());
+}
+
+TEST_CASE("exr: half and float files read back premultiplied, with the genome as an attribute") {
+    const std::string dir = fj::test::scratch_dir("exr");
+    fj::ImageF image;
+    image.width = 37;
+    image.height = 5;
+    std::mt19937 rng(9);
+    std::uniform_real_distribution<float> colour(-20.0f, 300.0f), alpha(-0.2f, 1.2f);
+    for (int i = 0; i < 37 * 5; ++i) {
+        for (int c = 0; c < 3; ++c) image.rgba.push_back(colour(rng));
+        image.rgba.push_back(alpha(rng));
+    }
+    for (int bits : {16, 32}) {
+        for (bool transparent : {false, true}) {
+            CAPTURE(bits);
+            CAPTURE(transparent);
+            fj::PngOptions options;
+            options.bits = bits;
+            options.transparent = transparent;
+            options.text = {{"flam3_samples", "42"}};
+            options.genome_xml = "<flame name=\"x\"/>";
+            const std::string path = dir + "/i" + std::to_string(bits) + (transparent ? "t" : "o") + ".exr";
+            fj::write_exr(path, image, options, false);
+            const ExrPixels read = read_exr(path);
+            REQUIRE(read.width == 37);
+            REQUIRE(read.height == 5);
+            CHECK(read.genome == options.genome_xml);
+            for (size_t p = 0; p < read.rgba.size(); p += 4) {
+                const float a = transparent ? std::clamp(image.rgba[p + 3], 0.0f, 1.0f) : 1.0f;
+                for (int c = 0; c < 4; ++c) {
+                    const float want = c == 3 ? a : std::clamp(image.rgba[p + c], 0.0f, 255.0f) / 255.0f * a;
+                    const float stored = bits == 16 ? float(half(want)) : want;
+                    CHECK(read.rgba[p + c] == stored);
+                }
+            }
+        }
+    }
+    // Linear images keep their values, unclamped.
+    fj::PngOptions options;
+    options.bits = 32;
+    fj::write_exr(dir + "/linear.exr", image, options, true);
+    const ExrPixels linear = read_exr(dir + "/linear.exr");
+    for (size_t p = 0; p < linear.rgba.size(); p += 4)
+        for (int c = 0; c < 4; ++c)
+            CHECK(linear.rgba[p + c] == (c == 3 ? image.rgba[p + 3] : image.rgba[p + c] / 255.0f));
+    CHECK(fj::is_exr_path("a/B.EXR"));
+    CHECK_FALSE(fj::is_exr_path("b.png"));
+    CHECK_THROWS_AS(fj::write_exr(dir + "/bad.exr", image, fj::PngOptions{}, false), std::runtime_error);  // 8 bits
+}
+
+TEST_CASE("exr: the linear post-pass is the tone-mapped image premultiplied when gamma and vibrancy are 1") {
+    fj::Flame flame = fj::read_flam3_file(fj::test::source_path("genomes/default.flam3")).at(0);
+    flame.scale *= 0.25;
+    flame.width /= 4;
+    flame.height /= 4;
+    flame.quality = 20;
+    flame.gamma = 1;
+    flame.gamma_threshold = 0;
+    flame.vibrancy = 1;
+    flame.brightness = 1;
+    fj::RenderOptions options;
+    options.backend = fj::BackendChoice::Cpu;
+    options.threads = 2;
+    options.transparent = true;
+    fj::Renderer toned(options);
+    options.linear = true;
+    fj::Renderer linear(options);
+    const fj::ImageF a = toned.render(flame).image, b = linear.render(flame).image;
+    REQUIRE(a.rgba.size() == b.rgba.size());
+    int compared = 0;
+    for (size_t p = 0; p < a.rgba.size(); p += 4) {
+        const float alpha = a.rgba[p + 3];
+        if (!(alpha > 0.01f && alpha < 0.99f) || a.rgba[p] >= 255 || a.rgba[p + 1] >= 255 || a.rgba[p + 2] >= 255)
+            continue;
+        ++compared;
+        CHECK(b.rgba[p + 3] == doctest::Approx(alpha).epsilon(1e-5));
+        // flam3 scales colour by 256 where the white level is 255.
+        for (int c = 0; c < 3; ++c)
+            CHECK(a.rgba[p + c] * alpha == doctest::Approx(b.rgba[p + c] * 256.0 / 255.0).epsilon(1e-4));
+    }
+    CHECK(compared > 100);
+}
