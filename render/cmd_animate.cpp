@@ -18,7 +18,6 @@
 #include "genome/interpolate.h"
 #include "genome/sequence.h"
 #include "image/png_io.h"
-#include "image/exr_io.h"
 #include "image_writer.h"
 #include "strip_render.h"
 #include "pipeline/frame_batch.h"
@@ -161,16 +160,13 @@ void render_worker(const Run& run, RenderOptions options, std::atomic<size_t>& n
             comments(job.png, result);
             writer.push(std::move(job));
         } else {
-            if (is_exr_path(path))
-                throw InputError(path + ": EXR frames are written in one piece, and this one takes " +
-                                 std::to_string(strips.count) + " strips: write PNGs, or raise --memory-budget");
             {
                 std::lock_guard lock(print);
                 std::fprintf(stderr, "flamejit animate: %s\n", describe_strips(path, strips).c_str());
             }
             result = input_from(run.label, [&] {
-                return render_strips_to_png(renderer, frame, frame_seed(run.seed, n), strips, path, run.png,
-                                            comments, nullptr)
+                return render_strips_to_file(renderer, frame, frame_seed(run.seed, n), strips, path, run.png,
+                                             run.linear, comments, nullptr)
                     .result;
             });
         }

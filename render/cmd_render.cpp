@@ -330,12 +330,9 @@ int run(const Args& args) {
             result.stats.seconds = iteration_seconds;
             progress.done(result);
         } else {
-            if (format.exr)
-                throw InputError(path + ": EXR images are written in one piece, and this one takes " +
-                                 std::to_string(strips.count) + " strips: write a PNG, or raise --memory-budget");
             std::fprintf(stderr, "flamejit render: %s\n", describe_strips(path, strips).c_str());
             StripRender striped = in_flame(input, index, [&] {
-                return render_strips_to_png(renderer, frame, options.seed, strips, path, png, comments, report);
+                return render_strips_to_file(renderer, frame, options.seed, strips, path, png, format.linear, comments, report);
             });
             result = std::move(striped.result);
             iterated = striped.iterated;

@@ -1,22 +1,24 @@
-// flamejit — a frame rendered strip by strip into one PNG.
+// flamejit — a frame rendered strip by strip into one image file.
 // SPDX-License-Identifier: GPL-3.0-or-later
 #include "strip_render.h"
 
 #include <chrono>
 
+#include "image/image_stream.h"
+
 namespace fj::cli {
 
-StripRender render_strips_to_png(Renderer& renderer, const PreparedFrame& frame, uint64_t seed,
-                                 const StripPlan& strips, const std::string& path, const PngOptions& png,
-                                 const std::function<void(PngOptions&, const RenderResult&)>& comments,
-                                 const ProgressFn& progress) {
+StripRender render_strips_to_file(Renderer& renderer, const PreparedFrame& frame, uint64_t seed,
+                                  const StripPlan& strips, const std::string& path, const PngOptions& png, bool linear,
+                                  const std::function<void(PngOptions&, const RenderResult&)>& comments,
+                                  const ProgressFn& progress) {
     const auto start = std::chrono::steady_clock::now();
-    PngStream out(path, frame.plan.width, frame.plan.height, png);
+    const std::unique_ptr<ImageStream> out = open_image_stream(path, frame.plan.width, frame.plan.height, png, linear);
     StripRender total;
     for (int i = 0; i < strips.count; ++i) {
         if (progress) renderer.set_progress([progress, i, n = strips.count](double f) { progress((i + f) / n); });
         RenderResult strip = renderer.render_strip(frame, seed, strips, i);
-        out.write_rows(strip.image);
+        out->write_rows(strip.image);
         total.iterated += strip.stats.samples;
         if (i == 0) {
             total.result = std::move(strip);
@@ -29,7 +31,7 @@ StripRender render_strips_to_png(Renderer& renderer, const PreparedFrame& frame,
     total.result.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
     PngOptions text;
     if (comments) comments(text, total.result);
-    out.finish(text);
+    out->finish(text);
     return total;
 }
 

@@ -1,9 +1,10 @@
-// flamejit — a frame rendered strip by strip into one PNG (render, animate).
+// flamejit — a frame rendered strip by strip into one image file (render, animate).
 // SPDX-License-Identifier: GPL-3.0-or-later
 //
 // For frames whose histogram does not fit the memory budget in one piece
-// (pipeline/strips.h): each strip's rows go into the PNG as soon as they
-// are made, so neither the histogram nor the image is ever held whole.
+// (pipeline/strips.h): each strip's rows go into the PNG (or EXR,
+// image/image_stream.h) as soon as they are made, so neither the histogram
+// nor the image is ever held whole.
 #pragma once
 
 #include <functional>
@@ -21,13 +22,13 @@ struct StripRender {
     uint64_t iterated = 0;   // samples of all strips together
 };
 
-// Renders `frame` in `strips` into `path` (png.bits, png.transparent);
-// `comments` then fills the PNG's text from the result. `progress` sees the
-// fraction of all strips.
-StripRender render_strips_to_png(Renderer& renderer, const PreparedFrame& frame, uint64_t seed,
-                                 const StripPlan& strips, const std::string& path, const PngOptions& png,
-                                 const std::function<void(PngOptions&, const RenderResult&)>& comments,
-                                 const ProgressFn& progress);
+// Renders `frame` in `strips` into `path` (png.bits, png.transparent;
+// `linear`: an EXR of PostPlan::linear values); `comments` then fills the
+// image's text from the result. `progress` sees the fraction of all strips.
+StripRender render_strips_to_file(Renderer& renderer, const PreparedFrame& frame, uint64_t seed,
+                                  const StripPlan& strips, const std::string& path, const PngOptions& png, bool linear,
+                                  const std::function<void(PngOptions&, const RenderResult&)>& comments,
+                                  const ProgressFn& progress);
 
 // "out.png: 3 strips of 1200 rows, 5.1 GiB each (budget 6.0 GiB)", for stderr.
 std::string describe_strips(const std::string& path, const StripPlan& strips);

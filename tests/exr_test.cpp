@@ -14,6 +14,7 @@
 
 #include <cmath>
 #include <cstring>
+#include <filesystem>
 #include <limits>
 #include <random>
 #include <vector>
@@ -116,6 +117,34 @@ TEST_CASE("exr: half and float files read back premultiplied, with the genome as
     for (size_t p = 0; p < linear.rgba.size(); p += 4)
         for (int c = 0; c < 4; ++c)
             CHECK(linear.rgba[p + c] == (c == 3 ? image.rgba[p + 3] : image.rgba[p + c] / 255.0f));
+    // Written in bands: the same file; given up: no file, no temporaries.
+    {
+        fj::PngOptions text;
+        text.bits = 32;
+        text.genome_xml = "<flame/>";
+        fj::write_exr(dir + "/whole.exr", image, text, true);
+        fj::ExrStream stream(dir + "/bands.exr", 37, 5, text, true);
+        for (int first : {0, 2}) {
+            fj::ImageF rows;
+            rows.width = 37;
+            rows.height = first == 0 ? 2 : 3;
+            rows.rgba.assign(image.rgba.begin() + first * 37 * 4, image.rgba.begin() + (first + rows.height) * 37 * 4);
+            stream.write_rows(rows);
+        }
+        stream.finish(text);
+        CHECK(fj::test::read_file(dir + "/bands.exr") == fj::test::read_file(dir + "/whole.exr"));
+    }
+    {
+        fj::ExrStream stream(dir + "/unfinished.exr", 37, 5, options, false);
+        fj::ImageF rows = image;
+        rows.height = 1;
+        rows.rgba.resize(37 * 4);
+        stream.write_rows(rows);
+        CHECK_THROWS_AS(stream.finish({}), std::logic_error);
+    }
+    int entries = 0;
+    for (const auto& entry : std::filesystem::directory_iterator(dir)) entries += entry.is_regular_file();
+    CHECK(entries == 7);  // four tone-mapped, linear, whole, bands
     CHECK(fj::is_exr_path("a/B.EXR"));
     CHECK_FALSE(fj::is_exr_path("b.png"));
     CHECK_THROWS_AS(fj::write_exr(dir + "/bad.exr", image, fj::PngOptions{}, false), std::runtime_error);  // 8 bits

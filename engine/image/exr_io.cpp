@@ -6,6 +6,7 @@
 
 #include <algorithm>
 #include <cerrno>
+#include <cstdio>
 #include <cmath>
 #include <cstring>
 #include <fstream>
@@ -111,15 +112,11 @@ bool is_exr_path(const std::string& path) {
     return ext == ".exr";
 }
 
-void write_exr(const std::string& path, const ImageF& image, const PngOptions& options, bool linear) {
-    if (options.bits != 16 && options.bits != 32)
-        throw std::runtime_error("EXR samples are 16 (half) or 32 (float) bits, not " + std::to_string(options.bits));
-    const int w = image.width, h = image.height;
-    if (w <= 0 || h <= 0 || image.rgba.size() != static_cast<size_t>(w) * h * 4)
-        throw std::runtime_error("cannot write " + path + ": image is " + std::to_string(w) + "x" + std::to_string(h) +
-                                 " with " + std::to_string(image.rgba.size()) + " samples");
-    const bool half = options.bits == 16;
+namespace {
 
+// Everything up to the offset table: the required attributes, then the text
+// as string attributes.
+std::string exr_header(int w, int h, bool half, const PngOptions& options) {
     Bytes header;
     header.u32(20000630);  // the magic number
     header.u32(2);         // version 2, single-part scanline
@@ -156,50 +153,133 @@ void write_exr(const std::string& path, const ImageF& image, const PngOptions& o
     for (const auto& [key, value] : options.text) string_attribute(key, value);
     if (!options.genome_xml.empty()) string_attribute("flam3_genome", options.genome_xml);
     header.u8(0);
+    return std::move(header.data());
+}
 
-    // The lines, each a block: its y, its size, its data.
-    std::vector<std::string> blocks(static_cast<size_t>(h));
-    std::string line;
-    for (int y = 0; y < h; ++y) {
-        const float* row = image.rgba.data() + static_cast<size_t>(y) * w * 4;
-        line.clear();
+}  // namespace
+
+struct ExrStream::State {
+    std::string path, temporary, lines_path;  // the image, its temporary, the waiting lines
+    int width = 0, height = 0, rows_written = 0;
+    bool half = true, transparent = false, linear = false, finished = false;
+    std::ofstream lines;                      // each line's block: y, size, data
+    std::vector<uint32_t> block_sizes;
+    std::string line;                         // one line's samples, reused
+};
+
+ExrStream::ExrStream(const std::string& path, int width, int height, const PngOptions& options, bool linear)
+    : state_(std::make_unique<State>()) {
+    if (options.bits != 16 && options.bits != 32)
+        throw std::runtime_error("EXR samples are 16 (half) or 32 (float) bits, not " + std::to_string(options.bits));
+    if (width <= 0 || height <= 0)
+        throw std::runtime_error("cannot write " + path + ": image is " + std::to_string(width) + "x" +
+                                 std::to_string(height));
+    State& s = *state_;
+    s.path = path;
+    s.width = width;
+    s.height = height;
+    s.half = options.bits == 16;
+    s.transparent = options.transparent;
+    s.linear = linear;
+    s.temporary = temporary_name_for(path);
+    s.lines_path = temporary_name_for(path);
+    s.lines.open(s.lines_path, std::ios::binary);
+    if (!s.lines) throw std::runtime_error("cannot write " + path + ": " + std::strerror(errno));
+}
+
+ExrStream::~ExrStream() {
+    State& s = *state_;
+    if (s.lines.is_open()) s.lines.close();
+    std::remove(s.lines_path.c_str());
+    if (!s.finished) std::remove(s.temporary.c_str());
+}
+
+void ExrStream::write_rows(const ImageF& rows) {
+    State& s = *state_;
+    const int w = s.width;
+    if (rows.width != w || rows.rgba.size() != static_cast<size_t>(w) * rows.height * 4 ||
+        s.rows_written + rows.height > s.height)
+        throw std::logic_error("ExrStream: rows that do not fit the image");
+    // As the PNG quantises: NaN as 0, clamped; the linear values as they are.
+    auto bounded = [](float v, float top) { return std::isnan(v) ? 0.0f : std::clamp(v, 0.0f, top); };
+    for (int y = 0; y < rows.height; ++y) {
+        const float* row = rows.rgba.data() + static_cast<size_t>(y) * w * 4;
+        s.line.clear();
         for (int c : kChannelOfRgba) {
             for (int x = 0; x < w; ++x) {
                 const float* p = row + 4 * x;
-                // As the PNG quantises: NaN as 0, clamped; the linear values as they are.
-                auto bounded = [](float v, float top) { return std::isnan(v) ? 0.0f : std::clamp(v, 0.0f, top); };
-                const float alpha = linear ? p[3] : options.transparent ? bounded(p[3], 1.0f) : 1.0f;
+                const float alpha = s.linear ? p[3] : s.transparent ? bounded(p[3], 1.0f) : 1.0f;
                 float v;
                 if (c == 3) v = alpha;
-                else if (linear) v = p[c] / 255.0f;                     // premultiplied already
-                else v = bounded(p[c], 255.0f) / 255.0f * alpha;       // straight: premultiply
-                if (half) {
+                else if (s.linear) v = p[c] / 255.0f;                 // premultiplied already
+                else v = bounded(p[c], 255.0f) / 255.0f * alpha;     // straight: premultiply
+                if (s.half) {
                     const uint16_t bits = half_of(v);
-                    line.push_back(static_cast<char>(bits & 0xff));
-                    line.push_back(static_cast<char>(bits >> 8));
+                    s.line.push_back(static_cast<char>(bits & 0xff));
+                    s.line.push_back(static_cast<char>(bits >> 8));
                 } else {
                     uint32_t bits;
                     std::memcpy(&bits, &v, sizeof bits);
-                    for (int i = 0; i < 4; ++i) line.push_back(static_cast<char>(bits >> (8 * i)));
+                    for (int i = 0; i < 4; ++i) s.line.push_back(static_cast<char>(bits >> (8 * i)));
                 }
             }
         }
-        blocks[y] = zips_block(line);
+        const std::string block = zips_block(s.line);
+        Bytes prefix;
+        prefix.i32(s.rows_written + y);
+        prefix.i32(static_cast<int32_t>(block.size()));
+        s.lines.write(prefix.data().data(), static_cast<std::streamsize>(prefix.size()));
+        s.lines.write(block.data(), static_cast<std::streamsize>(block.size()));
+        s.block_sizes.push_back(static_cast<uint32_t>(block.size()));
     }
+    if (!s.lines) throw std::runtime_error("cannot write " + s.path + ": " + std::strerror(errno));
+    s.rows_written += rows.height;
+}
 
-    Bytes file;
-    file.raw(header.data().data(), header.size());
-    uint64_t offset = header.size() + 8ull * h;
-    for (int y = 0; y < h; ++y) {
-        file.u64(offset);
-        offset += 8 + blocks[y].size();
+void ExrStream::finish(const PngOptions& options) {
+    State& s = *state_;
+    if (s.rows_written != s.height)
+        throw std::logic_error("ExrStream: finished after " + std::to_string(s.rows_written) + " of " +
+                               std::to_string(s.height) + " rows");
+    s.lines.close();
+    if (!s.lines) throw std::runtime_error("cannot write " + s.path + ": " + std::strerror(errno));
+    const std::string header = exr_header(s.width, s.height, s.half, options);
+    Bytes offsets;
+    uint64_t offset = header.size() + 8ull * s.height;
+    for (uint32_t size : s.block_sizes) {
+        offsets.u64(offset);
+        offset += 8 + size;
     }
-    for (int y = 0; y < h; ++y) {
-        file.i32(y);
-        file.i32(static_cast<int32_t>(blocks[y].size()));
-        file.raw(blocks[y].data(), blocks[y].size());
+    std::string error;
+    {
+        std::ofstream out(s.temporary, std::ios::binary);
+        std::ifstream in(s.lines_path, std::ios::binary);
+        if (!out || !in) throw std::runtime_error("cannot write " + s.path + ": " + std::strerror(errno));
+        out.write(header.data(), static_cast<std::streamsize>(header.size()));
+        out.write(offsets.data().data(), static_cast<std::streamsize>(offsets.size()));
+        out << in.rdbuf();
+        out.close();
+        if (!out) error = std::strerror(errno);
     }
-    write_file_atomically(path, file.data());
+    s.finished = true;
+    commit_temporary(s.temporary, s.path, error);
+}
+
+void write_exr(const std::string& path, const ImageF& image, const PngOptions& options, bool linear) {
+    if (image.width <= 0 || image.height <= 0 ||
+        image.rgba.size() != static_cast<size_t>(image.width) * image.height * 4)
+        throw std::runtime_error("cannot write " + path + ": image is " + std::to_string(image.width) + "x" +
+                                 std::to_string(image.height) + " with " + std::to_string(image.rgba.size()) +
+                                 " samples");
+    ExrStream stream(path, image.width, image.height, options, linear);
+    stream.write_rows(image);
+    stream.finish(options);
+}
+
+std::unique_ptr<ImageStream> open_image_stream(const std::string& path, int width, int height,
+                                               const PngOptions& options, bool linear) {
+    if (is_exr_path(path)) return std::make_unique<ExrStream>(path, width, height, options, linear);
+    return std::make_unique<PngStream>(path, width, height, options);
 }
 
 }  // namespace fj

@@ -15,8 +15,10 @@
 // flam3_genome. Written to a temporary name and renamed, as PNGs are.
 #pragma once
 
+#include <memory>
 #include <string>
 
+#include "image/image_stream.h"
 #include "image/png_io.h"
 
 namespace fj {
@@ -24,6 +26,24 @@ namespace fj {
 // options.bits: 16 (half) or 32 (float); text, genome_xml and transparent as
 // for PNGs. Throws std::runtime_error.
 void write_exr(const std::string& path, const ImageF& image, const PngOptions& options, bool linear);
+
+// The same a band of rows at a time (image/image_stream.h). The header, which
+// holds the text, comes before the data in an EXR file, so the compressed
+// lines wait in a temporary file beside the image until finish().
+class ExrStream final : public ImageStream {
+public:
+    ExrStream(const std::string& path, int width, int height, const PngOptions& options, bool linear);
+    ~ExrStream() override;
+    ExrStream(const ExrStream&) = delete;
+    ExrStream& operator=(const ExrStream&) = delete;
+
+    void write_rows(const ImageF& rows) override;
+    void finish(const PngOptions& options) override;
+
+private:
+    struct State;
+    std::unique_ptr<State> state_;
+};
 
 // Whether `path` names an EXR file (by its extension, any case).
 bool is_exr_path(const std::string& path);

@@ -21,6 +21,7 @@
 #include <vector>
 
 #include "backend.h"
+#include "image/image_stream.h"
 
 namespace fj {
 
@@ -33,23 +34,19 @@ struct PngOptions {
 
 void write_png(const std::string& path, const ImageF& image, const PngOptions& options = {});
 
-// A PNG written a band of rows at a time (a frame rendered in strips): the
-// pixels write_png writes of the whole image, with the text chunks after the
-// image data, since a frame's sample count and time are known only at its
-// end. Nothing appears at `path` until finish(); a stream destroyed
-// unfinished removes its temporary file. Failures throw std::runtime_error.
-class PngStream {
+// A PNG written a band of rows at a time (image/image_stream.h): the pixels
+// write_png writes of the whole image, with the text chunks after the image
+// data.
+class PngStream final : public ImageStream {
 public:
     // options.bits and options.transparent; the text comes to finish().
     PngStream(const std::string& path, int width, int height, const PngOptions& options);
-    ~PngStream();
+    ~PngStream() override;
     PngStream(const PngStream&) = delete;
     PngStream& operator=(const PngStream&) = delete;
 
-    // The next rows of the image, top to bottom, the image's whole width.
-    void write_rows(const ImageF& rows);
-    // After the last row: options.text and genome_xml, then the file.
-    void finish(const PngOptions& options);
+    void write_rows(const ImageF& rows) override;
+    void finish(const PngOptions& options) override;
 
 private:
     struct State;
