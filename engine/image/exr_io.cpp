@@ -160,7 +160,6 @@ std::string exr_header(int w, int h, bool half, const PngOptions& options) {
 
 struct ExrStream::State {
     std::string path, temporary, lines_path;  // the image, its temporary, the waiting lines
-    int width = 0, height = 0, rows_written = 0;
     bool half = true, transparent = false, linear = false, finished = false;
     std::ofstream lines;                      // each line's block: y, size, data
     std::vector<uint32_t> block_sizes;
@@ -168,7 +167,7 @@ struct ExrStream::State {
 };
 
 ExrStream::ExrStream(const std::string& path, int width, int height, const PngOptions& options, bool linear)
-    : state_(std::make_unique<State>()) {
+    : ImageStream(width, height), state_(std::make_unique<State>()) {
     if (options.bits != 16 && options.bits != 32)
         throw std::runtime_error("EXR samples are 16 (half) or 32 (float) bits, not " + std::to_string(options.bits));
     if (width <= 0 || height <= 0)
@@ -176,8 +175,6 @@ ExrStream::ExrStream(const std::string& path, int width, int height, const PngOp
                                  std::to_string(height));
     State& s = *state_;
     s.path = path;
-    s.width = width;
-    s.height = height;
     s.half = options.bits == 16;
     s.transparent = options.transparent;
     s.linear = linear;
@@ -194,12 +191,9 @@ ExrStream::~ExrStream() {
     if (!s.finished) std::remove(s.temporary.c_str());
 }
 
-void ExrStream::write_rows(const ImageF& rows) {
+void ExrStream::add_rows(const ImageF& rows, int first_row) {
     State& s = *state_;
-    const int w = s.width;
-    if (rows.width != w || rows.rgba.size() != static_cast<size_t>(w) * rows.height * 4 ||
-        s.rows_written + rows.height > s.height)
-        throw std::logic_error("ExrStream: rows that do not fit the image");
+    const int w = width();
     // As the PNG quantises: NaN as 0, clamped; the linear values as they are.
     auto bounded = [](float v, float top) { return std::isnan(v) ? 0.0f : std::clamp(v, 0.0f, top); };
     for (int y = 0; y < rows.height; ++y) {
@@ -226,26 +220,22 @@ void ExrStream::write_rows(const ImageF& rows) {
         }
         const std::string block = zips_block(s.line);
         Bytes prefix;
-        prefix.i32(s.rows_written + y);
+        prefix.i32(first_row + y);
         prefix.i32(static_cast<int32_t>(block.size()));
         s.lines.write(prefix.data().data(), static_cast<std::streamsize>(prefix.size()));
         s.lines.write(block.data(), static_cast<std::streamsize>(block.size()));
         s.block_sizes.push_back(static_cast<uint32_t>(block.size()));
     }
     if (!s.lines) throw std::runtime_error("cannot write " + s.path + ": " + std::strerror(errno));
-    s.rows_written += rows.height;
 }
 
-void ExrStream::finish(const PngOptions& options) {
+void ExrStream::close(const PngOptions& options) {
     State& s = *state_;
-    if (s.rows_written != s.height)
-        throw std::logic_error("ExrStream: finished after " + std::to_string(s.rows_written) + " of " +
-                               std::to_string(s.height) + " rows");
     s.lines.close();
     if (!s.lines) throw std::runtime_error("cannot write " + s.path + ": " + std::strerror(errno));
-    const std::string header = exr_header(s.width, s.height, s.half, options);
+    const std::string header = exr_header(width(), height(), s.half, options);
     Bytes offsets;
-    uint64_t offset = header.size() + 8ull * s.height;
+    uint64_t offset = header.size() + 8ull * height();
     for (uint32_t size : s.block_sizes) {
         offsets.u64(offset);
         offset += 8 + size;
@@ -274,12 +264,6 @@ void write_exr(const std::string& path, const ImageF& image, const PngOptions& o
     ExrStream stream(path, image.width, image.height, options, linear);
     stream.write_rows(image);
     stream.finish(options);
-}
-
-std::unique_ptr<ImageStream> open_image_stream(const std::string& path, int width, int height,
-                                               const PngOptions& options, bool linear) {
-    if (is_exr_path(path)) return std::make_unique<ExrStream>(path, width, height, options, linear);
-    return std::make_unique<PngStream>(path, width, height, options);
 }
 
 }  // namespace fj

@@ -37,10 +37,10 @@ public:
     ExrStream(const ExrStream&) = delete;
     ExrStream& operator=(const ExrStream&) = delete;
 
-    void write_rows(const ImageF& rows) override;
-    void finish(const PngOptions& options) override;
-
 private:
+    void add_rows(const ImageF& rows, int first_row) override;
+    void close(const PngOptions& options) override;
+
     struct State;
     std::unique_ptr<State> state_;
 };

@@ -21,9 +21,22 @@ class ImageStream {
 public:
     virtual ~ImageStream() = default;
     // The next rows of the image, top to bottom, the image's whole width.
-    virtual void write_rows(const ImageF& rows) = 0;
+    void write_rows(const ImageF& rows);
     // After the last row: options.text and genome_xml, then the file.
-    virtual void finish(const PngOptions& options) = 0;
+    void finish(const PngOptions& options);
+
+protected:
+    ImageStream(int width, int height) : width_(width), height_(height) {}
+    int width() const { return width_; }
+    int height() const { return height_; }
+
+private:
+    // The format's part: rows checked to fit, the first of them `first_row`;
+    // the end once every row is in.
+    virtual void add_rows(const ImageF& rows, int first_row) = 0;
+    virtual void close(const PngOptions& options) = 0;
+
+    int width_, height_, rows_written_ = 0;
 };
 
 // A PngStream, or an ExrStream for a name ending in .exr (image/exr_io.h;

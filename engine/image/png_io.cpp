@@ -290,7 +290,7 @@ void write_png(const std::string& path, const ImageF& image, const PngOptions& o
 
 struct PngStream::State {
     std::string path, temporary;
-    int width = 0, height = 0, bits = 8, rows_written = 0;
+    int bits = 8;
     bool transparent = false;
     FILE* file = nullptr;
     PngErrorState error;
@@ -313,15 +313,13 @@ struct PngStream::State {
 };
 
 PngStream::PngStream(const std::string& path, int width, int height, const PngOptions& options)
-    : state_(std::make_unique<State>()) {
+    : ImageStream(width, height), state_(std::make_unique<State>()) {
     check_bits(options.bits);
     if (width <= 0 || height <= 0)
         throw std::runtime_error("cannot write " + path + ": image is " + std::to_string(width) + "x" +
                                  std::to_string(height));
     State& s = *state_;
     s.path = path;
-    s.width = width;
-    s.height = height;
     s.bits = options.bits;
     s.transparent = options.transparent;
     s.row.resize(static_cast<size_t>(width) * 4 * (options.bits / 8));
@@ -352,24 +350,17 @@ PngStream::~PngStream() {
     }
 }
 
-void PngStream::write_rows(const ImageF& rows) {
+void PngStream::add_rows(const ImageF& rows, int) {
     State& s = *state_;
-    if (rows.width != s.width || rows.rgba.size() != static_cast<size_t>(rows.width) * rows.height * 4 ||
-        s.rows_written + rows.height > s.height)
-        throw std::logic_error("PngStream: rows that do not fit the image");
-    const size_t samples = static_cast<size_t>(s.width) * 4;
+    const size_t samples = static_cast<size_t>(width()) * 4;
     for (int y = 0; y < rows.height; ++y) {
         encode_samples(rows.rgba.data() + samples * y, samples, s.bits, s.transparent, s.row.data());
         s.guarded([&] { png_write_row(s.png, s.row.data()); });
     }
-    s.rows_written += rows.height;
 }
 
-void PngStream::finish(const PngOptions& options) {
+void PngStream::close(const PngOptions& options) {
     State& s = *state_;
-    if (s.rows_written != s.height)
-        throw std::logic_error("PngStream: finished after " + std::to_string(s.rows_written) + " of " +
-                               std::to_string(s.height) + " rows");
     std::vector<png_text> text = text_chunks(options);
     s.guarded([&] {
         if (!text.empty()) png_set_text(s.png, s.info, text.data(), static_cast<int>(text.size()));
