@@ -42,7 +42,7 @@ const char* kHelp =
     "                        (default: SEQUENCE's name with %%05d.png, in the current folder)\n"
     "  --temporal-samples N  time steps per frame, overriding the genomes' (1 = no motion blur)\n"
     "  --shard I/N           render only slice I (0..N-1) of N equal slices of the frames\n"
-    "  --resume              skip frames whose PNG exists and reads completely\n"
+    "  --resume              skip frames whose image exists and reads completely\n"
     "  --devices LIST        CUDA devices to render on in parallel, e.g. 0,1,2,3\n"
     "  --backend B           auto (default), cuda, cpu\n"
     "  --quality Q           samples per output pixel, overriding the genomes'\n"
@@ -252,11 +252,10 @@ int run(const Args& args) {
         throw UsageError("output folder " + out_dir.string() + " does not exist");
     const OutputFormat format = output_format_from(a, run.pattern);
     options.linear = run.linear = format.linear;
-    if (format.exr && a.has("resume")) throw UsageError("--resume checks PNG frames, not EXR");
 
     int skipped = 0;
     for (long long f : frames) {
-        if (a.has("resume") && png_complete(format_output(run.pattern, f), run.keyframes[0].width, run.keyframes[0].height))
+        if (a.has("resume") && image_complete(format_output(run.pattern, f), run.keyframes[0].width, run.keyframes[0].height))
             ++skipped;
         else
             run.todo.push_back(f);

@@ -38,7 +38,7 @@ const char* kHelp =
     "\n"
     "  -o OUT.png            output file (default: GENOME's name with .png); with several\n"
     "                        GENOMEs, the folder for their images\n"
-    "  --resume              skip images whose PNG exists and reads whole at the flame's size\n"
+    "  --resume              skip images that exist and read whole at the flame's size\n"
     "                        (a batch run again after an interruption)\n"
     "  --backend B           auto (default: CUDA when it works, else CPU), cuda, cpu\n"
     "  --quality Q           samples per output pixel, overriding the genome's\n"
@@ -225,7 +225,6 @@ int run(const Args& args) {
     const OutputFormat format = output_format_from(a, jobs[0].path);
     options.linear = format.linear;
     const bool skip_complete = a.has("resume");
-    if (skip_complete && format.exr) throw UsageError("--resume checks PNG images, not EXR");
     if (skip_complete && stages > 1)
         throw UsageError("--resume skips images that read whole, as each --progressive stage's does: resume a "
                          "progressive render with --save-state and --resume-state");
@@ -255,7 +254,7 @@ int run(const Args& args) {
         const int index = jobs[n].index;
         const Flame& flame = input.flames[index];
         const std::string& path = jobs[n].path;
-        if (skip_complete && png_complete(path, flame.width, flame.height)) {
+        if (skip_complete && image_complete(path, flame.width, flame.height)) {
             std::printf("%s: complete, skipped\n", path.c_str());
             continue;
         }

@@ -92,7 +92,7 @@ std::set<long long> rendered_frames(const std::string& output) {
 std::set<long long> complete_frames(const std::string& pattern, long long first, long long last, int w, int h) {
     std::set<long long> done;
     for (long long f = first; f <= last; ++f)
-        if (fj::png_complete(fj::format_output(pattern, f), w, h)) done.insert(f);
+        if (fj::image_complete(fj::format_output(pattern, f), w, h)) done.insert(f);
     return done;
 }
 
@@ -224,7 +224,7 @@ TEST_CASE("animate: after a run killed midway, --resume renders exactly the miss
     // Every file with a frame's name is complete: frames appear by rename only.
     for (const auto& entry : std::filesystem::directory_iterator(dir)) {
         const std::string name = entry.path().filename().string();
-        if (std::regex_match(name, std::regex("f[0-9]{5}\\.png"))) CHECK(fj::png_complete(entry.path().string(), 64, 48));
+        if (std::regex_match(name, std::regex("f[0-9]{5}\\.png"))) CHECK(fj::image_complete(entry.path().string(), 64, 48));
     }
     // Cut one finished frame short: it must count as missing.
     const long long cut = *before.begin();

@@ -14,6 +14,7 @@
 #include <nlohmann/json.hpp>
 
 #include "image/png_io.h"
+#include "pipeline/frame_batch.h"
 #include "pipeline/render_state.h"
 #include "test_support.h"
 
@@ -380,10 +381,19 @@ TEST_CASE("cli batch: outputs named .exr are OpenEXR files; --linear and --bits 
         REQUIRE_MESSAGE(r.status == 0, r.output);
     }
     CHECK(fj::test::read_file(dir + "/s3.exr") == fj::test::read_file(dir + "/s1.exr"));
+    // --resume knows a whole EXR from one cut short.
+    const std::string s1 = fj::test::read_file(dir + "/s1.exr");
+    fj::test::write_file(dir + "/s3.exr", s1.substr(0, s1.size() - 10));
+    CHECK_FALSE(fj::image_complete(dir + "/s3.exr", 64, 48));
+    const auto resumed = flamejit("render " + quoted(genome) + " -o " + quoted(dir + "/s1.exr") + " --resume");
+    CHECK(resumed.output.find("s1.exr: complete, skipped") != std::string::npos);
+    const auto cut = flamejit("render " + quoted(genome) + " -o " + quoted(dir + "/s3.exr") + " --resume");
+    CHECK(cut.output.find("complete, skipped") == std::string::npos);
+    CHECK_FALSE(fj::image_complete(dir + "/s1.exr", 63, 48));
+    CHECK(fj::image_complete(dir + "/s3.exr", 64, 48));
     // Options that do not fit the format: exit 2.
     for (const std::string& bad : {std::string(" -o x.png --linear"), std::string(" -o x.exr --bits 8"),
-                                   std::string(" -o x.png --bits 32"), std::string(" -o x.exr --linear --earlyclip"),
-                                   std::string(" -o x.exr --resume")}) {
+                                   std::string(" -o x.png --bits 32"), std::string(" -o x.exr --linear --earlyclip")}) {
         CAPTURE(bad);
         CHECK(flamejit("render " + quoted(genome) + bad).status == 2);
     }

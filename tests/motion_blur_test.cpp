@@ -160,10 +160,10 @@ TEST_CASE("batch: frame ranges, shards that partition them, output patterns, com
     image.height = 30;
     image.rgba.assign(40 * 30 * 4, 100.0f);
     fj::write_png(dir + "/a.png", image);
-    CHECK(fj::png_complete(dir + "/a.png", 40, 30));
-    CHECK_FALSE(fj::png_complete(dir + "/a.png", 41, 30));
-    CHECK_FALSE(fj::png_complete(dir + "/absent.png", 40, 30));
+    CHECK(fj::image_complete(dir + "/a.png", 40, 30));
+    CHECK_FALSE(fj::image_complete(dir + "/a.png", 41, 30));
+    CHECK_FALSE(fj::image_complete(dir + "/absent.png", 40, 30));
     const std::string bytes = fj::test::read_file(dir + "/a.png");
     fj::test::write_file(dir + "/cut.png", bytes.substr(0, bytes.size() - 20));
-    CHECK_FALSE(fj::png_complete(dir + "/cut.png", 40, 30));
+    CHECK_FALSE(fj::image_complete(dir + "/cut.png", 40, 30));
 }

@@ -255,6 +255,54 @@ void ExrStream::close(const PngOptions& options) {
     commit_temporary(s.temporary, s.path, error);
 }
 
+bool exr_complete(const std::string& path, int width, int height) {
+    std::ifstream in(path, std::ios::binary);
+    if (!in) return false;
+    in.seekg(0, std::ios::end);
+    const auto file_size = static_cast<uint64_t>(in.tellg());
+    in.seekg(0);
+    auto u32 = [&] {
+        unsigned char b[4] = {};
+        in.read(reinterpret_cast<char*>(b), 4);
+        return uint32_t(b[0]) | uint32_t(b[1]) << 8 | uint32_t(b[2]) << 16 | uint32_t(b[3]) << 24;
+    };
+    auto name = [&] {
+        std::string s;
+        for (char c; in.get(c) && c != '\0' && s.size() < 256;) s.push_back(c);
+        return s;
+    };
+    // Version 2, neither tiled, nor deep, nor multi-part.
+    if (u32() != 20000630 || (u32() & 0x1ffffu) != 2 || !in) return false;
+    int x0 = 0, y0 = 0, x1 = -1, y1 = -1, lines = -1;
+    for (std::string attribute; !(attribute = name()).empty() && in;) {
+        const std::string type = name();
+        const uint32_t size = u32();
+        const std::streamoff value = in.tellg();
+        if (attribute == "dataWindow" && type == "box2i" && size == 16) {
+            x0 = static_cast<int32_t>(u32()), y0 = static_cast<int32_t>(u32());
+            x1 = static_cast<int32_t>(u32()), y1 = static_cast<int32_t>(u32());
+        } else if (attribute == "compression" && size == 1) {
+            // Lines per block of each compression (NONE, RLE, ZIPS, ZIP, PIZ,
+            // PXR24, B44, B44A, DWAA, DWAB).
+            static const int per_block[] = {1, 1, 1, 16, 32, 16, 32, 32, 32, 256};
+            const int c = in.get();
+            lines = c >= 0 && c < 10 ? per_block[c] : -1;
+        }
+        in.seekg(value + static_cast<std::streamoff>(size));
+    }
+    if (!in || lines < 1 || x1 - x0 + 1 != width || y1 - y0 + 1 != height) return false;
+    const int blocks = (height + lines - 1) / lines;
+    std::vector<uint64_t> offsets(static_cast<size_t>(blocks));
+    for (uint64_t& offset : offsets) offset = u32() | uint64_t(u32()) << 32;
+    if (!in) return false;
+    for (uint64_t offset : offsets) {
+        if (offset + 8 > file_size) return false;
+        in.seekg(static_cast<std::streamoff>(offset) + 4);
+        if (offset + 8 + u32() > file_size || !in) return false;
+    }
+    return true;
+}
+
 void write_exr(const std::string& path, const ImageF& image, const PngOptions& options, bool linear) {
     if (image.width <= 0 || image.height <= 0 ||
         image.rgba.size() != static_cast<size_t>(image.width) * image.height * 4)

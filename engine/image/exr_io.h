@@ -48,6 +48,10 @@ private:
 // Whether `path` names an EXR file (by its extension, any case).
 bool is_exr_path(const std::string& path);
 
+// Whether `path` is a single-part scanline EXR of this size whose every line
+// block lies whole within the file: one cut short is not complete.
+bool exr_complete(const std::string& path, int width, int height);
+
 // IEEE half of a float, rounded to nearest even (inf past 65504, NaN kept).
 uint16_t half_of(float value);
 

@@ -7,6 +7,7 @@
 #include <filesystem>
 
 #include "errors.h"
+#include "image/exr_io.h"
 #include "image/png_io.h"
 
 namespace fj {
@@ -116,9 +117,10 @@ std::string format_output(const std::string& pattern, long long frame) {
     return out;
 }
 
-bool png_complete(const std::string& path, int width, int height) {
+bool image_complete(const std::string& path, int width, int height) {
     std::error_code ec;
     if (!std::filesystem::is_regular_file(path, ec)) return false;
+    if (is_exr_path(path)) return exr_complete(path, width, height);
     try {
         const PngImage img = read_png(path);
         return img.width == width && img.height == height;
