@@ -7,24 +7,19 @@
 #include <cstdio>
 #include <filesystem>
 #include <iostream>
-#include <sstream>
 
 #include "default_genome.h"
 #include "errors.h"
 #include "genome/cuburn_reader.h"
 #include "genome/flam3_reader.h"
+#include "genome/genome_text.h"
 #include "image/exr_io.h"
 
 namespace fj::cli {
 
 namespace {
 
-std::string read_standard_input() {
-    std::ostringstream text;
-    text << std::cin.rdbuf();
-    if (std::cin.bad()) throw GenomeError(std::string(kStdinLabel) + ": cannot read");
-    return text.str();
-}
+std::string read_standard_input() { return read_genome_text(std::cin, kStdinLabel); }
 
 // A cuburn node is a JSON object; anything else is read as flam3 XML.
 bool looks_like_json(const std::string& text) {

@@ -7,8 +7,11 @@
 #include <cmath>
 #include <cstddef>
 #include <cstdlib>
+#include <cstring>
 #include <filesystem>
+#include <istream>
 #include <map>
+#include <sstream>
 #include <string>
 #include <vector>
 
@@ -19,6 +22,7 @@ extern "C" {
 #include "codegen/variation_registry.h"
 #include "flam3_oracle.h"
 #include "genome/flam3_reader.h"
+#include "genome/genome_text.h"
 #include "test_support.h"
 
 namespace {
@@ -511,4 +515,24 @@ TEST_CASE("genome: bad input gives one line naming the file, flame and attribute
         CHECK_MESSAGE(what.find("does-not-exist.flam3") != std::string::npos, what);
         CHECK_MESSAGE(what.find("cannot open") != std::string::npos, what);
     }
+}
+
+TEST_CASE("genome: a source that never ends is refused at the genome size bound") {
+    // Blanks forever, as from a wrong file or a pipe that does not close.
+    struct Endless : std::streambuf {
+        char blanks[1 << 16];
+        Endless() {
+            std::memset(blanks, ' ', sizeof blanks);
+            setg(blanks, blanks, blanks + sizeof blanks);
+        }
+        int_type underflow() override {
+            setg(blanks, blanks, blanks + sizeof blanks);
+            return traits_type::to_int_type(blanks[0]);
+        }
+    } endless;
+    std::istream in(&endless);
+    CHECK_THROWS_WITH_AS(fj::read_genome_text(in, "pipe"), doctest::Contains("pipe: more than 1024 MiB, too large for a genome"),
+                         fj::GenomeError);
+    std::istringstream small("<flame/>");
+    CHECK(fj::read_genome_text(small, "s") == "<flame/>");
 }

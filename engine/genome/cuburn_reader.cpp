@@ -3,11 +3,8 @@
 #include "genome/cuburn_reader.h"
 
 #include <algorithm>
-#include <cerrno>
 #include <cmath>
-#include <cstring>
 #include <filesystem>
-#include <fstream>
 #include <iostream>
 #include <map>
 #include <sstream>
@@ -15,6 +12,7 @@
 #include <nlohmann/json.hpp>
 
 #include "codegen/variation_registry.h"
+#include "genome/genome_text.h"
 
 namespace fj {
 namespace {
@@ -53,14 +51,6 @@ std::string string_member(const json& obj, const char* key, const std::string& f
     const json& v = obj[key];
     if (!v.is_string()) fail(file, std::string("\"") + key + "\": expected a string, got " + v.type_name());
     return v.get<std::string>();
-}
-
-std::string read_text(const std::string& path) {
-    std::ifstream in(path, std::ios::binary);
-    if (!in) throw GenomeError(path + ": cannot open: " + std::strerror(errno));
-    std::ostringstream s;
-    s << in.rdbuf();
-    return s.str();
 }
 
 // "a.b.c": v → {"a": {"b": {"c": v}}}, merged into `out`.
@@ -105,7 +95,7 @@ json resolve(const json& node, const std::string& file, const std::vector<std::s
                 if (found.empty() && std::filesystem::is_regular_file(std::filesystem::path(d) / name, ec))
                     found = (std::filesystem::path(d) / name).string();
         if (found.empty()) fail(file, "\"base\": cannot find \"" + base + "\" (looked beside the node and in its flock folder)");
-        flatten(resolve(parse(read_text(found), found), found, dirs, depth + 1), "", leaves);
+        flatten(resolve(parse(read_genome_file(found), found), found, dirs, depth + 1), "", leaves);
         leaves.erase("base");
         leaves.erase("type");
     }
@@ -305,7 +295,7 @@ struct Profile {
 Profile read_profile(const std::string& path) {
     Profile p;
     if (path.empty()) return p;
-    const json j = parse(read_text(path), path);
+    const json j = parse(read_genome_file(path), path);
     if (!j.is_object() || string_member(j, "type", "", path) != "profile") fail(path, "not a cuburn profile (\"type\": \"profile\")");
     Reader r{path, 0};
     const double width = r.get(j, {"width"}, p.width), height = r.get(j, {"height"}, p.height);
@@ -422,7 +412,7 @@ std::vector<Flame> read_cuburn_file(const std::string& path, const CuburnReadOpt
                                     std::vector<FlameSource>* sources) {
     std::vector<Flame> flames =
         // Absolute, so that a node named without a folder still finds its flock's.
-        read_cuburn_string(read_text(path), path, std::filesystem::absolute(path).parent_path().string(), options);
+        read_cuburn_string(read_genome_file(path), path, std::filesystem::absolute(path).parent_path().string(), options);
     if (sources)
         for (size_t i = 0; i < flames.size(); ++i) sources->push_back({path, static_cast<int>(i), ""});
     return flames;

@@ -4,16 +4,15 @@
 
 #include <algorithm>
 #include <cctype>
-#include <cerrno>
 #include <cmath>
 #include <cstring>
-#include <fstream>
 #include <iostream>
 #include <sstream>
 
 #include <pugixml.hpp>
 
 #include "genome/flam3_palette_reader.h"
+#include "genome/genome_text.h"
 #include "genome/flam3_read_context.h"
 #include "genome/flam3_xform_reader.h"
 #include "genome/palette_library.h"
@@ -332,12 +331,7 @@ std::vector<Flame> read_flam3_string(const std::string& text, const std::string&
 
 std::vector<Flame> read_flam3_file(const std::string& path, const ReadOptions& options,
                                    std::vector<FlameSource>* sources) {
-    std::ifstream in(path, std::ios::binary);
-    if (!in) throw GenomeError(path + ": cannot open: " + std::strerror(errno));
-    std::ostringstream text;
-    text << in.rdbuf();
-    if (in.bad()) throw GenomeError(path + ": cannot read: " + std::strerror(errno));
-    return read_flam3_string(text.str(), path, options, sources);
+    return read_flam3_string(read_genome_file(path), path, options, sources);
 }
 
 std::vector<std::string> flam3_flame_elements(const std::string& path) {
