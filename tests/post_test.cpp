@@ -64,6 +64,71 @@ bool close(double a, double b, double rel, double abs_tol = 1e-12) {
     return std::fabs(a - b) <= abs_tol + rel * std::fabs(b);
 }
 
+// flam3's spatial filter of a shape, radius and supersample, from a frame
+// of one zeroed genome; width 0 (and no taps) where flam3 refuses it.
+struct Flam3Filter {
+    int width = 0;
+    std::vector<double> taps;
+};
+
+Flam3Filter flam3_spatial_filter(int shape, double radius, int supersample) {
+    auto genome = std::unique_ptr<flam3_genome, decltype(&std::free)>(
+        static_cast<flam3_genome*>(std::calloc(1, sizeof(flam3_genome))), &std::free);
+    flam3_frame frame;
+    std::memset(&frame, 0, sizeof frame);
+    frame.pixel_aspect_ratio = 1.0;
+    frame.genomes = genome.get();
+    frame.ngenomes = 1;
+    genome->spatial_filter_select = shape;
+    genome->spatial_filter_radius = radius;
+    genome->spatial_oversample = supersample;
+    double* ref = nullptr;
+    Flam3Filter out;
+    const int width = flam3_create_spatial_filter(&frame, flam3_field_both, &ref);
+    if (width > 0) {
+        out.width = width;
+        out.taps.assign(ref, ref + width * width);
+    }
+    free(ref);
+    return out;
+}
+
+// The CUDA post-pass cases: whether a device (or the emulated runtime) is
+// there, saying why not; a small supersampled frame; device copies; and the
+// samples of two images that differ beyond float rounding.
+bool cuda_device_present() {
+    int devices = 0;
+    const cudaError_t err = cudaGetDeviceCount(&devices);
+    if (err == cudaSuccess && devices > 0) return true;
+    const std::string why = std::string("skipped: no CUDA device (") + cudaGetErrorString(err) + ")";
+    MESSAGE(why);
+    return false;
+}
+
+fj::Flame small_frame() {
+    fj::Flame f;
+    f.width = 64;
+    f.height = 48;
+    f.scale = 20;
+    f.supersample = 2;
+    return f;
+}
+
+float* device_copy(const std::vector<float>& host) {
+    float* device = nullptr;
+    REQUIRE(cudaMalloc(&device, host.size() * sizeof(float)) == cudaSuccess);
+    REQUIRE(cudaMemcpy(device, host.data(), host.size() * sizeof(float), cudaMemcpyHostToDevice) == cudaSuccess);
+    return device;
+}
+
+int mismatches(const fj::ImageF& gpu, const fj::ImageF& cpu) {
+    REQUIRE(gpu.rgba.size() == cpu.rgba.size());
+    int bad = 0;
+    for (size_t i = 0; i < cpu.rgba.size(); ++i)
+        if (!close(gpu.rgba[i], cpu.rgba[i], 1e-4, 1e-3)) ++bad;
+    return bad;
+}
+
 }  // namespace
 
 TEST_CASE("post: density-estimation bank matches flam3_create_de_filters") {
@@ -119,40 +184,26 @@ TEST_CASE("post: a density-estimation bank past 1 GiB is refused before it is bu
 }
 
 TEST_CASE("post: spatial filter matches flam3_create_spatial_filter for all 14 names") {
-    auto genome = std::unique_ptr<flam3_genome, decltype(&std::free)>(
-        static_cast<flam3_genome*>(std::calloc(1, sizeof(flam3_genome))), &std::free);
-    flam3_frame frame;
-    std::memset(&frame, 0, sizeof frame);
-    frame.pixel_aspect_ratio = 1.0;
-    frame.genomes = genome.get();
-    frame.ngenomes = 1;
-    const double radii[] = {0.5, 1.0, 1.7, 2.5};
-    const int supersamples[] = {1, 2, 3};
     for (int id = 0; id < 14; ++id)
-        for (double r : radii)
-            for (int os : supersamples) {
+        for (double r : {0.5, 1.0, 1.7, 2.5})
+            for (int os : {1, 2, 3}) {
                 CAPTURE(id);
                 CAPTURE(r);
                 CAPTURE(os);
-                genome->spatial_filter_select = id;
-                genome->spatial_filter_radius = r;
-                genome->spatial_oversample = os;
-                double* ref = nullptr;
-                int width = flam3_create_spatial_filter(&frame, flam3_field_both, &ref);
-                REQUIRE(width > 0);
+                const Flam3Filter ref = flam3_spatial_filter(id, r, os);
+                REQUIRE(ref.width > 0);
                 fj::Flame flame;
                 flame.filter_shape = static_cast<fj::FilterShape>(id);
                 flame.filter_radius = r;
                 flame.supersample = os;
-                CHECK(fj::spatial_filter_width(flame) == width);
+                CHECK(fj::spatial_filter_width(flame) == ref.width);
                 fj::SpatialFilter f = fj::make_spatial_filter(flame.filter_shape, r, os);
-                CHECK(f.width == width);
+                CHECK(f.width == ref.width);
                 int bad = 0;
-                if (f.width == width)
-                    for (int n = 0; n < width * width; ++n)
-                        if (!close(f.coefs[n], ref[n], 1e-5, 1e-7)) ++bad;
+                if (f.width == ref.width)
+                    for (int n = 0; n < ref.width * ref.width; ++n)
+                        if (!close(f.coefs[n], ref.taps[n], 1e-5, 1e-7)) ++bad;
                 CHECK(bad == 0);
-                free(ref);
             }
 }
 
@@ -160,13 +211,6 @@ TEST_CASE("post: every spatial tap has flam3's sign and value (edge residues inc
     // The outermost taps of several kernels are ±1e-17..1e-60 residues
     // (sin(kπ) and the like) whose sign decides which far pixels flam3 draws
     // white; they follow from flam3's order of operations, not its formulas.
-    auto genome = std::unique_ptr<flam3_genome, decltype(&std::free)>(
-        static_cast<flam3_genome*>(std::calloc(1, sizeof(flam3_genome))), &std::free);
-    flam3_frame frame;
-    std::memset(&frame, 0, sizeof frame);
-    frame.pixel_aspect_ratio = 1.0;
-    frame.genomes = genome.get();
-    frame.ngenomes = 1;
     int compared = 0, sign_bad = 0, value_bad = 0;
     for (int id = 0; id < 14; ++id)
         for (double r : {0.3, 0.5, 0.75, 1.0, 1.25, 1.5, 2.0, 2.5, 3.0})
@@ -174,23 +218,18 @@ TEST_CASE("post: every spatial tap has flam3's sign and value (edge residues inc
                 CAPTURE(id);
                 CAPTURE(r);
                 CAPTURE(os);
-                genome->spatial_filter_select = id;
-                genome->spatial_filter_radius = r;
-                genome->spatial_oversample = os;
-                double* ref = nullptr;
-                const int width = flam3_create_spatial_filter(&frame, flam3_field_both, &ref);
-                if (width <= 0) {  // a kernel with no weight: flam3 refuses it, and so do we
-                    free(ref);
+                const Flam3Filter ref = flam3_spatial_filter(id, r, os);
+                if (ref.width == 0) {  // a kernel with no weight: flam3 refuses it, and so do we
                     CHECK_THROWS(fj::make_spatial_filter(static_cast<fj::FilterShape>(id), r, os));
                     continue;
                 }
                 const fj::SpatialFilter f = fj::make_spatial_filter(static_cast<fj::FilterShape>(id), r, os);
-                REQUIRE(f.width == width);
-                for (int n = 0; n < width * width; ++n, ++compared) {
-                    if ((f.coefs[n] > 0) != (ref[n] > 0) || (f.coefs[n] < 0) != (ref[n] < 0)) ++sign_bad;
-                    if (!close(f.coefs[n], ref[n], 1e-12, 0)) ++value_bad;
+                REQUIRE(f.width == ref.width);
+                for (int n = 0; n < ref.width * ref.width; ++n, ++compared) {
+                    const double t = ref.taps[n];
+                    if ((f.coefs[n] > 0) != (t > 0) || (f.coefs[n] < 0) != (t < 0)) ++sign_bad;
+                    if (!close(f.coefs[n], t, 1e-12, 0)) ++value_bad;
                 }
-                free(ref);
             }
     CHECK(compared > 10000);
     CHECK(sign_bad == 0);
@@ -499,18 +538,8 @@ TEST_CASE("post cpu: a ZeroedArray reads as zeros again after clear and reset, s
 }
 
 TEST_CASE("post cuda: matches the CPU post-pass on a random accumulator (needs a GPU)") {
-    int devices = 0;
-    cudaError_t err = cudaGetDeviceCount(&devices);
-    if (err != cudaSuccess || devices == 0) {
-        std::string why = std::string("skipped: no CUDA device (") + cudaGetErrorString(err) + ")";
-        MESSAGE(why);
-        return;
-    }
-    fj::Flame f;
-    f.width = 64;
-    f.height = 48;
-    f.scale = 20;
-    f.supersample = 2;
+    if (!cuda_device_present()) return;
+    fj::Flame f = small_frame();
     f.highlight_power = 1;
     f.vibrancy = 0.7;
     fj::FramePlan plan = fj::plan_frame(f);
@@ -522,56 +551,34 @@ TEST_CASE("post cuda: matches the CPU post-pass on a random accumulator (needs a
         float* c = &accum[4 * (size_t(cy(rng)) * plan.hist_width + cx(rng))];
         c[0] += 255 * 0.8f, c[1] += 255 * 0.3f, c[2] += 255 * 0.6f, c[3] += 255;
     }
-    float* d_accum = nullptr;
-    REQUIRE(cudaMalloc(&d_accum, accum.size() * sizeof(float)) == cudaSuccess);
-    REQUIRE(cudaMemcpy(d_accum, accum.data(), accum.size() * sizeof(float), cudaMemcpyHostToDevice) ==
-            cudaSuccess);
+    float* d_accum = device_copy(accum);
     fj::PostStats gpu_stats, cpu_stats;
     fj::ImageF gpu = fj::post_process_cuda(post, d_accum, nullptr, &gpu_stats);
     fj::ImageF cpu = fj::post_process_cpu(post, accum.data(), 2, &cpu_stats);
     cudaFree(d_accum);
     CHECK(gpu_stats.nonempty_cells == cpu_stats.nonempty_cells);
     CHECK(gpu_stats.alpha_sum == doctest::Approx(cpu_stats.alpha_sum));
-    int bad = 0;
-    for (size_t i = 0; i < cpu.rgba.size(); ++i)
-        if (!close(gpu.rgba[i], cpu.rgba[i], 1e-4, 1e-3)) ++bad;
-    CHECK(bad == 0);
+    CHECK(mismatches(gpu, cpu) == 0);
 
     // A strip's rows (its filter windows start at filter_top), toned and linear.
     const fj::FramePlan band = fj::band_plan(plan, 10, 20);
     const size_t row = size_t(4) * plan.hist_width;
     const std::vector<float> rows(accum.begin() + row * band.hist_row0,
                                   accum.begin() + row * (band.hist_row0 + band.hist_height));
-    REQUIRE(cudaMalloc(&d_accum, rows.size() * sizeof(float)) == cudaSuccess);
-    REQUIRE(cudaMemcpy(d_accum, rows.data(), rows.size() * sizeof(float), cudaMemcpyHostToDevice) == cudaSuccess);
+    d_accum = device_copy(rows);
     for (bool linear : {false, true}) {
         CAPTURE(linear);
         fj::PostPlan strip = fj::make_post_plan(f, band);
         strip.linear = linear;
-        const fj::ImageF g = fj::post_process_cuda(strip, d_accum, nullptr, nullptr);
-        const fj::ImageF c = fj::post_process_cpu(strip, rows.data(), 2, nullptr);
-        REQUIRE(g.rgba.size() == c.rgba.size());
-        bad = 0;
-        for (size_t i = 0; i < c.rgba.size(); ++i)
-            if (!close(g.rgba[i], c.rgba[i], 1e-4, 1e-3)) ++bad;
-        CHECK(bad == 0);
+        CHECK(mismatches(fj::post_process_cuda(strip, d_accum, nullptr, nullptr),
+                         fj::post_process_cpu(strip, rows.data(), 2, nullptr)) == 0);
     }
     cudaFree(d_accum);
 }
 
 TEST_CASE("post cuda: two passes with a count channel match the CPU post-pass (needs a GPU)") {
-    int devices = 0;
-    cudaError_t err = cudaGetDeviceCount(&devices);
-    if (err != cudaSuccess || devices == 0) {
-        const std::string why = std::string("skipped: no CUDA device (") + cudaGetErrorString(err) + ")";
-        MESSAGE(why);
-        return;
-    }
-    fj::Flame f;
-    f.width = 64;
-    f.height = 48;
-    f.scale = 20;
-    f.supersample = 2;
+    if (!cuda_device_present()) return;
+    const fj::Flame f = small_frame();
     fj::FramePlan plan = fj::plan_frame(f);
     fj::PostPlan post = fj::make_post_plan(f, plan);
     REQUIRE(post.density.kernel_count > 1);
@@ -612,8 +619,5 @@ TEST_CASE("post cuda: two passes with a count channel match the CPU post-pass (n
     cudaFree(d_accum);
     cudaFree(d_counts);
     cudaFree(d_passes);
-    int bad = 0;
-    for (size_t i = 0; i < cpu.rgba.size(); ++i)
-        if (!close(gpu.rgba[i], cpu.rgba[i], 1e-4, 1e-3)) ++bad;
-    CHECK(bad == 0);
+    CHECK(mismatches(gpu, cpu) == 0);
 }
