@@ -304,14 +304,13 @@ int run(const Args& args) {
                 const double share = std::ldexp(1.0, k - (stages - 1)), before = k == 0 ? 0.0 : share / 2;
                 FrameOptions staged = renderer.frame_options();
                 staged.quality = quality * share;
-                const PreparedFrame part =
-                    last ? frame : in_flame(input, index, [&] { return prepare_still(flame, staged); });
+                PreparedFrame earlier;
+                if (!last) earlier = in_flame(input, index, [&] { return prepare_still(flame, staged); });
+                const PreparedFrame& part = last ? frame : earlier;
                 if (report && stages > 1)
                     renderer.set_progress([&report, before, share](double f) { report(before + f * (share - before)); });
                 RenderState* to = !save_state.empty() || !last ? &states[k % 2] : nullptr;
-                result = in_flame(input, index, [&] {
-                    return from || to ? renderer.render(part, options.seed, from, to) : renderer.render(part, options.seed);
-                });
+                result = in_flame(input, index, [&] { return renderer.render(part, options.seed, from, to); });
                 if (!save_state.empty()) write_render_state(save_state, *to);
                 from = to;
                 iterated += result.stats.samples;

@@ -4,6 +4,8 @@
 // reason, where no CUDA device works.
 #include <doctest/doctest.h>
 
+#include <algorithm>
+#include <cstdlib>
 #include <sstream>
 
 #include "codegen/variation_registry.h"
@@ -16,6 +18,25 @@ using fj::test::run_command;
 
 namespace {
 using fj::test::quoted;
+
+// How two images of one size differ, sample by sample (8- or 16-bit units).
+struct SampleDifference {
+    size_t differing = 0;  // samples not equal
+    size_t beyond_one = 0; // samples more than one unit apart
+    int worst = 0;
+};
+
+SampleDifference sample_difference(const fj::PngImage& a, const fj::PngImage& b) {
+    REQUIRE(a.rgba.size() == b.rgba.size());
+    SampleDifference d;
+    for (size_t i = 0; i < a.rgba.size(); ++i) {
+        const int apart = std::abs(int(a.rgba[i]) - int(b.rgba[i]));
+        d.differing += apart != 0;
+        d.beyond_one += apart > 1;
+        d.worst = std::max(d.worst, apart);
+    }
+    return d;
+}
 
 // Whether a CUDA device works; says why not (the test then skips).
 bool cuda_works() {
@@ -80,22 +101,14 @@ TEST_CASE("gpu: an image rendered in strips has the pixels of one piece") {
         REQUIRE_MESSAGE(r.status == 0, r.output);
     }
     const auto one = fj::read_png(dir + "/s1.png");
-    const auto three = fj::read_png(dir + "/s3.png");
-    REQUIRE(one.rgba.size() == three.rgba.size());
     // Every strip plots the whole frame's hits (exact integer sums); only
     // the density estimator's float atomics may add in another order, which
     // can move a sample by one unit.
-    size_t off = 0;
-    int worst = 0;
-    for (size_t i = 0; i < one.rgba.size(); ++i) {
-        const int d = std::abs(int(one.rgba[i]) - int(three.rgba[i]));
-        off += d != 0;
-        worst = std::max(worst, d);
-    }
-    MESSAGE("strips against one piece: " << off << " of " << one.rgba.size() << " samples differ, by at most "
-                                         << worst);
-    CHECK(worst <= 1);
-    CHECK(off <= one.rgba.size() / 1000);
+    const SampleDifference d = sample_difference(one, fj::read_png(dir + "/s3.png"));
+    MESSAGE("strips against one piece: " << d.differing << " of " << one.rgba.size()
+                                         << " samples differ, by at most " << d.worst);
+    CHECK(d.worst <= 1);
+    CHECK(d.differing <= one.rgba.size() / 1000);
 }
 
 TEST_CASE("gpu: a render state saved on CUDA tone-maps again to a direct render's image and resumes") {
@@ -114,12 +127,9 @@ TEST_CASE("gpu: a render state saved on CUDA tone-maps again to a direct render'
     render("g.flam3", "first.png", "--save-state " + quoted(dir + "/s.fjstate"));
     const auto again = render("toned.flam3", "again.png", "--resume-state " + quoted(dir + "/s.fjstate"));
     const auto direct = render("toned.flam3", "direct.png", "");
-    REQUIRE(again.rgba.size() == direct.rgba.size());
     // The same hits (exact sums) tone-mapped alike; only the density
     // estimator's float atomics may add in another order.
-    size_t off = 0;
-    for (size_t i = 0; i < again.rgba.size(); ++i) off += std::abs(int(again.rgba[i]) - int(direct.rgba[i])) > 1;
-    CHECK(off == 0);
+    CHECK(sample_difference(again, direct).beyond_one == 0);
     // Resumed to four times the quality: as close to a direct render as
     // another seed's is.
     const auto resumed = render("g.flam3", "resumed.png", "--quality 40 --resume-state " + quoted(dir + "/s.fjstate"));

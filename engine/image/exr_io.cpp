@@ -167,12 +167,9 @@ struct ExrStream::State {
 };
 
 ExrStream::ExrStream(const std::string& path, int width, int height, const PngOptions& options, bool linear)
-    : ImageStream(width, height), state_(std::make_unique<State>()) {
+    : ImageStream(path, width, height), state_(std::make_unique<State>()) {
     if (options.bits != 16 && options.bits != 32)
         throw std::runtime_error("EXR samples are 16 (half) or 32 (float) bits, not " + std::to_string(options.bits));
-    if (width <= 0 || height <= 0)
-        throw std::runtime_error("cannot write " + path + ": image is " + std::to_string(width) + "x" +
-                                 std::to_string(height));
     State& s = *state_;
     s.path = path;
     s.half = options.bits == 16;

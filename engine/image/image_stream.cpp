@@ -11,6 +11,12 @@
 
 namespace fj {
 
+ImageStream::ImageStream(const std::string& path, int width, int height) : width_(width), height_(height) {
+    if (width <= 0 || height <= 0)
+        throw std::runtime_error("cannot write " + path + ": image is " + std::to_string(width) + "x" +
+                                 std::to_string(height));
+}
+
 void ImageStream::write_rows(const ImageF& rows) {
     if (rows.width != width_ || rows.height < 0 ||
         rows.rgba.size() != static_cast<size_t>(rows.width) * rows.height * 4 || rows_written_ + rows.height > height_)

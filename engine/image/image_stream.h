@@ -26,7 +26,8 @@ public:
     void finish(const PngOptions& options);
 
 protected:
-    ImageStream(int width, int height) : width_(width), height_(height) {}
+    // Throws for an image of no pixels, naming `path`.
+    ImageStream(const std::string& path, int width, int height);
     int width() const { return width_; }
     int height() const { return height_; }
 

@@ -313,11 +313,8 @@ struct PngStream::State {
 };
 
 PngStream::PngStream(const std::string& path, int width, int height, const PngOptions& options)
-    : ImageStream(width, height), state_(std::make_unique<State>()) {
+    : ImageStream(path, width, height), state_(std::make_unique<State>()) {
     check_bits(options.bits);
-    if (width <= 0 || height <= 0)
-        throw std::runtime_error("cannot write " + path + ": image is " + std::to_string(width) + "x" +
-                                 std::to_string(height));
     State& s = *state_;
     s.path = path;
     s.bits = options.bits;

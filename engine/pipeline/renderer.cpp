@@ -125,18 +125,16 @@ PostPlan pass_post_plan(const PostPlan& frame_post, const Flame& post_flame, con
 }  // namespace
 
 RenderResult Renderer::render(const PreparedFrame& frame, uint64_t seed) {
-    if (histogram_cells(frame.plan) > kMaxHistogramCells)
-        throw InputError("histogram of " + std::to_string(frame.plan.hist_width) + "x" +
-                         std::to_string(frame.plan.hist_height) + " cells is too large for one piece (size " +
-                         std::to_string(frame.plan.width) + "x" + std::to_string(frame.plan.height) +
-                         ", supersample " + std::to_string(frame.plan.supersample) + "): render it in strips");
-    return render_plan(frame, seed, frame.plan);
+    return render(frame, seed, nullptr, nullptr);
 }
 
 RenderResult Renderer::render(const PreparedFrame& frame, uint64_t seed, const RenderState* resume,
                               RenderState* save) {
     if (histogram_cells(frame.plan) > kMaxHistogramCells)
-        throw InputError("render state holds frames of one piece, and this one's histogram needs strips");
+        throw InputError("histogram of " + std::to_string(frame.plan.hist_width) + "x" +
+                         std::to_string(frame.plan.hist_height) + " cells is too large for one piece (size " +
+                         std::to_string(frame.plan.width) + "x" + std::to_string(frame.plan.height) +
+                         ", supersample " + std::to_string(frame.plan.supersample) + "): render it in strips");
     return render_plan(frame, seed, frame.plan, resume, save);
 }
 
