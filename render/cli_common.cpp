@@ -7,6 +7,7 @@
 #include <cstdio>
 #include <filesystem>
 #include <iostream>
+#include <sstream>
 
 #include "default_genome.h"
 #include "errors.h"
@@ -119,6 +120,29 @@ KernelOptions kernel_options_from(const ParsedArgs& args) {
     if (!parse_accumulation(args.value("accumulate", "atomic"), &k.accumulation) || k.accumulation == Accumulation::None)
         throw UsageError("--accumulate must be atomic, scalar, warp, shared or packed");
     return k;
+}
+
+void backend_options_from(const ParsedArgs& args, RenderOptions& options) {
+    if (!parse_backend_choice(args.value("backend", "auto"), &options.backend))
+        throw UsageError("--backend must be auto, cuda or cpu");
+    if (!args.has("devices")) return;
+    const std::string text = args.value("devices");
+    std::vector<int> devices;
+    std::stringstream in(text);
+    std::string item;
+    while (std::getline(in, item, ',')) {
+        char* end = nullptr;
+        const long d = std::strtol(item.c_str(), &end, 10);
+        if (item.empty() || *end != '\0' || d < 0 || d > 1023)
+            throw UsageError("--devices \"" + text + "\": expected device numbers such as 0,1,2");
+        for (int seen : devices)
+            if (seen == d) throw UsageError("--devices \"" + text + "\": device " + item + " is listed twice");
+        devices.push_back(static_cast<int>(d));
+    }
+    if (devices.empty()) throw UsageError("--devices needs at least one device number");
+    if (options.backend == BackendChoice::Cpu) throw UsageError("--devices needs the CUDA backend, not --backend cpu");
+    options.devices = devices;
+    options.backend = BackendChoice::Cuda;
 }
 
 uint64_t parse_byte_size(const std::string& option, const std::string& text) {

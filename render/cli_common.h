@@ -11,6 +11,7 @@
 #include "codegen/kernel_key.h"
 #include "errors.h"
 #include "genome/flame.h"
+#include "pipeline/renderer.h"
 
 namespace fj::cli {
 
@@ -47,6 +48,10 @@ inline constexpr const char* kScaleHelp =
     "  --quality-scale F     quality (the genome's, or --quality) times F (as flam3's qs)\n";
 // --shuffle, --block, --arch.
 KernelOptions kernel_options_from(const ParsedArgs& args);
+// --backend and --devices into `options`: --devices LIST (device numbers
+// such as 0,1,2, each once) asks for the CUDA backend, and is a usage error
+// with --backend cpu.
+void backend_options_from(const ParsedArgs& args, RenderOptions& options);
 // "200M" -> 200 MiB (K, M, G, T; a plain number is bytes); UsageError naming --`option` otherwise.
 uint64_t parse_byte_size(const std::string& option, const std::string& text);
 // --strips and --memory-budget: frames larger than memory (pipeline/strips.h).

@@ -9,7 +9,6 @@
 #include <mutex>
 #include <random>
 #include <set>
-#include <sstream>
 #include <thread>
 
 #include "cli_args.h"
@@ -70,23 +69,6 @@ uint64_t frame_seed(uint64_t seed, long long frame) {
     z = (z ^ (z >> 30)) * 0xBF58476D1CE4E5B9ull;
     z = (z ^ (z >> 27)) * 0x94D049BB133111EBull;
     return z ^ (z >> 31);
-}
-
-std::vector<int> parse_devices(const std::string& text) {
-    std::vector<int> devices;
-    std::stringstream in(text);
-    std::string item;
-    while (std::getline(in, item, ',')) {
-        char* end = nullptr;
-        const long d = std::strtol(item.c_str(), &end, 10);
-        if (item.empty() || *end != '\0' || d < 0 || d > 1023)
-            throw UsageError("--devices \"" + text + "\": expected device numbers such as 0,1,2");
-        for (int seen : devices)
-            if (seen == d) throw UsageError("--devices \"" + text + "\": device " + item + " is listed twice");
-        devices.push_back(static_cast<int>(d));
-    }
-    if (devices.empty()) throw UsageError("--devices needs at least one device number");
-    return devices;
 }
 
 struct Run {
@@ -201,8 +183,7 @@ int run(const Args& args) {
 
     Run run;
     RenderOptions& options = run.render;
-    if (!parse_backend_choice(a.value("backend", "auto"), &options.backend))
-        throw UsageError("--backend must be auto, cuda or cpu");
+    backend_options_from(a, options);
     options.quality = a.number("quality", 0);
     if (a.has("quality") && !(options.quality > 0)) throw UsageError("--quality must be positive");
     const ScaleOptions scales = scale_options_from(a);
@@ -219,12 +200,8 @@ int run(const Args& args) {
         throw UsageError("--temporal-samples must be in 1.." + std::to_string(kMaxTimeSamples));
     run.frame.quality = options.quality;
     run.frame.temporal_samples = static_cast<int>(temporal);
-    std::vector<int> devices = {0};
-    if (a.has("devices")) {
-        if (options.backend == BackendChoice::Cpu) throw UsageError("--devices needs the CUDA backend, not --backend cpu");
-        devices = parse_devices(a.value("devices"));
-        options.backend = BackendChoice::Cuda;
-    }
+    // Frames go to the devices one at a time, each frame on one.
+    const std::vector<int> devices = options.devices;
 
     GenomeInput input = load_genomes(a, true);
     scale_flames(input, scales);
@@ -278,7 +255,7 @@ int run(const Args& args) {
         std::vector<std::thread> workers;
         for (int device : devices) {
             RenderOptions o = options;
-            o.device = device;
+            o.devices = {device};
             workers.emplace_back([&, o] {
                 try {
                     render_worker(run, o, next, writer, print, structures, stop);

@@ -85,7 +85,7 @@ double atomic_ceiling(const Flame& flame, const RenderOptions& options, const st
     key.atomic_ceiling = true;
     const ParamLayout layout = make_param_layout(key, VariationRegistry::standard());
     CudaBackendOptions cuda;
-    cuda.device = options.device;
+    cuda.device = options.devices.front();
     auto b = make_cuda_backend(cuda);
     b->begin_frame(plan);
     IterationRequest req;

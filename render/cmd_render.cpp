@@ -41,6 +41,9 @@ const char* kHelp =
     "  --resume              skip images that exist and read whole at the flame's size\n"
     "                        (a batch run again after an interruption)\n"
     "  --backend B           auto (default: CUDA when it works, else CPU), cuda, cpu\n"
+    "  --devices LIST        CUDA devices to render on, e.g. 0,1,2,3 (default 0): each image's\n"
+    "                        samples are split evenly between them, iterated at once, and their\n"
+    "                        histograms summed on the first, which makes the image\n"
     "  --quality Q           samples per output pixel, overriding the genome's\n"
     "                        (samples = Q · W · H · 4^zoom, as flam3)\n"
     "  --seed N              random seed (default: a fresh one, printed)\n"
@@ -180,7 +183,7 @@ std::vector<Job> plan_outputs(const std::vector<GenomeInput>& inputs, const std:
 
 int run(const Args& args) {
     const ParsedArgs a = parse_args(
-        args, {"o", "output", "backend", "quality", "seed", "threads", "flame", "arch", "emit-cu", "shuffle", "block", "accumulate", "bits", "palettes", "device", "profile", "size-scale", "quality-scale", "progress", "strips", "memory-budget", "save-state", "resume-state", "progressive"},
+        args, {"o", "output", "backend", "quality", "seed", "threads", "flame", "arch", "emit-cu", "shuffle", "block", "accumulate", "bits", "palettes", "devices", "profile", "size-scale", "quality-scale", "progress", "strips", "memory-budget", "save-state", "resume-state", "progressive"},
         {"help", "h", "transparent", "earlyclip", "drop-unknown", "no-png-comments", "resume", "linear"});
     if (a.has("help") || a.has("h")) {
         std::printf(kHelp, kScaleHelp, kStripHelp, kFormatHelp);
@@ -190,14 +193,12 @@ int run(const Args& args) {
     const StripOptions strip_options = strip_options_from(a);
 
     RenderOptions options;
-    if (!parse_backend_choice(a.value("backend", "auto"), &options.backend))
-        throw UsageError("--backend must be auto, cuda or cpu");
+    backend_options_from(a, options);
     options.quality = a.number("quality", 0);
     if (a.has("quality") && !(options.quality > 0)) throw UsageError("--quality must be positive");
     options.quality *= scales.quality;
     options.threads = static_cast<int>(a.integer("threads", 0));
     if (options.threads < 0 || options.threads > 4096) throw UsageError("--threads must be in 0..4096");
-    options.device = static_cast<int>(a.integer("device", 0));
     options.seed = a.has("seed") ? static_cast<uint64_t>(a.integer("seed", 0)) : std::random_device{}();
     options.kernel = kernel_options_from(a);
     options.emit_cu = a.value("emit-cu");
@@ -340,6 +341,7 @@ int run(const Args& args) {
                     static_cast<unsigned long long>(result.stats.samples), result.seconds,
                     iterated / std::max(result.stats.seconds, 1e-9) / 1e6, result.backend.c_str(),
                     static_cast<unsigned long long>(options.seed));
+        if (renderer.device_count() > 1) std::printf(", %d devices", renderer.device_count());
         if (strips.count > 1) std::printf(", %d strips", strips.count);
         if (!resume_state.empty())
             std::printf(", resumed from %llu samples (%llu in the image)", static_cast<unsigned long long>(resumed.plotted),

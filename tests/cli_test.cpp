@@ -84,6 +84,9 @@ TEST_CASE("cli: bad input gives exit 2, one to three lines, and no output file")
         {"badbackend", good, "--backend opencl"},
         {"badaccumulate", good, "--accumulate lossy"},
         {"accumulatenone", good, "--accumulate none"},  // the compute ceiling: bench only
+        {"devicesoncpu", good, "--devices 0,1", "CUDA backend"},
+        {"devicestwice", good, "--devices 0,0", "listed twice"},
+        {"baddevices", good, "--devices 0,x", "device numbers"},
     };
     for (const auto& c : cases) {
         CAPTURE(c.name);
@@ -97,7 +100,7 @@ TEST_CASE("cli: bad input gives exit 2, one to three lines, and no output file")
         CHECK_FALSE(fj::test::file_exists(out));
         CHECK_FALSE(fj::test::file_exists(dir + "/out.00000.png"));
         CHECK(r.output.find(c.names) != std::string::npos);
-        MESSAGE(c.name << ": " << r.output);
+        MESSAGE(std::string(c.name) << ": " << r.output);
     }
     SUBCASE("missing input file") {
         const auto r = run_command(quoted(fj::test::flamejit_binary()) + " render " + quoted(dir + "/absent.flam3") +

@@ -12,6 +12,7 @@
 #include "cuda/cuda_backend.h"
 #include "image/fidelity.h"
 #include "image/png_io.h"
+#include "pipeline/render_state.h"
 #include "test_support.h"
 
 using fj::test::run_command;
@@ -139,3 +140,49 @@ TEST_CASE("gpu: a render state saved on CUDA tone-maps again to a direct render'
     MESSAGE("direct renders differ by " << seeds << ", resumed and direct by " << resumed_apart);
     CHECK(resumed_apart <= 1.25 * seeds);
 }
+
+TEST_CASE("gpu: an image rendered on several devices is one device's image of as many samples") {
+    if (!cuda_works()) return;
+    if (fj::describe_devices().devices.size() < 2) {
+        MESSAGE("skipped: fewer than two CUDA devices");
+        return;
+    }
+    const std::string dir = fj::test::scratch_dir("gpu-devices");
+    // Two passes: each device's hits of a pass reach the image once. At this
+    // quality, a device's first pass counted again in the second put the
+    // images twice as far apart as two seeds' (on the emulator), and a
+    // device left out further still.
+    const std::string xml = fj::test::reduced_genome(fj::test::read_file(fj::test::source_path("genomes/default.flam3")),
+                                                     0.25, 80);
+    fj::test::write_file(dir + "/g.flam3", fj::test::set_flame_attribute(xml, "passes", "2"));
+    auto render = [&](const std::string& out, const std::string& more) {
+        const auto r = run_command(quoted(fj::test::flamejit_binary()) + " render " + quoted(dir + "/g.flam3") + " -o " +
+                                   quoted(dir + "/" + out) + " --backend cuda " + more);
+        REQUIRE_MESSAGE(r.status == 0, r.output);
+        return fj::read_png(dir + "/" + out);
+    };
+    // A genome whose every point stays in the frame (a rotation): the summed
+    // histogram holds 255 of alpha for every sample both devices plotted.
+    fj::test::write_file(dir + "/bounded.flam3",
+                         R"(<flame size="64 64" scale="16" quality="200"><xform weight="1" color="0.5" linear="1" )"
+                         R"(coefs="0.540302 0.841471 -0.841471 0.540302 0 0"/><color index="0" rgb="255 0 0"/>)"
+                         R"(<color index="255" rgb="0 0 255"/></flame>)");
+    const auto r = run_command(quoted(fj::test::flamejit_binary()) + " render " + quoted(dir + "/bounded.flam3") + " -o " +
+                               quoted(dir + "/bounded.png") + " --backend cuda --seed 3 --devices 0,1 --save-state " +
+                               quoted(dir + "/bounded.fjstate"));
+    REQUIRE_MESSAGE(r.status == 0, r.output);
+    const fj::RenderState state = fj::read_render_state(dir + "/bounded.fjstate");
+    CHECK(state.plotted >= 64u * 64u * 200u);
+    double alpha_total = 0;
+    for (size_t i = 3; i < state.rgba.size(); i += 4) alpha_total += state.rgba[i];
+    CHECK(alpha_total == doctest::Approx(255.0 * static_cast<double>(state.plotted)).epsilon(1e-6));
+
+    const auto both = render("both.png", "--seed 8 --devices 0,1");
+    // Each share's stream follows from its place in the list, not the device.
+    CHECK(sample_difference(both, render("swapped.png", "--seed 8 --devices 1,0")).beyond_one == 0);
+    const auto a = render("a.png", "--seed 9"), b = render("b.png", "--seed 10");
+    const double seeds = fj::downsampled_mean_abs_difference(a, b), apart = fj::downsampled_mean_abs_difference(a, both);
+    MESSAGE("one device at two seeds differs by " << seeds << ", two devices and one by " << apart);
+    CHECK(apart <= 1.25 * seeds);
+}
+

@@ -2,8 +2,11 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #include "pipeline/renderer.h"
 
+#include <algorithm>
 #include <chrono>
+#include <exception>
 #include <fstream>
+#include <mutex>
 
 #include "codegen/param_layout.h"
 #include "codegen/stitcher.h"
@@ -26,9 +29,10 @@ bool parse_backend_choice(const std::string& text, BackendChoice* out) {
 Renderer::Renderer(const RenderOptions& options) : options_(options) {
     std::string why_not;
     const bool want_cuda = options.backend != BackendChoice::Cpu;
+    if (options.devices.empty()) throw std::logic_error("RenderOptions::devices is empty");
     if (want_cuda && cuda_device_available(&why_not)) {
         CudaBackendOptions cuda;
-        cuda.device = options.device;
+        cuda.device = options.devices[0];
         cuda.arch = options.kernel.arch;
         try {
             backend_ = make_cuda_backend(cuda);
@@ -36,6 +40,11 @@ Renderer::Renderer(const RenderOptions& options) : options_(options) {
             throw;
         } catch (const std::exception& e) {
             why_not = e.what();  // NVRTC unusable: as good as no device
+        }
+        // Devices asked for by name: a failure of any of them is the render's.
+        for (size_t i = 1; backend_ && i < options.devices.size(); ++i) {
+            cuda.device = options.devices[i];
+            helpers_.push_back(make_cuda_backend(cuda));
         }
     }
     if (!backend_) {
@@ -56,6 +65,7 @@ void Renderer::prefetch(const Flame& flame) {
         try {
             const PreparedFrame frame = prepare_still(flame, options);
             backend_->prepare(frame.key, frame.layout);
+            for (auto& helper : helpers_) helper->prepare(frame.key, frame.layout);
         } catch (const std::exception&) {
             // render() meets the same failure and reports it.
         }
@@ -89,8 +99,10 @@ void Renderer::check(const Flame& flame) const {
 namespace {
 
 // Resumed runs draw streams sample_seed(seed, kResumedRuns + runs so far):
-// far past any time sample's.
+// far past any time sample's. Device i > 0 of several draws its share of a
+// call's samples from sample_seed(the call's seed, kDeviceShares + i).
 constexpr size_t kResumedRuns = size_t(1) << 40;
+constexpr size_t kDeviceShares = size_t(1) << 41;
 
 // A stream per time sample: splitmix64 of the frame seed and the index.
 uint64_t sample_seed(uint64_t seed, size_t index) {
@@ -139,7 +151,12 @@ RenderResult Renderer::render(const PreparedFrame& frame, uint64_t seed, const R
 }
 
 StripPlan Renderer::plan_strips(const PreparedFrame& frame, int requested, double budget) {
-    if (budget <= 0) budget = 0.9 * backend_->memory_for_frames();
+    if (budget <= 0) {
+        // Every device holds the whole histogram of a strip.
+        double least = backend_->memory_for_frames();
+        for (auto& helper : helpers_) least = std::min(least, helper->memory_for_frames());
+        budget = 0.9 * least;
+    }
     const bool counts = frame.key.density_count;
     return fj::plan_strips(frame.plan, requested, budget,
                            [&](const FramePlan& plan) { return backend_->frame_bytes(plan, counts); });
@@ -177,7 +194,9 @@ RenderResult Renderer::render_plan(const PreparedFrame& frame, uint64_t seed, co
     }
 
     backend_->prepare(frame.key, frame.layout);
+    for (auto& helper : helpers_) helper->prepare(frame.key, frame.layout);
     backend_->begin_frame(plan);
+    for (auto& helper : helpers_) helper->begin_frame(plan);
     if (resume) backend_->load_histogram(resume->rgba, resume->counts);
     // A resumed state's samples count towards the frame's (one time sample).
     const uint64_t held = resume ? resume->plotted : 0, asked = resume ? resume->requested : 0;
@@ -207,7 +226,7 @@ RenderResult Renderer::render_plan(const PreparedFrame& frame, uint64_t seed, co
             req.progress = [this, &pass, n](double f) {
                 options_.progress((static_cast<double>(pass.first) + f * static_cast<double>(pass.count)) / n);
             };
-        const IterationStats stats = req.samples() > 0 ? backend_->iterate(req) : IterationStats{};
+        const IterationStats stats = req.samples() > 0 ? iterate(req) : IterationStats{};
         result.stats.samples += stats.samples;
         result.stats.bad_values += stats.bad_values;
         result.stats.idle_lane_rounds += stats.idle_lane_rounds;
@@ -226,6 +245,7 @@ RenderResult Renderer::render_plan(const PreparedFrame& frame, uint64_t seed, co
         const PostPlan pass_post = pass_post_plan(post, frame.post_flame, pass, plotted > 0 ? requested / plotted : 1.0);
         result.histogram_samples += held + stats.samples;
         result.histogram_bad_values += (resume ? resume->bad_values : 0) + stats.bad_values;
+        gather_histograms();
         if (p + 1 < frame.passes.size()) {
             backend_->end_pass(pass_post);
             continue;
@@ -246,6 +266,93 @@ RenderResult Renderer::render_plan(const PreparedFrame& frame, uint64_t seed, co
     result.time_samples = static_cast<int>(n);
     result.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
     return result;
+}
+
+namespace {
+
+// Share i of n of `total`, the first total % n shares one larger.
+uint64_t share_of(uint64_t total, size_t i, size_t n) {
+    return total / n + (i < total % n ? 1 : 0);
+}
+
+void add_stats(IterationStats& total, const IterationStats& more) {
+    total.samples += more.samples;
+    total.bad_values += more.bad_values;
+    total.idle_lane_rounds += more.idle_lane_rounds;
+    total.packed_carries += more.packed_carries;
+    total.threads += more.threads;
+}
+
+}  // namespace
+
+IterationStats Renderer::iterate(const IterationRequest& request) {
+    const size_t n = helpers_.size() + 1;
+    // A call too small to give every device some samples of every time
+    // step runs on the first alone.
+    bool splits = n > 1;
+    for (const IterationStep& step : request.steps) splits = splits && step.samples >= n;
+    if (!splits) return backend_->iterate(request);
+
+    const auto t0 = std::chrono::steady_clock::now();
+    std::vector<IterationRequest> shares(n, request);
+    std::mutex progress_lock;
+    std::vector<double> done(n, 0.0);
+    const double samples = static_cast<double>(request.samples());
+    for (size_t i = 0; i < n; ++i) {
+        IterationRequest& share = shares[i];
+        for (size_t s = 0; s < share.steps.size(); ++s) share.steps[s].samples = share_of(request.steps[s].samples, i, n);
+        share.frame_samples = share_of(request.frame_samples, i, n);
+        if (i > 0) share.seed = sample_seed(request.seed, kDeviceShares + i);
+        if (request.progress)
+            share.progress = [&, i, weight = static_cast<double>(share.samples()) / samples](double f) {
+                std::lock_guard lock(progress_lock);
+                done[i] = f * weight;
+                double sum = 0;
+                for (double d : done) sum += d;
+                request.progress(sum);
+            };
+    }
+    std::vector<std::future<IterationStats>> running;
+    for (size_t i = 1; i < n; ++i)
+        running.push_back(std::async(std::launch::async, [&, i] { return helpers_[i - 1]->iterate(shares[i]); }));
+    IterationStats stats;
+    std::exception_ptr failure;
+    try {
+        stats = backend_->iterate(shares[0]);
+    } catch (...) {
+        failure = std::current_exception();
+    }
+    for (auto& device : running) {
+        try {
+            add_stats(stats, device.get());
+        } catch (...) {
+            if (!failure) failure = std::current_exception();
+        }
+    }
+    if (failure) std::rethrow_exception(failure);
+    stats.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+    return stats;
+}
+
+void Renderer::gather_histograms() {
+    if (helpers_.empty()) return;
+    std::vector<float> rgba, counts, more_rgba, more_counts;
+    backend_->save_histogram(&rgba, &counts);
+    for (auto& helper : helpers_) {
+        helper->save_histogram(&more_rgba, &more_counts);
+        if (more_rgba.size() != rgba.size() || (!more_counts.empty() && more_counts.size() * 4 != rgba.size()))
+            throw std::logic_error("gather_histograms: the devices' histograms differ in size");
+        for (size_t c = 0; c < rgba.size(); ++c) rgba[c] += more_rgba[c];
+        if (!more_counts.empty()) {
+            counts.resize(more_counts.size(), 0.0f);
+            for (size_t c = 0; c < counts.size(); ++c) counts[c] += more_counts[c];
+        }
+        // Emptied for the frame's next pass; its points go on.
+        std::fill(more_rgba.begin(), more_rgba.end(), 0.0f);
+        std::fill(more_counts.begin(), more_counts.end(), 0.0f);
+        helper->load_histogram(more_rgba, more_counts);
+    }
+    backend_->load_histogram(rgba, counts);
 }
 
 }  // namespace fj

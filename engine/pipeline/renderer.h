@@ -15,6 +15,7 @@
 #include <future>
 #include <memory>
 #include <string>
+#include <vector>
 
 #include "backend.h"
 #include "codegen/kernel_key.h"
@@ -32,7 +33,11 @@ struct RenderOptions {
     double quality = 0;          // > 0 overrides the genome's
     uint64_t seed = 0;
     int threads = 0;             // CPU backend; 0 = all cores
-    int device = 0;              // CUDA device index
+    // CUDA devices by index. With several, each frame's samples are split
+    // evenly between them (a fixed share each, so a seed gives one image),
+    // iterated on all at once, and their histograms summed on the first,
+    // which runs the post-pass. The CPU backend ignores them.
+    std::vector<int> devices = {0};
     KernelOptions kernel;        // shuffle, block size, arch (arch empty = the device's)
     std::string emit_cu;         // write the generated kernel source here
     bool transparent = false;    // alpha from density, no background (flam3's transparency=1)
@@ -94,15 +99,24 @@ public:
     // The backend in use ("cuda" or "cpu") and, for auto, why CUDA was not used.
     const std::string& backend_name() const { return backend_name_; }
     const std::string& fallback_reason() const { return fallback_reason_; }
+    // How many devices each frame's samples are split between (1 on the CPU).
+    int device_count() const { return static_cast<int>(helpers_.size()) + 1; }
 
 private:
     // The frame rendered into the histogram of `plan` (the frame's own or a
     // strip's), with render state (the frame's own plan only).
     RenderResult render_plan(const PreparedFrame& frame, uint64_t seed, const FramePlan& plan,
                              const RenderState* resume = nullptr, RenderState* save = nullptr);
+    // One pass's iteration, on every device when there are several.
+    IterationStats iterate(const IterationRequest& request);
+    // The other devices' histograms added to the first's.
+    void gather_histograms();
 
     RenderOptions options_;
     std::unique_ptr<Backend> backend_;
+    // The devices after the first (RenderOptions::devices): they iterate
+    // their shares of each pass, the first backend sums and post-processes.
+    std::vector<std::unique_ptr<Backend>> helpers_;
     std::string backend_name_;
     std::string fallback_reason_;
     // Declared after the backend: destroyed (waited for) before it.
