@@ -48,8 +48,9 @@ const char* kHelp =
     "                        (samples = Q · W · H · 4^zoom, as flam3)\n"
     "  --seed N              random seed (default: a fresh one, printed)\n"
     "  --progress P          bar (the default on a terminal), json (a line a second on stderr:\n"
-    "                        image, fraction, elapsed_s, eta_s; then image, done, samples,\n"
-    "                        seconds, backend), none (the default otherwise)\n"
+    "                        image, stage (iterating, then post-pass), fraction, elapsed_s,\n"
+    "                        eta_s; then image, done, samples, seconds, backend), none (the\n"
+    "                        default otherwise)\n"
     "  --threads N           CPU backend threads (default: all cores)\n"
     "  --flame I             render only flame I (0-based) of the file (one GENOME only)\n"
     "  --arch sm_XX          NVRTC target (default: the device's)\n"
@@ -106,17 +107,22 @@ public:
     void update(double fraction) {
         const double elapsed = std::chrono::duration<double>(std::chrono::steady_clock::now() - start_).count();
         const double eta = fraction > 0.02 ? elapsed * (1 - fraction) / fraction : -1;
+        // All iterated: what is left is the post-pass (Renderer's last report).
+        const bool post = fraction >= 1.0;
         if (mode_ == Mode::Bar) {
             const int width = 30, filled = static_cast<int>(fraction * width);
             std::string bar(filled, '#');
             bar.resize(width, '.');
-            if (eta >= 0)
+            if (post)
+                std::fprintf(stderr, "\r%s [%s] post-pass     ", label_.c_str(), bar.c_str());
+            else if (eta >= 0)
                 std::fprintf(stderr, "\r%s [%s] %5.1f%%  ETA %4.0fs ", label_.c_str(), bar.c_str(), 100 * fraction, eta);
             else
                 std::fprintf(stderr, "\r%s [%s] %5.1f%%          ", label_.c_str(), bar.c_str(), 100 * fraction);
             std::fflush(stderr);
         } else if (mode_ == Mode::Json && (elapsed >= next_json_ || fraction >= 1.0) && fraction > last_fraction_) {
-            nlohmann::json line = {{"image", label_}, {"fraction", fraction}, {"elapsed_s", elapsed}};
+            nlohmann::json line = {{"image", label_}, {"stage", post ? "post-pass" : "iterating"},
+                                   {"fraction", fraction}, {"elapsed_s", elapsed}};
             if (eta >= 0) line["eta_s"] = eta;
             std::fprintf(stderr, "%s\n", line.dump().c_str());
             std::fflush(stderr);

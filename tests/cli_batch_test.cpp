@@ -203,6 +203,8 @@ TEST_CASE("cli batch: --progress json reports each image's progress and result a
         for (size_t i = 0; i + 1 < e.size(); ++i) {
             CHECK(e[i].at("fraction").get<double>() > last);
             last = e[i].at("fraction").get<double>();
+            // Once all is iterated, the post-pass runs.
+            CHECK(e[i].at("stage") == (last < 1.0 ? "iterating" : "post-pass"));
         }
         CHECK(last == 1.0);
         CHECK(e.back().at("done").get<bool>());

@@ -260,6 +260,9 @@ RenderResult Renderer::render_plan(const PreparedFrame& frame, uint64_t seed, co
             save->bad_values = result.histogram_bad_values;
             save->runs = (resume ? resume->runs : 0) + (stats.samples > 0 ? 1 : 0);
         }
+        // Iteration is done: a progress display can say the post-pass runs,
+        // which may take a while (a wide spatial filter, a large frame).
+        if (options_.progress) options_.progress(1.0);
         result.image = backend_->post_process(pass_post);
     }
     result.backend = backend_name_;

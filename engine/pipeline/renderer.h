@@ -43,6 +43,7 @@ struct RenderOptions {
     bool transparent = false;    // alpha from density, no background (flam3's transparency=1)
     bool earlyclip = false;      // tone-map before the spatial filter, 100-step fuse (flam3's earlyclip=1)
     bool linear = false;         // images of the filtered values, not tone-mapped (PostPlan::linear)
+    // The fraction of the frame iterated; 1 once more, just before the post-pass.
     ProgressFn progress;
 };
 
