@@ -11,6 +11,7 @@
 #include <set>
 #include <thread>
 
+#include "atomic_file.h"
 #include "cli_args.h"
 #include "cli_common.h"
 #include "errors.h"
@@ -22,11 +23,12 @@
 #include "pipeline/frame_batch.h"
 #include "pipeline/renderer.h"
 #include "png_comments.h"
+#include "sidecar.h"
 
 namespace fj::cli {
 namespace {
 
-// A printf format: the %s take kScaleHelp and kStripHelp.
+// A printf format: the %s take kScaleHelp, kStripHelp and kSidecarHelp.
 const char* kHelp =
     "usage: flamejit animate SEQUENCE [--frames FIRST:LAST[:STEP]] [-o DIR/NAME%%05d.png] [options]\n"
     "\n"
@@ -55,6 +57,7 @@ const char* kHelp =
     "                        enable_png_comments=0 in the environment does the same, as for flam3;\n"
     "                        nick, url and id in the environment go to flam3_nickname, flam3_url\n"
     "                        and flam3_id, as flam3 writes them\n"
+    "%s"
     "  --arch, --shuffle, --block, --accumulate, --bits, --linear, --transparent, --earlyclip, --palettes,\n"
     "  --drop-unknown: as render (frames named .exr are OpenEXR)\n"
     "\n"
@@ -83,6 +86,9 @@ struct Run {
     bool png_comments = true;
     StripOptions strips;
     bool linear = false;  // EXR frames of the filtered values (--linear)
+    OutputFormat format;
+    Args args;            // the command's, for --sidecar
+    bool sidecar = false;
 };
 
 // One renderer (one device, or the CPU) working through the shared frame
@@ -118,8 +124,9 @@ void render_worker(const Run& run, RenderOptions options, std::atomic<size_t>& n
         const std::string path = format_output(run.pattern, n);
         const StripPlan strips = input_from(
             run.label, [&] { return renderer.plan_strips(frame, run.strips.strips, run.strips.budget); });
+        std::string sidecar;
         auto comments = [&](PngOptions& png, const RenderResult& result) {
-            if (!run.png_comments) return;
+            if (!run.png_comments && !run.sidecar) return;
             // flam3-animate embeds the genome at the frame's time; the
             // overrides of this run are part of what was rendered.
             Flame genome = interpolate(run.keyframes, static_cast<double>(n));
@@ -134,12 +141,18 @@ void render_worker(const Run& run, RenderOptions options, std::atomic<size_t>& n
                 {"flamejit_seconds", std::to_string(result.seconds)}};
             if (strips.count > 1) extra.emplace_back("flamejit_strips", std::to_string(strips.count));
             add_png_comments(png, genome, result, extra);
+            if (run.sidecar) sidecar = sidecar_text(path, "animate", run.args, options, run.format, png);
+            if (!run.png_comments) {
+                png.text.clear();
+                png.genome_xml.clear();
+            }
         };
         RenderResult result;
         if (strips.count == 1) {
             result = input_from(run.label, [&] { return renderer.render(frame, frame_seed(run.seed, n)); });
             ImageWriter::Job job{path, std::move(result.image), run.png, run.linear};
             comments(job.png, result);
+            job.sidecar = sidecar;
             writer.push(std::move(job));
         } else {
             {
@@ -151,6 +164,7 @@ void render_worker(const Run& run, RenderOptions options, std::atomic<size_t>& n
                                              run.linear, comments, nullptr)
                     .result;
             });
+            if (run.sidecar) write_file_atomically(sidecar_path(path), sidecar);
         }
         {
             std::lock_guard lock(print);
@@ -173,9 +187,9 @@ int run(const Args& args) {
                                      "block", "accumulate", "bits", "palettes", "temporal-samples", "shard", "devices", "profile",
                                      "size-scale", "quality-scale", "strips", "memory-budget"},
                                     {"help", "h", "transparent", "earlyclip", "drop-unknown", "resume", "no-png-comments",
-                                     "linear"});
+                                     "linear", "sidecar"});
     if (a.has("help") || a.has("h")) {
-        std::printf(kHelp, kScaleHelp, kStripHelp);
+        std::printf(kHelp, kScaleHelp, kStripHelp, kSidecarHelp);
         return 0;
     }
     if (a.positional.size() != 1)
@@ -244,6 +258,9 @@ int run(const Args& args) {
     run.png.bits = format.bits;
     run.png.transparent = options.transparent;
     run.png_comments = png_comments_wanted(a);
+    run.format = format;
+    run.args = args;
+    run.sidecar = a.has("sidecar");
     const auto t0 = std::chrono::steady_clock::now();
     std::atomic<size_t> next{0};
     std::atomic<bool> stop{false};

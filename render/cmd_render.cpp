@@ -13,6 +13,7 @@
 #include <nlohmann/json.hpp>
 
 #include "cli_args.h"
+#include "atomic_file.h"
 #include "cli_common.h"
 #include "errors.h"
 #include "genome/flam3_reader.h"
@@ -20,12 +21,13 @@
 #include "pipeline/frame_batch.h"
 #include "pipeline/renderer.h"
 #include "png_comments.h"
+#include "sidecar.h"
 #include "strip_render.h"
 
 namespace fj::cli {
 namespace {
 
-// A printf format: the %s take kScaleHelp, kStripHelp and kFormatHelp.
+// A printf format: the %s take kScaleHelp, kStripHelp, kFormatHelp and kSidecarHelp.
 const char* kHelp =
     "usage: flamejit render [GENOME...] [-o OUT.png | -o FOLDER] [options]\n"
     "\n"
@@ -86,6 +88,7 @@ const char* kHelp =
     "                        enable_png_comments=0 in the environment does the same, as for flam3;\n"
     "                        nick, url and id in the environment go to flam3_nickname, flam3_url\n"
     "                        and flam3_id, as flam3 writes them\n"
+    "%s"
     "\n"
     "Exit status: 0 success, 2 bad input or usage, 1 internal or device failure.\n";
 
@@ -190,9 +193,9 @@ std::vector<Job> plan_outputs(const std::vector<GenomeInput>& inputs, const std:
 int run(const Args& args) {
     const ParsedArgs a = parse_args(
         args, {"o", "output", "backend", "quality", "seed", "threads", "flame", "arch", "emit-cu", "shuffle", "block", "accumulate", "bits", "palettes", "devices", "profile", "size-scale", "quality-scale", "progress", "strips", "memory-budget", "save-state", "resume-state", "progressive"},
-        {"help", "h", "transparent", "earlyclip", "drop-unknown", "no-png-comments", "resume", "linear"});
+        {"help", "h", "transparent", "earlyclip", "drop-unknown", "no-png-comments", "resume", "linear", "sidecar"});
     if (a.has("help") || a.has("h")) {
-        std::printf(kHelp, kScaleHelp, kStripHelp, kFormatHelp);
+        std::printf(kHelp, kScaleHelp, kStripHelp, kFormatHelp, kSidecarHelp);
         return 0;
     }
     const ScaleOptions scales = scale_options_from(a);
@@ -232,6 +235,7 @@ int run(const Args& args) {
     const OutputFormat format = output_format_from(a, jobs[0].path);
     options.linear = format.linear;
     const bool skip_complete = a.has("resume");
+    const bool with_sidecar = a.has("sidecar");
     if (skip_complete && stages > 1)
         throw UsageError("--resume skips images that read whole, as each --progressive stage's does: resume a "
                          "progressive render with --save-state and --resume-state");
@@ -283,9 +287,11 @@ int run(const Args& args) {
         PngOptions png;
         png.bits = format.bits;
         png.transparent = options.transparent;
-        // The genome as rendered, so the PNG reproduces its own image.
+        // The genome as rendered, so the PNG reproduces its own image; the
+        // same in the sidecar, with or without the image's text.
+        std::string sidecar;
         auto comments = [&](PngOptions& out, const RenderResult& result) {
-            if (!png_comments_wanted(a)) return;
+            if (!png_comments_wanted(a) && !with_sidecar) return;
             Flame rendered = flame;
             if (options.quality > 0) rendered.quality = options.quality;
             std::vector<std::pair<std::string, std::string>> extra = {
@@ -295,6 +301,11 @@ int run(const Args& args) {
             if (strips.count > 1) extra.emplace_back("flamejit_strips", std::to_string(strips.count));
             if (!resume_state.empty()) extra.emplace_back("flamejit_resumed_samples", std::to_string(resumed.plotted));
             add_png_comments(out, rendered, result, extra);
+            if (with_sidecar) sidecar = sidecar_text(path, "render", args, options, format, out);
+            if (!png_comments_wanted(a)) {
+                out.text.clear();
+                out.genome_xml.clear();
+            }
         };
         RenderResult result;
         uint64_t iterated = 0;
@@ -325,6 +336,7 @@ int run(const Args& args) {
                 result.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
                 ImageWriter::Job job{path, std::move(result.image), png, format.linear};
                 comments(job.png, result);
+                job.sidecar = sidecar;
                 // Encoded while the next image (or stage) renders.
                 writer.push(std::move(job));
                 if (!last)
@@ -341,6 +353,7 @@ int run(const Args& args) {
             });
             result = std::move(striped.result);
             iterated = striped.iterated;
+            if (with_sidecar) write_file_atomically(sidecar_path(path), sidecar);
             progress.done(result);
         }
         std::printf("%s: %llu samples in %.2f s (%.1f M samples/s), backend %s, seed %llu", path.c_str(),

@@ -1,7 +1,9 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #include "image_writer.h"
 
+#include "atomic_file.h"
 #include "image/exr_io.h"
+#include "sidecar.h"
 
 namespace fj::cli {
 
@@ -46,6 +48,7 @@ void ImageWriter::loop() {
                 write_exr(job.path, job.image, job.png, job.linear);
             else
                 write_png(job.path, job.image, job.png);
+            if (!job.sidecar.empty()) write_file_atomically(sidecar_path(job.path), job.sidecar);
         } catch (...) {
             std::lock_guard lock(mutex_);
             if (!failure_) failure_ = std::current_exception();

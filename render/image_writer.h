@@ -22,6 +22,7 @@ public:
         ImageF image;
         PngOptions png;  // text chunks included; bits and text for EXR too
         bool linear = false;  // an EXR of a post-pass with PostPlan::linear
+        std::string sidecar;  // when not empty, written to sidecar_path(path) once the image is
     };
 
     // At most `depth` images wait, so memory stays bounded when writing is

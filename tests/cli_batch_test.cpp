@@ -400,3 +400,51 @@ TEST_CASE("cli batch: outputs named .exr are OpenEXR files; --linear and --bits 
         CHECK(flamejit("render " + quoted(genome) + bad).status == 2);
     }
 }
+
+TEST_CASE("cli batch: --sidecar writes IMAGE.json, whose genome and seed render the image again") {
+    const std::string dir = fj::test::scratch_dir("sidecar");
+    // Density estimation and supersampling, and a random seed: the sidecar
+    // must carry whatever the command line did not say.
+    const std::string genome = dir + "/g.flam3";
+    fj::test::write_file(genome, fj::test::set_flame_attribute(fj::test::set_flame_attribute(kGenome, "supersample", "2"),
+                                                                "estimator_radius", "5"));
+    for (const char* strips : {"1", "2"}) {
+        CAPTURE(strips);
+        const std::string image = dir + "/s" + strips + ".png";
+        const auto r = run_command(quoted(fj::test::flamejit_binary()) + " render " + quoted(genome) + " -o " +
+                                   quoted(image) + " --backend cpu --threads 2 --quality 3 --size-scale 2 --sidecar " +
+                                   "--no-png-comments --strips " + strips);
+        REQUIRE_MESSAGE(r.status == 0, r.output);
+        // The artist's parameters stay out of the image, and go to the sidecar.
+        CHECK(fj::read_png_text(image).empty());
+        const nlohmann::json j = nlohmann::json::parse(fj::test::read_file(image + ".json"));
+        CHECK(j.at("image") == image);
+        CHECK(j.at("command").at(1) == "render");
+        CHECK(j.at("command").back() == strips);
+        CHECK(j.at("settings").at("shuffle") == "ring");
+        CHECK(j.at("text").at("flamejit_backend") == "cpu");
+        CHECK(std::stoull(j.at("text").at("flam3_samples").get<std::string>()) > 0);
+        // Its genome (size, scale and quality as rendered) and seed give the
+        // image bit for bit.
+        fj::test::write_file(dir + "/again.flam3", j.at("genome").get<std::string>());
+        const auto again = run_command(quoted(fj::test::flamejit_binary()) + " render " + quoted(dir + "/again.flam3") +
+                                       " -o " + quoted(dir + "/again.png") + " --backend cpu --threads 2 --seed " +
+                                       j.at("text").at("flamejit_seed").get<std::string>());
+        REQUIRE_MESSAGE(again.status == 0, again.output);
+        CHECK(fj::read_png(dir + "/again.png").rgba == fj::read_png(image).rgba);
+    }
+    // Animation frames get theirs too.
+    const std::string sequence = dir + "/seq.flam3";
+    fj::test::write_file(sequence, "<flames>" + fj::test::set_flame_attribute(kGenome, "time", "0") +
+                                       fj::test::set_flame_attribute(kGenome, "time", "2") + "</flames>");
+    const auto frames = flamejit("animate " + quoted(sequence) + " --frames 0:1 -o " + quoted(dir + "/f%d.png") + " --sidecar");
+    REQUIRE_MESSAGE(frames.status == 0, frames.output);
+    for (const char* frame : {"0", "1"}) {
+        const nlohmann::json j = nlohmann::json::parse(fj::test::read_file(dir + "/f" + frame + ".png.json"));
+        CHECK(j.at("command").at(1) == "animate");
+        CHECK(j.at("genome").get<std::string>().find("time=\"" + std::string(frame) + "\"") != std::string::npos);
+    }
+    // Written whole: no temporaries (hidden names) left beside them.
+    for (const auto& e : std::filesystem::directory_iterator(dir))
+        CHECK(e.path().filename().string().front() != '.');
+}

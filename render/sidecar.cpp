@@ -1,0 +1,43 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+#include "sidecar.h"
+
+#include <nlohmann/json.hpp>
+
+#include "flamejit_commit.h"
+
+namespace fj::cli {
+
+std::string sidecar_path(const std::string& image) { return image + ".json"; }
+
+std::string sidecar_text(const std::string& image, const char* command, const Args& args, const RenderOptions& options,
+                         const OutputFormat& format, const PngOptions& metadata) {
+    nlohmann::json j;
+    j["image"] = image;
+    nlohmann::json argv = nlohmann::json::array({"flamejit", command});
+    for (const std::string& a : args) argv.push_back(a);
+    j["command"] = argv;
+    j["flamejit_version"] = FLAMEJIT_VERSION;
+    j["flamejit_commit"] = FLAMEJIT_COMMIT;
+    // As the image's text chunks hold them: samples, error rate, time,
+    // backend, seed, ...
+    nlohmann::json text = nlohmann::json::object();
+    for (const auto& [key, value] : metadata.text) text[key] = value;
+    j["text"] = text;
+    j["settings"] = {
+        {"quality", options.quality},  // 0: the genome's
+        {"threads", options.threads},  // 0: all cores
+        {"devices", options.devices},
+        {"shuffle", to_string(options.kernel.shuffle)},
+        {"block", options.kernel.block_size},
+        {"accumulate", to_string(options.kernel.accumulation)},
+        {"arch", options.kernel.arch},
+        {"exr", format.exr},
+        {"bits", format.bits},
+        {"linear", format.linear},
+        {"transparent", options.transparent},
+        {"earlyclip", options.earlyclip}};
+    j["genome"] = metadata.genome_xml;
+    return j.dump(2) + "\n";
+}
+
+}  // namespace fj::cli
