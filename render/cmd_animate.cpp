@@ -246,7 +246,9 @@ int run(const Args& args) {
 
     int skipped = 0;
     for (long long f : frames) {
-        if (a.has("resume") && image_complete(format_output(run.pattern, f), run.keyframes[0].width, run.keyframes[0].height))
+        const std::string path = format_output(run.pattern, f);
+        if (a.has("resume") && image_complete(path, run.keyframes[0].width, run.keyframes[0].height) &&
+            (!a.has("sidecar") || std::filesystem::exists(sidecar_path(path))))
             ++skipped;
         else
             run.todo.push_back(f);

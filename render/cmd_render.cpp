@@ -12,8 +12,8 @@
 
 #include <nlohmann/json.hpp>
 
-#include "cli_args.h"
 #include "atomic_file.h"
+#include "cli_args.h"
 #include "cli_common.h"
 #include "errors.h"
 #include "genome/flam3_reader.h"
@@ -265,7 +265,8 @@ int run(const Args& args) {
         const int index = jobs[n].index;
         const Flame& flame = input.flames[index];
         const std::string& path = jobs[n].path;
-        if (skip_complete && image_complete(path, flame.width, flame.height)) {
+        if (skip_complete && image_complete(path, flame.width, flame.height) &&
+            (!with_sidecar || std::filesystem::exists(sidecar_path(path)))) {
             std::printf("%s: complete, skipped\n", path.c_str());
             continue;
         }

@@ -8,7 +8,7 @@
 // kernel settings, the output settings, what the image's text chunks hold
 // (samples, error rate, time, ...) and the genome as rendered, whether or
 // not the image itself carries them. It is written whole (temporary, then
-// renamed) once the image is.
+// renamed) once the image is, so an image without one was cut short.
 #pragma once
 
 #include <string>
@@ -22,7 +22,8 @@ namespace fj::cli {
 inline constexpr const char* kSidecarHelp =
     "  --sidecar             also write IMAGE.json beside each image: the command, seed, backend,\n"
     "                        kernel and output settings, samples and the genome as rendered\n"
-    "                        (kept even with --no-png-comments)\n";
+    "                        (kept even with --no-png-comments); with --resume, an image without\n"
+    "                        its sidecar is rendered again\n";
 
 // The sidecar's path for an image.
 std::string sidecar_path(const std::string& image);

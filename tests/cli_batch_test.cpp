@@ -444,6 +444,12 @@ TEST_CASE("cli batch: --sidecar writes IMAGE.json, whose genome and seed render 
         CHECK(j.at("command").at(1) == "animate");
         CHECK(j.at("genome").get<std::string>().find("time=\"" + std::string(frame) + "\"") != std::string::npos);
     }
+    // --resume renders again an image whose sidecar is missing.
+    std::filesystem::remove(dir + "/f1.png.json");
+    const auto resumed =
+        flamejit("animate " + quoted(sequence) + " --frames 0:1 -o " + quoted(dir + "/f%d.png") + " --sidecar --resume");
+    CHECK(resumed.output.find("1 already complete") != std::string::npos);
+    CHECK(fj::test::file_exists(dir + "/f1.png.json"));
     // Written whole: no temporaries (hidden names) left beside them.
     for (const auto& e : std::filesystem::directory_iterator(dir))
         CHECK(e.path().filename().string().front() != '.');
