@@ -59,8 +59,9 @@ struct IterationRequest {
 struct IterationStats {
     uint64_t samples = 0;     // points computed after the fuse
     uint64_t bad_values = 0;  // points reseeded for NaN or |v| > 1e10
-    // Lane-rounds that stayed put under warp-uniform xaos selection (the
-    // lazy steps of param_layout.h); their share is the cost of that design.
+    // Lane-rounds past the fuse that stayed put under warp-uniform xaos
+    // selection (the lazy steps of param_layout.h); their share of these and
+    // `samples` is the cost of that design.
     uint64_t idle_lane_rounds = 0;
     // --accumulate packed (CUDA): adds that carried out of a 16-bit field, so
     // counts were lost (iterate/common.h says when). 0 means the accumulator

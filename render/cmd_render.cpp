@@ -369,7 +369,7 @@ int run(const Args& args) {
         std::printf("\n");
         // The cost of xaos under warp-uniform selection (README, "Iteration semantics").
         if (result.stats.idle_lane_rounds > 0)
-            std::printf("  xaos: %.1f %% of lane-rounds stayed put (lazy warp-uniform selection)\n",
+            std::printf("  xaos: %.1f %% of lane-rounds past the fuse stayed put (lazy warp-uniform selection)\n",
                         100.0 * result.stats.idle_lane_rounds /
                             static_cast<double>(result.stats.idle_lane_rounds + result.stats.samples));
         // Packed accumulation is the one mode that can lose counts; say so when it did.

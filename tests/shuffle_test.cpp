@@ -7,6 +7,7 @@
 #include <cmath>
 
 #include "analysis/shuffle_simulation.h"
+#include "codegen/param_layout.h"
 #include "genome/flam3_reader.h"
 #include "image/fidelity.h"
 #include "image/png_io.h"
@@ -115,5 +116,26 @@ TEST_CASE("shuffle: every strategy renders a corpus genome as flam3 does (fideli
         const auto ratio = fj::fidelity_ratio(a, b, fj::read_png(c));
         MESSAGE(std::string(strategy) << ": fidelity ratio " << ratio.ratio);
         CHECK_MESSAGE(ratio.ratio <= 1.3, std::string(strategy));
+    }
+}
+
+TEST_CASE("shuffle: lazy xaos selection leaves 1 - 1/M of the lane-rounds past the fuse idle, at any size") {
+    // A lane moves with probability 1/M each round (README, "Xaos without
+    // divergence"), so that is the idle share of the rounds that could plot,
+    // however large the fuse's part of a small render is.
+    const std::string xml = fj::test::read_file(fj::test::source_path("benchmarks/genomes/xaos.flam3"));
+    fj::RenderOptions options;
+    options.backend = fj::BackendChoice::Cpu;
+    options.threads = 2;
+    options.seed = 3;
+    for (const double factor : {0.05, 0.25}) {
+        CAPTURE(factor);
+        const fj::Flame flame = fj::read_flam3_string(fj::test::reduced_genome(xml, factor, 2), "xaos.flam3").at(0);
+        const double expected = 1 - 1 / fj::xaos_proposal_mass(flame);
+        const fj::IterationStats stats = fj::Renderer(options).render(flame).stats;
+        const double idle = static_cast<double>(stats.idle_lane_rounds);
+        const double share = idle / (idle + static_cast<double>(stats.samples));
+        MESSAGE(stats.samples << " samples: idle share " << share << ", 1 - 1/M = " << expected);
+        CHECK(share == doctest::Approx(expected).epsilon(0.02));
     }
 }

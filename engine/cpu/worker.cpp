@@ -173,12 +173,16 @@ void Worker::round_of_warp(Block& b, int w) {
             // per lane: acceptance is a coin toss the predictor cannot learn.
             const int k = select_xform(P_ + job_.proposal, n, warp_u);
             const float* accept = P_ + job_.accept + k;
-            int lanes[kLanes], moved = 0;
+            int lanes[kLanes], moved = 0, stays = 0;
             for (int l = 0; l < kLanes; ++l) {
+                const int state = b.state[first + l];
+                const int accepted = rand01(b.rng[first + l]) < accept[state_last(state) * n];
                 lanes[moved] = first + l;
-                moved += rand01(b.rng[first + l]) < accept[state_last(b.state[first + l]) * n];
+                moved += accepted;
+                // Past the fuse only, as the kernel counts.
+                stays += !accepted & past_fuse(state);
             }
-            idle += kLanes - moved;
+            idle += stays;
             if (moved == kLanes) run_warp(b, first, k);
             else if (moved > 0) run_gathered(b, lanes, moved, k);
         }

@@ -128,13 +128,16 @@ FJ_HD FJ_INLINE float fresh_lane_rounds(float mean_plotted, float fresh_share, i
     return p + (float)fuse * ceilf(p / (float)FJ_CHAIN);
 }
 
+// Whether a point of this state is past its fuse: its next step plots.
+FJ_HD FJ_INLINE bool past_fuse(int state) { return state_left(state) <= FJ_CHAIN; }
+
 // The step of a good point moved by xform `applied`: one step fewer left,
 // no bad values in a row. Returns true when the point is past its fuse and
 // is to be plotted.
 FJ_HD FJ_INLINE bool settle_good_point(int& state, int applied) {
-    const int left = state_left(state);
-    state = point_state(left - 1, 0, applied + 1);
-    return left <= FJ_CHAIN;
+    const bool plots = past_fuse(state);
+    state = point_state(state_left(state) - 1, 0, applied + 1);
+    return plots;
 }
 
 // flam3's rules after an xform moved a point (flam3_iterate): a bad value

@@ -167,7 +167,9 @@ fj_iterate(const float* __restrict__ params, unsigned int param_stride, const un
 #if FJ_XAOS && FJ_WARP_UNIFORM
         const int k = fj::select_xform(P + FJ_PROPOSAL, FJ_NXFORMS, u);
         const bool moves = fj::rand01(rng) < P[FJ_ACCEPT + last * FJ_NXFORMS + k];
-        rejected += !moves;
+        // Counted past the fuse only, as plotted samples are: their ratio
+        // is then the idle share of a steady chain, whatever the fuse's part.
+        rejected += !moves && fj::past_fuse(pt.state);
 #else
         const int k = fj::select_xform(P + FJ_SELECT + (FJ_XAOS ? last * FJ_NXFORMS : 0), FJ_NXFORMS, u);
         const bool moves = true;
