@@ -16,6 +16,8 @@
 #include <thread>
 #include <vector>
 
+#include <nlohmann/json.hpp>
+
 #include "codegen/kernel_key.h"
 #include "codegen/param_layout.h"
 #include "codegen/variation_registry.h"
@@ -241,4 +243,30 @@ TEST_CASE("cuda host: auto picks the CUDA backend when a device and NVRTC are th
     const fj::Renderer renderer(options);
     CHECK(renderer.backend_name() == "cuda");
     CHECK(renderer.fallback_reason().empty());
+}
+
+TEST_CASE("cuda host: info --json lists the devices the driver shows, or why CUDA cannot be used") {
+    using fj::test::quoted;
+    const std::string info = quoted(fj::test::flamejit_binary()) + " info --json";
+    const auto two = fj::test::run_command("env FJ_STAND_IN_DEVICES=2 " + info);
+    REQUIRE_MESSAGE(two.status == 0, two.output);
+    const nlohmann::json j = nlohmann::json::parse(two.output);
+    CHECK(j.at("backends").at("cuda").at("available") == true);
+    CHECK(j.at("backends").at("cpu").at("threads").get<unsigned>() >= 1);
+    REQUIRE(j.at("devices").size() == 2);
+    for (int d = 0; d < 2; ++d) {
+        CHECK(j["devices"][d].at("index") == d);
+        CHECK(j["devices"][d].at("name") == "flamejit stand-in device");
+        CHECK(j["devices"][d].at("sm").get<std::string>().rfind("sm_", 0) == 0);
+        CHECK(j["devices"][d].at("memory_bytes").get<unsigned long long>() > 0);
+    }
+    CHECK(j.at("variations").get<int>() == 99);
+    CHECK(j.at("kernel_cache").contains("folder"));
+
+    const auto none = fj::test::run_command("env FLAMEJIT_LIBCUDA_PATH=/nonexistent/libcuda.so.1 " + info);
+    REQUIRE_MESSAGE(none.status == 0, none.output);
+    const nlohmann::json n = nlohmann::json::parse(none.output);
+    CHECK(n.at("backends").at("cuda").at("available") == false);
+    CHECK(n.at("backends").at("cuda").at("reason").get<std::string>().find("/nonexistent") != std::string::npos);
+    CHECK(n.at("devices").empty());
 }
