@@ -1,6 +1,9 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #include "sidecar.h"
 
+#include <algorithm>
+#include <thread>
+
 #include <nlohmann/json.hpp>
 
 #include "flamejit_commit.h"
@@ -25,7 +28,10 @@ std::string sidecar_text(const std::string& image, const char* command, const Ar
     j["text"] = text;
     j["settings"] = {
         {"quality", options.quality},  // 0: the genome's
-        {"threads", options.threads},  // 0: all cores
+        // The CPU backend's, resolved as it does: its blocks of lanes, and
+        // so its image for a seed, follow them (as the GPU's pool follows
+        // the device).
+        {"threads", options.threads > 0 ? options.threads : static_cast<int>(std::max(1u, std::thread::hardware_concurrency()))},
         {"devices", options.devices},
         {"shuffle", to_string(options.kernel.shuffle)},
         {"block", options.kernel.block_size},

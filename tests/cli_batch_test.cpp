@@ -422,6 +422,7 @@ TEST_CASE("cli batch: --sidecar writes IMAGE.json, whose genome and seed render 
         CHECK(j.at("command").at(1) == "render");
         CHECK(j.at("command").back() == strips);
         CHECK(j.at("settings").at("shuffle") == "ring");
+        CHECK(j.at("settings").at("threads") == 2);
         CHECK(j.at("text").at("flamejit_backend") == "cpu");
         CHECK(std::stoull(j.at("text").at("flam3_samples").get<std::string>()) > 0);
         // Its genome (size, scale and quality as rendered) and seed give the
