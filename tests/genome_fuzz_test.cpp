@@ -1,5 +1,5 @@
-// flamejit — odd and broken genomes through `flamejit render`: an image or
-// one clear error, never a crash, a hang, a long complaint or a half-written file.
+// flamejit — odd and broken genomes through `flamejit render` and `animate`: an
+// image or one clear error, never a crash, a hang, a long complaint or a half-written file.
 // SPDX-License-Identifier: GPL-3.0-or-later
 //
 // Genomes artists and the project wrote (the bundled one, the benchmark set,
@@ -246,3 +246,60 @@ TEST_CASE("fuzz: mutated cuburn nodes and profiles render or fail with one clear
     CHECK(outcome.rendered >= cases / 10);
     CHECK(outcome.refused >= cases / 5);
 }
+
+TEST_CASE("fuzz: sequences with a mutated keyframe animate or fail with one clear line") {
+    std::vector<std::string> sources = {fj::test::source_path("genomes/default.flam3")};
+    for (const auto& f : files_in(fj::test::source_path("benchmarks/genomes"), ".flam3")) sources.push_back(f);
+    for (const auto& f : files_in(fj::test::corpus_path("electric-sheep"), ".flam3")) sources.push_back(f);
+    const std::string dir = fj::test::scratch_dir("fuzz-animate");
+    // A source's first flame at a time: interpolation then meets the
+    // mutation (log-polar affines, palettes, padding, motion blur).
+    auto keyframe = [&](const std::string& path, const char* time) {
+        const std::string text = fj::test::read_file(path);
+        const size_t begin = text.find("<flame "), end = text.find("</flame>", begin);
+        std::string flame = text.substr(begin + 7, end + 8 - begin - 7);
+        // Its own time, if any, gives way.
+        const size_t own = flame.find(" time=\"");
+        if (own != std::string::npos && own < flame.find('>')) flame.erase(own, flame.find('"', own + 7) + 1 - own);
+        return "<flame time=\"" + std::string(time) + "\" " + flame;
+    };
+    const char* const ranges[] = {"0:3", "1:2", "0:4:2"};
+    const char* const temporal[] = {"1", "3"};
+    Mutator mutate(2511);
+    Outcome outcome;
+    const int cases = 150;
+    for (int n = 0; n < cases; ++n) {
+        std::string first = keyframe(sources[mutate.below(sources.size())], "0");
+        std::string second = keyframe(sources[mutate.below(sources.size())], "4");
+        std::string& changed = mutate.chance(0.5) ? first : second;
+        changed = mutate.mutate_xml(changed);
+        const std::string sequence = dir + "/case" + std::to_string(n) + ".flam3";
+        fj::test::write_file(sequence, "<flames>" + first + second + "</flames>");
+        const std::string pattern = dir + "/case" + std::to_string(n) + "_%d.png";
+        const auto r = run_command("timeout 120 " + quoted(fj::test::flamejit_binary()) + " animate " + quoted(sequence) +
+                                   " --frames " + mutate.pick(ranges) + " -o " + quoted(pattern) +
+                                   " --backend cpu --threads 1 --seed 1 --size-scale 0.03 --quality 1 --temporal-samples " +
+                                   mutate.pick(temporal) + " < /dev/null");
+        // Frames already written stay (each is whole); what is said about
+        // the failure is one clear line.
+        int complaint = 0;
+        std::istringstream lines(r.output);
+        for (std::string line; std::getline(lines, line);)
+            complaint += !line.empty() && line.rfind("warning:", 0) != 0 && line.rfind("frame ", 0) != 0 &&
+                         line.find(" keyframes, ") == std::string::npos && line.find(": warning: ") == std::string::npos;
+        const bool kept = r.status == 0 || (r.status == 2 && complaint >= 1 && complaint <= 3);
+        CHECK_MESSAGE(kept, sequence << ": exit " << r.status << ":\n" << r.output);
+        if (!kept) continue;
+        (r.status == 0 ? outcome.rendered : outcome.refused) += 1;
+        for (const auto& e : std::filesystem::directory_iterator(dir)) {
+            const std::string name = e.path().filename().string();
+            CHECK_MESSAGE(name.front() != '.', "a temporary was left: " << name);
+            if (name.rfind("case" + std::to_string(n) + "_", 0) == 0) std::filesystem::remove(e.path());
+        }
+        std::filesystem::remove(sequence);
+    }
+    MESSAGE(outcome.rendered << " animated, " << outcome.refused << " refused of " << cases);
+    CHECK(outcome.rendered >= cases / 10);
+    CHECK(outcome.refused >= cases / 5);
+}
+
