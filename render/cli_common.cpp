@@ -9,6 +9,7 @@
 #include <iostream>
 #include <sstream>
 
+#include "cuda/driver_api.h"
 #include "default_genome.h"
 #include "errors.h"
 #include "genome/cuburn_reader.h"
@@ -204,6 +205,14 @@ int run_guarded(const char* command, const std::function<int()>& body) {
     } catch (const GenomeError& e) {
         std::fprintf(stderr, "flamejit %s: %s\n", command, e.what());
         return 2;
+    } catch (const CudaError& e) {
+        // The driver's words, and for a full GPU what would fit.
+        std::fprintf(stderr, "flamejit %s: %s%s\n", command, e.what(),
+                     e.result() == CUDA_ERROR_OUT_OF_MEMORY
+                         ? "; the GPU's memory is full: a smaller --memory-budget renders in more strips, "
+                           "--backend cpu in host memory"
+                         : "");
+        return 1;
     } catch (const std::bad_alloc&) {
         std::fprintf(stderr, "flamejit %s: out of memory\n", command);
         return 1;

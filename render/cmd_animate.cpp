@@ -95,11 +95,11 @@ struct Run {
 // list; the next frame is interpolated and packed while this one renders.
 void render_worker(const Run& run, RenderOptions options, std::atomic<size_t>& next, ImageWriter& writer,
                    std::mutex& print, std::set<std::string>& structures, std::atomic<bool>& stop) {
-    Renderer renderer(options);
-    if (!renderer.fallback_reason().empty()) {
+    options.on_cpu_fallback = [&print](const std::string& why) {
         std::lock_guard lock(print);
-        std::fprintf(stderr, "flamejit: using the CPU backend (%s)\n", renderer.fallback_reason().c_str());
-    }
+        std::fprintf(stderr, "flamejit: using the CPU backend (%s)\n", why.c_str());
+    };
+    Renderer renderer(options);
     const FrameOptions frame_options = [&] {
         FrameOptions f = run.frame;
         f.kernel = renderer.frame_options().kernel;

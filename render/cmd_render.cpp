@@ -251,9 +251,10 @@ int run(const Args& args) {
     RenderState resumed;
     if (!resume_state.empty()) resumed = read_render_state(resume_state);
 
+    options.on_cpu_fallback = [](const std::string& why) {
+        std::fprintf(stderr, "flamejit: using the CPU backend (%s)\n", why.c_str());
+    };
     Renderer renderer(options);
-    if (!renderer.fallback_reason().empty())
-        std::fprintf(stderr, "flamejit: using the CPU backend (%s)\n", renderer.fallback_reason().c_str());
     // All flames first, so that a bad one late in a file (or in a later
     // file) leaves no images of those before it (one flame fails in render
     // before anything is written).

@@ -245,6 +245,45 @@ TEST_CASE("cuda host: auto picks the CUDA backend when a device and NVRTC are th
     CHECK(renderer.fallback_reason().empty());
 }
 
+TEST_CASE("cuda host: auto renders on the CPU when the device fails before its first frame; cuda fails") {
+    if (!have_nvrtc()) return;
+    ContextMode mode("fail");
+    setenv("FLAMEJIT_CACHE_DIR", fj::test::scratch_dir("stand-in-cache").c_str(), 1);
+    fj::Flame flame = Frame().flame;
+    flame.width = flame.height = 32;
+    flame.quality = 2;
+    std::vector<std::string> reasons;
+    fj::RenderOptions options;
+    options.backend = fj::BackendChoice::Auto;
+    options.on_cpu_fallback = [&](const std::string& why) { reasons.push_back(why); };
+    fj::Renderer renderer(options);
+    CHECK(renderer.backend_name() == "cuda");  // the context is made later
+    const fj::PreparedFrame frame = fj::prepare_still(flame, renderer.frame_options());
+    CHECK(renderer.plan_strips(frame, 0, 0).count == 1);  // asks the device for its memory
+    const fj::RenderResult result = renderer.render(frame, 4);
+    CHECK(result.backend == "cpu");
+    CHECK(result.stats.samples >= 32u * 32u * 2u);
+    REQUIRE(reasons.size() == 1);
+    CHECK(reasons[0].find("CUDA_ERROR_OUT_OF_MEMORY") != std::string::npos);
+    CHECK(renderer.fallback_reason() == reasons[0]);
+    // The same when the frame itself is the first to need the device.
+    fj::Renderer direct(options);
+    CHECK(direct.render(frame, 4).backend == "cpu");
+    CHECK(reasons.size() == 2);
+
+    options.backend = fj::BackendChoice::Cuda;
+    fj::Renderer cuda(options);
+    CHECK_THROWS_AS(cuda.render(frame, 4), fj::CudaError);
+    CHECK(reasons.size() == 2);
+    // The command line says what to try.
+    const auto r = fj::test::run_command(fj::test::quoted(fj::test::flamejit_binary()) +
+                                         " render --backend cuda --size-scale 0.05 --quality 1 -o " +
+                                         fj::test::quoted(fj::test::scratch_dir("stand-in-oom") + "/x.png"));
+    CHECK(r.status == 1);
+    CHECK(std::count(r.output.begin(), r.output.end(), '\n') == 1);
+    CHECK_MESSAGE(r.output.find("--backend cpu") != std::string::npos, r.output);
+}
+
 TEST_CASE("cuda host: info --json lists the devices the driver shows, or why CUDA cannot be used") {
     using fj::test::quoted;
     const std::string info = quoted(fj::test::flamejit_binary()) + " info --json";

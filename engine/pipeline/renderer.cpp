@@ -12,6 +12,7 @@
 #include "codegen/stitcher.h"
 #include "cpu/cpu_backend.h"
 #include "cuda/cuda_backend.h"
+#include "cuda/driver_api.h"
 #include "errors.h"
 #include "iterate/common.h"
 #include "post/post_plan.h"
@@ -50,10 +51,36 @@ Renderer::Renderer(const RenderOptions& options) : options_(options) {
     if (!backend_) {
         if (options.backend == BackendChoice::Cuda)
             throw std::runtime_error("CUDA backend requested but unavailable: " + why_not);
-        if (want_cuda) fallback_reason_ = why_not;
         backend_ = make_cpu_backend({options.threads});
+        if (want_cuda) {
+            fallback_reason_ = why_not;
+            if (options.on_cpu_fallback) options.on_cpu_fallback(why_not);
+        }
     }
     backend_name_ = backend_->name();
+}
+
+template <typename Body>
+auto Renderer::falling_back(const Body& body) -> decltype(body()) {
+    // A device that cannot make its context or hold a frame before any
+    // frame rendered on it is as good as none.
+    if (options_.backend != BackendChoice::Auto || backend_name_ != "cuda" || cuda_proven_) return body();
+    try {
+        return body();
+    } catch (const CudaError& e) {
+        fall_back_to_cpu(e.what());
+    }
+    return body();
+}
+
+void Renderer::fall_back_to_cpu(const std::string& why) {
+    // The prefetch may be compiling on the backend about to go.
+    if (prefetched_.valid()) prefetched_.wait();
+    helpers_.clear();
+    backend_ = make_cpu_backend({options_.threads});
+    backend_name_ = backend_->name();
+    fallback_reason_ = why;
+    if (options_.on_cpu_fallback) options_.on_cpu_fallback(why);
 }
 
 Renderer::~Renderer() = default;
@@ -153,9 +180,11 @@ RenderResult Renderer::render(const PreparedFrame& frame, uint64_t seed, const R
 StripPlan Renderer::plan_strips(const PreparedFrame& frame, int requested, double budget) {
     if (budget <= 0) {
         // Every device holds the whole histogram of a strip.
-        double least = backend_->memory_for_frames();
-        for (auto& helper : helpers_) least = std::min(least, helper->memory_for_frames());
-        budget = 0.9 * least;
+        budget = 0.9 * falling_back([&] {
+            double least = backend_->memory_for_frames();
+            for (auto& helper : helpers_) least = std::min(least, helper->memory_for_frames());
+            return least;
+        });
     }
     const bool counts = frame.key.density_count;
     return fj::plan_strips(frame.plan, requested, budget,
@@ -171,6 +200,13 @@ RenderResult Renderer::render_strip(const PreparedFrame& frame, uint64_t seed, c
 
 RenderResult Renderer::render_plan(const PreparedFrame& frame, uint64_t seed, const FramePlan& plan,
                                    const RenderState* resume, RenderState* save) {
+    RenderResult result = falling_back([&] { return render_plan_once(frame, seed, plan, resume, save); });
+    cuda_proven_ = backend_name_ == "cuda";
+    return result;
+}
+
+RenderResult Renderer::render_plan_once(const PreparedFrame& frame, uint64_t seed, const FramePlan& plan,
+                                        const RenderState* resume, RenderState* save) {
     const auto t0 = std::chrono::steady_clock::now();
     std::string identity;
     if (resume || save) identity = frame_identity(frame);

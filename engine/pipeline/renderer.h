@@ -12,6 +12,7 @@
 #pragma once
 
 #include <cstdint>
+#include <functional>
 #include <future>
 #include <memory>
 #include <string>
@@ -45,6 +46,12 @@ struct RenderOptions {
     bool linear = false;         // images of the filtered values, not tone-mapped (PostPlan::linear)
     // The fraction of the frame iterated; 1 once more, just before the post-pass.
     ProgressFn progress;
+    // With BackendChoice::Auto, called with the reason when the renderer
+    // uses the CPU instead of CUDA: when it is made (no usable driver,
+    // device or NVRTC), or at its first frame (the device's context or
+    // memory failed before any frame rendered on it; that frame is then
+    // rendered on the CPU).
+    std::function<void(const std::string& why)> on_cpu_fallback;
 };
 
 struct RenderResult {
@@ -108,6 +115,14 @@ private:
     // strip's), with render state (the frame's own plan only).
     RenderResult render_plan(const PreparedFrame& frame, uint64_t seed, const FramePlan& plan,
                              const RenderState* resume = nullptr, RenderState* save = nullptr);
+    RenderResult render_plan_once(const PreparedFrame& frame, uint64_t seed, const FramePlan& plan,
+                                  const RenderState* resume, RenderState* save);
+    // body(); under auto, while no frame has rendered on CUDA, a driver
+    // failure in it puts the CPU backend in place of the devices (reported
+    // through on_cpu_fallback) and runs body() again.
+    template <typename Body>
+    auto falling_back(const Body& body) -> decltype(body());
+    void fall_back_to_cpu(const std::string& why);
     // One pass's iteration, on every device when there are several.
     IterationStats iterate(const IterationRequest& request);
     // The other devices' histograms added to the first's.
@@ -120,6 +135,7 @@ private:
     std::vector<std::unique_ptr<Backend>> helpers_;
     std::string backend_name_;
     std::string fallback_reason_;
+    bool cuda_proven_ = false;  // a frame rendered on CUDA: later failures are errors
     // Declared after the backend: destroyed (waited for) before it.
     std::future<void> prefetched_;
 };
