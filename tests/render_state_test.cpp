@@ -120,7 +120,8 @@ TEST_CASE("render state: another frame, several passes, and damaged files are re
     CHECK_THROWS_WITH_AS(renderer.render(fj::prepare_still(passes, renderer.frame_options()), 5, nullptr, &unused),
                          doctest::Contains("one pass"), fj::InputError);
 
-    // The file round trip, then the same file damaged three ways.
+    // The file round trip, then the same file damaged in its data, length,
+    // kind and header.
     const std::string path = dir + "/s.fjstate";
     fj::write_render_state(path, saved);
     const fj::RenderState read = fj::read_render_state(path);
@@ -141,6 +142,18 @@ TEST_CASE("render state: another frame, several passes, and damaged files are re
     damaged(flipped, "checksum does not match");
     damaged(bytes.substr(0, bytes.size() - 8), "cut short");
     damaged("P\x89NG" + bytes.substr(4), "not a flamejit render state");
+    // A count in the header changed: to another count, or to no count.
+    const auto header_with = [&](const std::string& from, const std::string& to) {
+        std::string text = bytes;
+        const size_t at = text.find(from);
+        REQUIRE(at != std::string::npos);
+        return text.replace(at, from.size(), to);
+    };
+    const std::string plotted = "\"plotted\":" + std::to_string(saved.plotted);
+    damaged(header_with(plotted, "\"plotted\":" + std::to_string(saved.plotted + 1)), "checksum does not match");
+    damaged(header_with(plotted, "\"plotted\":-1"), "header is damaged");
+    damaged(header_with(plotted, "\"plotted\":1e300"), "header is damaged");
+    damaged(header_with("flamejit-render-state 2", "flamejit-render-state 1"), "earlier flamejit");
     CHECK_THROWS_WITH_AS(fj::read_render_state(dir + "/absent.fjstate"), doctest::Contains("cannot open"),
                          fj::InputError);
 }

@@ -19,11 +19,20 @@
 namespace fj {
 namespace {
 
-constexpr const char* kMagic = "flamejit-render-state 1";
+// Format 2: the checksum covers the header's values too (format 1's covered
+// the histogram only, so a damaged count could pass).
+constexpr const char* kMagic = "flamejit-render-state 2";
+constexpr const char* kFormat1 = "flamejit-render-state 1";
 
-uint32_t crc_of(const std::vector<float>& a, const std::vector<float>& b) {
+// Over the header's values (all but the checksum), then the histogram.
+uint32_t crc_of(const RenderState& state, bool counts) {
+    const std::string values = state.identity + "|" + std::to_string(state.hist_width) + "|" +
+                               std::to_string(state.hist_height) + "|" + std::to_string(state.requested) + "|" +
+                               std::to_string(state.plotted) + "|" + std::to_string(state.bad_values) + "|" +
+                               std::to_string(state.runs) + "|" + (counts ? "counts" : "");
     uLong crc = crc32(0L, Z_NULL, 0);
-    for (const std::vector<float>* v : {&a, &b}) {
+    crc = crc32(crc, reinterpret_cast<const Bytef*>(values.data()), static_cast<uInt>(values.size()));
+    for (const std::vector<float>* v : {&state.rgba, &state.counts}) {
         const auto* bytes = reinterpret_cast<const Bytef*>(v->data());
         size_t left = v->size() * sizeof(float);
         while (left > 0) {
@@ -62,7 +71,7 @@ void write_render_state(const std::string& path, const RenderState& state) {
                                    {"hist_height", state.hist_height}, {"requested", state.requested},
                                    {"plotted", state.plotted},
                                    {"bad_values", state.bad_values}, {"runs", state.runs},
-                                   {"counts", !state.counts.empty()}, {"crc32", crc_of(state.rgba, state.counts)}};
+                                   {"counts", !state.counts.empty()}, {"crc32", crc_of(state, !state.counts.empty())}};
     const std::string temporary = temporary_name_for(path);
     std::string error;
     {
@@ -84,13 +93,18 @@ RenderState read_render_state(const std::string& path) {
     std::ifstream in(path, std::ios::binary);
     if (!in) throw bad(std::string("cannot open: ") + std::strerror(errno));
     std::string magic, line;
-    if (!std::getline(in, magic) || magic != kMagic) throw bad("not a flamejit render state");
+    if (!std::getline(in, magic)) throw bad("not a flamejit render state");
+    if (magic == kFormat1) throw bad("render state of an earlier flamejit (format 1), whose checksum leaves its counts out: save it again");
+    if (magic != kMagic) throw bad("not a flamejit render state");
     if (!std::getline(in, line)) throw bad("render state cut short");
     RenderState state;
     bool counts = false;
     uint32_t crc = 0;
     try {
         const nlohmann::json h = nlohmann::json::parse(line);
+        // Counts are whole numbers, never negative or fractions.
+        for (const char* key : {"hist_width", "hist_height", "requested", "plotted", "bad_values", "runs", "crc32"})
+            if (!h.at(key).is_number_unsigned()) throw bad("render state header is damaged");
         state.identity = h.at("identity").get<std::string>();
         state.hist_width = h.at("hist_width").get<int>();
         state.hist_height = h.at("hist_height").get<int>();
@@ -122,7 +136,7 @@ RenderState read_render_state(const std::string& path) {
                 static_cast<std::streamsize>(state.counts.size() * sizeof(float)));
     }
     if (!in) throw bad("cannot read the render state's histogram");
-    if (crc_of(state.rgba, state.counts) != crc) throw bad("render state is damaged (its checksum does not match)");
+    if (crc_of(state, counts) != crc) throw bad("render state is damaged (its checksum does not match)");
     return state;
 }
 

@@ -15,8 +15,8 @@
 // estimator where they keep the histogram's size) may change between runs,
 // and nothing that moves or colours a single point may.
 //
-// File: a line "flamejit-render-state 1", a line of JSON (the values above
-// and a CRC-32 of the data), then the histogram's floats,
+// File: a line "flamejit-render-state 2", a line of JSON (the values above
+// and a CRC-32 of them and the data), then the histogram's floats,
 // RGBA per cell and then the counts, in host byte order. Written to a
 // temporary name and renamed.
 #pragma once
