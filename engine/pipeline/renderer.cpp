@@ -51,11 +51,11 @@ Renderer::Renderer(const RenderOptions& options) : options_(options) {
     if (!backend_) {
         if (options.backend == BackendChoice::Cuda)
             throw std::runtime_error("CUDA backend requested but unavailable: " + why_not);
-        backend_ = make_cpu_backend({options.threads});
         if (want_cuda) {
-            fallback_reason_ = why_not;
-            if (options.on_cpu_fallback) options.on_cpu_fallback(why_not);
+            fall_back_to_cpu(why_not);
+            return;
         }
+        backend_ = make_cpu_backend({options.threads});
     }
     backend_name_ = backend_->name();
 }
