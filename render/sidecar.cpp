@@ -31,7 +31,8 @@ std::string sidecar_text(const std::string& image, const char* command, const Ar
         // The CPU backend's, resolved as it does: its blocks of lanes, and
         // so its image for a seed, follow them (as the GPU's pool follows
         // the device).
-        {"threads", options.threads > 0 ? options.threads : static_cast<int>(std::max(1u, std::thread::hardware_concurrency()))},
+        {"threads",
+         options.threads > 0 ? options.threads : static_cast<int>(std::max(1u, std::thread::hardware_concurrency()))},
         {"devices", options.devices},
         {"shuffle", to_string(options.kernel.shuffle)},
         {"block", options.kernel.block_size},

@@ -94,7 +94,8 @@ RenderState read_render_state(const std::string& path) {
     if (!in) throw bad(std::string("cannot open: ") + std::strerror(errno));
     std::string magic, line;
     if (!std::getline(in, magic)) throw bad("not a flamejit render state");
-    if (magic == kFormat1) throw bad("render state of an earlier flamejit (format 1), whose checksum leaves its counts out: save it again");
+    if (magic == kFormat1)
+        throw bad("render state of an earlier flamejit (format 1), whose checksum leaves its counts out: save it again");
     if (magic != kMagic) throw bad("not a flamejit render state");
     if (!std::getline(in, line)) throw bad("render state cut short");
     RenderState state;
