@@ -236,6 +236,7 @@ int run(const Args& args) {
     options.linear = format.linear;
     const bool skip_complete = a.has("resume");
     const bool with_sidecar = a.has("sidecar");
+    const bool with_comments = png_comments_wanted(a);
     if (skip_complete && stages > 1)
         throw UsageError("--resume skips images that read whole, as each --progressive stage's does: resume a "
                          "progressive render with --save-state and --resume-state");
@@ -293,7 +294,7 @@ int run(const Args& args) {
         // same in the sidecar, with or without the image's text.
         std::string sidecar;
         auto comments = [&](PngOptions& out, const RenderResult& result) {
-            if (!png_comments_wanted(a) && !with_sidecar) return;
+            if (!with_comments && !with_sidecar) return;
             Flame rendered = flame;
             if (options.quality > 0) rendered.quality = options.quality;
             std::vector<std::pair<std::string, std::string>> extra = {
@@ -304,7 +305,7 @@ int run(const Args& args) {
             if (!resume_state.empty()) extra.emplace_back("flamejit_resumed_samples", std::to_string(resumed.plotted));
             add_png_comments(out, rendered, result, extra);
             if (with_sidecar) sidecar = sidecar_text(path, "render", args, options, format, out);
-            if (!png_comments_wanted(a)) {
+            if (!with_comments) {
                 out.text.clear();
                 out.genome_xml.clear();
             }
