@@ -433,3 +433,48 @@ TEST_CASE("arctan2: within 2 ulp of atan2, with atan2's zeros, infinities and Na
         CHECK(std::isnan(fj::arctan2(v, NAN)));
     }
 }
+
+// The host's sinh, cosh and tan, which the trigonometric variations use, against
+// the double functions: errors in ulps of the rounded exact value, over every
+// magnitude where the results are finite floats (sinh and cosh overflow past
+// 89.4 as floats do), and the special values as the C functions give them.
+TEST_CASE("sinh_cosh and tangent: within 4, 2.5 and 2 ulp of sinh, cosh and tan, with their special values") {
+    const auto ulps = [](float got, double exact) {
+        const float rounded = static_cast<float>(std::fabs(exact));
+        return std::fabs(static_cast<double>(got) - exact) / (std::nextafter(rounded, INFINITY) - rounded);
+    };
+    std::mt19937_64 gen(11);
+    std::uniform_real_distribution<double> exponent(-40.0, std::log2(89.4));
+    double worst_sinh = 0.0, worst_cosh = 0.0, worst_tan = 0.0;
+    for (int i = 0; i < 1000000; ++i) {
+        float x = static_cast<float>(std::exp2(exponent(gen)));
+        if (i % 2 != 0) x = -x;
+        float s, c;
+        fj::sinh_cosh(x, s, c);
+        const double xd = x;
+        worst_sinh = std::max(worst_sinh, ulps(s, std::sinh(xd)));
+        worst_cosh = std::max(worst_cosh, ulps(c, std::cosh(xd)));
+        worst_tan = std::max(worst_tan, ulps(fj::tangent(x), std::tan(xd)));
+    }
+    MESSAGE("worst errors: sinh " << worst_sinh << ", cosh " << worst_cosh << ", tan " << worst_tan << " ulp");
+    CHECK(worst_sinh <= 4.0);
+    CHECK(worst_cosh <= 2.5);
+    CHECK(worst_tan <= 2.0);
+
+    const float inf = INFINITY;
+    float s, c;
+    for (float x : {0.0f, -0.0f, 1e-45f, -1e-45f}) {
+        fj::sinh_cosh(x, s, c);
+        CHECK_MESSAGE((s == x && std::signbit(s) == std::signbit(x) && c == 1.0f), "sinh_cosh(" << fmt(x) << ")");
+    }
+    for (float x : {89.5f, -89.5f, inf, -inf}) {
+        fj::sinh_cosh(x, s, c);
+        CHECK_MESSAGE((s == std::sinh(x) && c == inf), "sinh_cosh(" << fmt(x) << ") = " << fmt(s) << ", " << fmt(c));
+    }
+    fj::sinh_cosh(NAN, s, c);
+    CHECK((std::isnan(s) && std::isnan(c)));
+    CHECK(fj::tangent(-0.0f) == 0.0f);
+    CHECK(std::signbit(fj::tangent(-0.0f)));
+    CHECK(std::isnan(fj::tangent(inf)));
+    CHECK(std::isnan(fj::tangent(NAN)));
+}

@@ -2,6 +2,8 @@
 // @id 85
 // @origin flam3 3.1.1
 FJ_VARIATION(cos) {
-    ox += w * cosf(in.x) * coshf(in.y);
-    oy -= w * sinf(in.x) * sinhf(in.y);
+    float sh, ch;
+    fj::sinh_cosh(in.y, sh, ch);
+    ox += w * cosf(in.x) * ch;
+    oy -= w * sinf(in.x) * sh;
 }

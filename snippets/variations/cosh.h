@@ -2,6 +2,8 @@
 // @id 91
 // @origin flam3 3.1.1
 FJ_VARIATION(cosh) {
-    ox += w * coshf(in.x) * cosf(in.y);
-    oy += w * sinhf(in.x) * sinf(in.y);
+    float sh, ch;
+    fj::sinh_cosh(in.x, sh, ch);
+    ox += w * ch * cosf(in.y);
+    oy += w * sh * sinf(in.y);
 }

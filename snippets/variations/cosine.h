@@ -3,6 +3,8 @@
 // @origin flam3 3.1.1
 FJ_VARIATION(cosine) {
     const float a = in.x * FJ_PI;
-    ox += w * cosf(a) * coshf(in.y);
-    oy -= w * sinf(a) * sinhf(in.y);
+    float sh, ch;
+    fj::sinh_cosh(in.y, sh, ch);
+    ox += w * cosf(a) * ch;
+    oy -= w * sinf(a) * sh;
 }

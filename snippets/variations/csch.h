@@ -7,7 +7,9 @@
 // neither in double.
 FJ_VARIATION(csch) {
     const float x = fminf(fmaxf(in.x, -20.0f), 20.0f);
-    const float sy = sinf(in.y), cy = cosf(in.y), sx = sinhf(x), cx = coshf(x);
+    const float sy = sinf(in.y), cy = cosf(in.y);
+    float sx, cx;
+    fj::sinh_cosh(x, sx, cx);
     const float k = w / (sy * sy + sx * sx);
     ox += k * sx * cy;
     oy -= k * cx * sy;

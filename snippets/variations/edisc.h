@@ -10,6 +10,8 @@ FJ_VARIATION(edisc) {
     const float k = w / 11.57034632f;
     float sv = sinf(a1);
     if (in.y > 0.0f) sv = -sv;
-    ox += k * coshf(a2) * cosf(a1);
-    oy += k * sinhf(a2) * sv;
+    float sh, ch;
+    fj::sinh_cosh(a2, sh, ch);
+    ox += k * ch * cosf(a1);
+    oy += k * sh * sv;
 }

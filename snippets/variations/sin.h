@@ -2,6 +2,8 @@
 // @id 84
 // @origin flam3 3.1.1
 FJ_VARIATION(sin) {
-    ox += w * sinf(in.x) * coshf(in.y);
-    oy += w * cosf(in.x) * sinhf(in.y);
+    float sh, ch;
+    fj::sinh_cosh(in.y, sh, ch);
+    ox += w * sinf(in.x) * ch;
+    oy += w * cosf(in.x) * sh;
 }

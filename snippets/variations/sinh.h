@@ -2,6 +2,8 @@
 // @id 90
 // @origin flam3 3.1.1
 FJ_VARIATION(sinh) {
-    ox += w * sinhf(in.x) * cosf(in.y);
-    oy += w * coshf(in.x) * sinf(in.y);
+    float sh, ch;
+    fj::sinh_cosh(in.x, sh, ch);
+    ox += w * sh * cosf(in.y);
+    oy += w * ch * sinf(in.y);
 }

@@ -3,5 +3,5 @@
 // @origin flam3 3.1.1
 FJ_VARIATION(tangent) {
     ox += w * sinf(in.x) / cosf(in.y);
-    oy += w * tanf(in.y);
+    oy += w * fj::tangent(in.y);
 }

@@ -7,7 +7,9 @@
 // neither in double.
 FJ_VARIATION(tanh) {
     const float x = fminf(fmaxf(in.x, -20.0f), 20.0f);
-    const float sy = sinf(in.y), cy = cosf(in.y), sx = sinhf(x), cx = coshf(x);
+    const float sy = sinf(in.y), cy = cosf(in.y);
+    float sx, cx;
+    fj::sinh_cosh(x, sx, cx);
     const float k = w / (cy * cy + sx * sx);
     ox += k * sx * cx;
     oy += k * sy * cy;
