@@ -27,7 +27,9 @@ const char* kHelp =
     "  --flame I             only flame I (0-based) of INPUT\n"
     "  --profile FILE        cuburn output profile for a .json node (size, quality, loop length)\n"
     "  --palettes FILE       flam3 palette library (default: $flam3_palettes or flam3's)\n"
-    "  --drop-unknown        drop variations flamejit does not know, with a warning\n"
+    "  --drop-unknown        write without what flamejit does not know or render (unknown\n"
+    "                        variations, Fractorium's 3D camera, a log_base other than e),\n"
+    "                        with a warning for each\n"
     "\n"
     "Exit status: 0 success, 2 bad input or usage, 1 internal failure.\n";
 

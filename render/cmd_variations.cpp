@@ -2,6 +2,7 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #include <nlohmann/json.hpp>
 
+#include <algorithm>
 #include <cstdio>
 #include <cstdlib>
 #include <string>
@@ -18,16 +19,17 @@ namespace {
 const char* kHelp =
     "usage: flamejit variations [NAME|ID ...] [--json]\n"
     "\n"
-    "Lists the variations flamejit supports, as its snippets declare them: flam3's id and\n"
-    "XML name, the parameters in the order the formula reads them with their defaults,\n"
-    "other XML spellings of a parameter (aliases), whether the variation draws random\n"
-    "numbers (and how many per call), whether it is a pre-variation (moves the point\n"
-    "before the other variations see it), and where the formula comes from.\n"
-    "With names or ids, lists only those.\n"
+    "Lists the variations flamejit supports, as its snippets declare them: the id (flam3's,\n"
+    "or from 1000 on for another renderer's) and XML name, the parameters in the order the\n"
+    "formula reads them with their defaults, other XML spellings of a parameter (aliases),\n"
+    "parameters other renderers write that change nothing here (ignored: at any value, or\n"
+    "only at the one given), whether the variation draws random numbers (and how many per\n"
+    "call), whether it is a pre-variation (moves the point before the other variations see\n"
+    "it), and where the formula comes from. With names or ids, lists only those.\n"
     "\n"
     "  --json   one JSON object: {\"count\": N, \"variations\": [{\"id\", \"name\", \"params\":\n"
-    "           [{\"name\", \"default\"}], \"aliases\": [{\"alias\", \"param\"}], \"random_draws\",\n"
-    "           \"pre\", \"origin\"}]}\n"
+    "           [{\"name\", \"default\"}], \"aliases\": [{\"alias\", \"param\"}], \"ignored\":\n"
+    "           [{\"name\", \"only\" (absent: any value)}], \"random_draws\", \"pre\", \"origin\"}]}\n"
     "  --help   print this text\n";
 
 // Shortest text that reads back as the same double (defaults such as π).
@@ -67,10 +69,17 @@ void print_json(const std::vector<const VariationInfo*>& list) {
         for (const ParamInfo& p : v->params) params.push_back({{"name", p.name}, {"default", p.default_value}});
         nlohmann::ordered_json aliases = nlohmann::ordered_json::array();
         for (const auto& [alias, param] : v->aliases) aliases.push_back({{"alias", alias}, {"param", param}});
+        nlohmann::ordered_json ignored = nlohmann::ordered_json::array();
+        for (const IgnoredParam& p : v->ignored) {
+            nlohmann::ordered_json entry = {{"name", p.name}};
+            if (!p.any_value) entry["only"] = p.value;
+            ignored.push_back(entry);
+        }
         variations.push_back({{"id", v->id},
                               {"name", v->name},
                               {"params", params},
                               {"aliases", aliases},
+                              {"ignored", ignored},
                               {"random_draws", v->random_draws},
                               {"pre", v->pre},
                               {"origin", v->origin}});
@@ -79,23 +88,39 @@ void print_json(const std::vector<const VariationInfo*>& list) {
     std::printf("%s\n", out.dump(2).c_str());
 }
 
-// One line per variation; aliases, when there are any, on the next line.
+// One line per variation; aliases and ignored parameters, when there are
+// any, on lines of their own below it.
 void print_text(const std::vector<const VariationInfo*>& list, bool everything) {
     if (everything) std::printf("%zu variations\n\n", list.size());
+    int id_width = 3, origin_width = 6;
+    for (const VariationInfo* v : list) {
+        id_width = std::max(id_width, static_cast<int>(std::to_string(v->id).size()));
+        origin_width = std::max(origin_width, static_cast<int>(v->origin.size()));
+    }
     // "random": numbers drawn per call; "pre": a pre-variation.
-    std::printf("%3s  %-14s %-6s %-3s  %-12s %s\n", "id", "name", "random", "pre", "origin", "parameters (default)");
+    std::printf("%*s  %-14s %-6s %-3s  %-*s %s\n", id_width, "id", "name", "random", "pre", origin_width, "origin",
+                "parameters (default)");
+    const auto more = [&](const char* what, const std::string& text) {
+        std::printf("%*s  %-14s %s: %s\n", id_width, "", "", what, text.c_str());
+    };
     for (const VariationInfo* v : list) {
         const std::string draws = v->random_draws > 0 ? std::to_string(v->random_draws) : "-";
         std::string params;
         for (const ParamInfo& p : v->params)
             params += (params.empty() ? "" : ", ") + p.name + " " + number_text(p.default_value);
-        std::printf("%3d  %-14s %-6s %-3s  %-12s %s\n", v->id, v->name.c_str(), draws.c_str(), v->pre ? "pre" : "-",
-                    v->origin.c_str(), params.empty() ? "-" : params.c_str());
+        std::printf("%*d  %-14s %-6s %-3s  %-*s %s\n", id_width, v->id, v->name.c_str(), draws.c_str(),
+                    v->pre ? "pre" : "-", origin_width, v->origin.c_str(), params.empty() ? "-" : params.c_str());
         if (!v->aliases.empty()) {
             std::string aliases;
             for (const auto& [alias, param] : v->aliases)
                 aliases += (aliases.empty() ? "" : ", ") + alias + " = " + param;
-            std::printf("%3s  %-14s aliases: %s\n", "", "", aliases.c_str());
+            more("aliases", aliases);
+        }
+        if (!v->ignored.empty()) {
+            std::string ignored;
+            for (const IgnoredParam& p : v->ignored)
+                ignored += (ignored.empty() ? "" : ", ") + p.name + (p.any_value ? "" : " (only " + number_text(p.value) + ")");
+            more("ignored", ignored);
         }
     }
 }

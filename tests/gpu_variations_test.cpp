@@ -239,7 +239,7 @@ TEST_CASE("gpu variations: every variation on the device equals the host snippet
         return;
     }
     const auto& registry = fj::VariationRegistry::standard();
-    REQUIRE(registry.all().size() == 99);
+    REQUIRE(registry.all().size() >= 99);
 
     // Cases, and the host's answers and their conditioning, first: this part
     // needs no device.

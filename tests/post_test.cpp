@@ -35,6 +35,7 @@ void hsv2rgb(double* hsv, double* rgb);
 }
 
 #include "pipeline/frame_plan.h"
+#include "post/color_curves.h"
 #include "post/post_cpu.h"
 #include "post/post_cuda.h"
 #include "post/post_plan.h"
@@ -572,6 +573,123 @@ TEST_CASE("post cuda: matches the CPU post-pass on a random accumulator (needs a
         strip.linear = linear;
         CHECK(mismatches(fj::post_process_cuda(strip, d_accum, nullptr, nullptr),
                          fj::post_process_cpu(strip, rows.data(), 2, nullptr)) == 0);
+    }
+    cudaFree(d_accum);
+}
+
+namespace {
+
+// Curves that change every channel differently: an S through the overall
+// curve, and each colour's own bend.
+fj::ColorCurves bent_curves() {
+    fj::ColorCurves c;
+    c.points[0] = {{0, 0}, {0.27, 0.04}, {0.56, 0.38}, {0.75, 0.75}, {1, 1}};
+    c.points[1] = {{0, 0}, {0.5, 0.7}, {1, 1}};
+    c.points[2] = {{0, 0.1}, {1, 0.9}};
+    c.points[3] = {{0, 0}, {0.3, 0.1}, {1, 1}};
+    return c;
+}
+
+fj::PostPlan curve_plan(const fj::Flame& f, const fj::FramePlan& plan, bool earlyclip) {
+    fj::PostPlan post = fj::make_post_plan(f, plan);
+    post.earlyclip = earlyclip;
+    return post;
+}
+
+std::vector<float> random_accumulator(const fj::FramePlan& plan, unsigned seed) {
+    std::vector<float> accum(size_t(4) * plan.hist_width * plan.hist_height, 0.0f);
+    std::mt19937 rng(seed);
+    std::uniform_int_distribution<int> cx(0, plan.hist_width - 1), cy(0, plan.hist_height - 1);
+    for (int n = 0; n < 20000; ++n) {
+        float* c = &accum[4 * (size_t(cy(rng)) * plan.hist_width + cx(rng))];
+        c[0] += 255 * 0.8f, c[1] += 255 * 0.3f, c[2] += 255 * 0.6f, c[3] += 255;
+    }
+    return accum;
+}
+
+}  // namespace
+
+TEST_CASE("color curves: Fractorium's spline through hand-computed values, and the identity left out") {
+    // Points (0, 0), (0.5, 0.8), (1, 1): widths 0.5, slopes 1.6 and 0.4,
+    // second-derivative estimates 0, 3(0.4 - 1.6)/1 = -3.6, 0; on [0, 0.5]
+    // y = -1.2 t^3 + 1.9 t, on [0.5, 1] y = 1.2 t^3 - 1.8 t^2 + t + 0.8.
+    const std::vector<fj::ColorCurves::Point> bend = {{0, 0}, {0.5, 0.8}, {1, 1}};
+    CHECK(fj::color_curve_value(bend, 0.25f) == doctest::Approx(-1.2 * 0.015625 + 1.9 * 0.25).epsilon(1e-6));
+    CHECK(fj::color_curve_value(bend, 0.75f) ==
+          doctest::Approx(1.2 * 0.015625 - 1.8 * 0.0625 + 0.25 + 0.8).epsilon(1e-6));
+    for (float x : {0.0f, 0.5f, 1.0f}) CHECK(fj::color_curve_value(bend, x) == doctest::Approx(x == 0.5f ? 0.8 : x));
+    // Inputs beyond the end points take the end points' values.
+    const std::vector<fj::ColorCurves::Point> inner = {{0.2, 0.3}, {0.6, 0.5}};
+    CHECK(fj::color_curve_value(inner, 0.0f) == doctest::Approx(0.3));
+    CHECK(fj::color_curve_value(inner, 1.0f) == doctest::Approx(0.5));
+
+    fj::ColorCurves curves;
+    CHECK(fj::color_curve_table(curves).empty());
+    curves.points[0] = {{0, 0}, {0.25, 0.25}, {1, 1}};
+    CHECK(fj::color_curve_table(curves).empty());  // on the diagonal: no change
+    curves.points[2] = bend;
+    const std::vector<float> table = fj::color_curve_table(curves);
+    REQUIRE(table.size() == 4u * fj::kCurveEntries);
+    const int quarter = (fj::kCurveEntries - 1) / 4;
+    CHECK(table[4 * quarter + 2] == doctest::Approx(fj::color_curve_value(bend, quarter / 65535.0f)));
+    CHECK(table[4 * quarter + 1] == doctest::Approx(quarter / 65535.0));  // red: none given
+}
+
+TEST_CASE("color curves: every toned channel goes through the overall curve, then its own, once") {
+    fj::Flame f = small_frame();
+    const fj::FramePlan plan = fj::plan_frame(f);
+    const std::vector<float> accum = random_accumulator(plan, 21);
+    fj::Flame bent_flame = f;
+    bent_flame.curves = bent_curves();
+    // Under early clip the cells are toned before the filter and the
+    // filtered pixels only clamped: the curves come once, at the end.
+    for (bool earlyclip : {false, true}) {
+        CAPTURE(earlyclip);
+        const fj::ImageF plain = fj::post_process_cpu(curve_plan(f, plan, earlyclip), accum.data(), 2, nullptr);
+        const fj::PostPlan post = curve_plan(bent_flame, plan, earlyclip);
+        REQUIRE(post.curves.size() == 4u * fj::kCurveEntries);
+        const fj::ImageF bent = fj::post_process_cpu(post, accum.data(), 2, nullptr);
+        // The lookups as Fractorium makes them, on flam3's scale (256 = white).
+        // The image holds each value rounded to float, which can move a lookup
+        // to the next entry: a few hundredths of a level on these curves.
+        const auto expect = [&](double v, int channel) {
+            const auto entry = [](double u) { return static_cast<int>(std::clamp(u * 65535.0, 0.0, 65535.0)); };
+            const int i = entry(v / 256.0), j = entry(post.curves[4 * i]);
+            return std::min(255.0, 256.0 * post.curves[4 * j + 1 + channel]);
+        };
+        int checked = 0, changed = 0;
+        for (size_t p = 0; p < plain.rgba.size(); p += 4)
+            for (int c = 0; c < 3; ++c) {
+                const double v = plain.rgba[p + c];
+                if (!(v < 254.0)) continue;  // clamped without curves: its value is gone
+                ++checked;
+                changed += std::fabs(bent.rgba[p + c] - v) > 1.0;
+                CHECK(std::fabs(bent.rgba[p + c] - expect(v, c)) < 0.05);
+            }
+        CHECK(checked > 1000);
+        CHECK(changed > checked / 4);
+        for (size_t p = 3; p < plain.rgba.size(); p += 4) CHECK(bent.rgba[p] == plain.rgba[p]);  // alpha untouched
+    }
+}
+
+TEST_CASE("post cuda: Fractorium's colour curves, with and without early clip, match the CPU post-pass (needs a GPU)") {
+    if (!cuda_device_present()) return;
+    fj::Flame f = small_frame();
+    f.curves = bent_curves();
+    const fj::FramePlan plan = fj::plan_frame(f);
+    const std::vector<float> accum = random_accumulator(plan, 22);
+    float* d_accum = device_copy(accum);
+    for (bool earlyclip : {false, true}) {
+        CAPTURE(earlyclip);
+        const fj::PostPlan post = curve_plan(f, plan, earlyclip);
+        const fj::ImageF gpu = fj::post_process_cuda(post, d_accum, nullptr, nullptr);
+        const fj::ImageF cpu = fj::post_process_cpu(post, accum.data(), 2, nullptr);
+        REQUIRE(gpu.rgba.size() == cpu.rgba.size());
+        // The lookups truncate, so values that differ in their last bits can
+        // land on neighbouring entries: a few hundredths of a level apart.
+        double worst = 0;
+        for (size_t i = 0; i < cpu.rgba.size(); ++i) worst = std::max(worst, double(std::fabs(gpu.rgba[i] - cpu.rgba[i])));
+        CHECK(worst < 0.05);
     }
     cudaFree(d_accum);
 }

@@ -82,7 +82,7 @@ CommandResult run_command(const std::string& command) {
 std::string flam3_genome_variation_ids() {
     std::string ids;
     for (const auto& v : VariationRegistry::standard().all())
-        if (!v.pre) ids += (ids.empty() ? "" : ",") + std::to_string(v.id);
+        if (!v.pre && v.from_flam3()) ids += (ids.empty() ? "" : ",") + std::to_string(v.id);
     return ids;
 }
 

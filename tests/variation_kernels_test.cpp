@@ -1,4 +1,4 @@
-// flamejit — all 99 variations in one kernel compile with NVRTC without a warning.
+// flamejit — every variation in one kernel compiles with NVRTC without a warning.
 // SPDX-License-Identifier: GPL-3.0-or-later
 //
 // Two kernels, for sm_80 and sm_90 (no GPU needed): the specialized stitcher's
@@ -95,10 +95,19 @@ fj::VariationUse use_of(const char* name, double weight) {
 
 }  // namespace
 
-TEST_CASE("variation kernels: the registry holds flam3's 99 variations") {
+TEST_CASE("variation kernels: the registry holds flam3's 99 variations, then other renderers'") {
     const auto& all = fj::VariationRegistry::standard().all();
-    CHECK(all.size() == 99);
-    for (size_t i = 0; i < all.size(); ++i) CHECK(all[i].id == static_cast<int>(i));
+    REQUIRE(all.size() >= 99);
+    for (size_t i = 0; i < 99; ++i) {
+        CHECK(all[i].id == static_cast<int>(i));
+        CHECK(all[i].origin == "flam3 3.1.1");
+    }
+    for (size_t i = 99; i < all.size(); ++i) {
+        CAPTURE(all[i].name);
+        CHECK(all[i].id >= fj::kFirstOtherId);
+        CHECK(!all[i].from_flam3());
+        CHECK(all[i].origin.rfind("flam3", 0) == std::string::npos);
+    }
 }
 
 TEST_CASE("variation kernels: one xform with every variation compiles without warnings (sm_80, sm_90)") {

@@ -53,6 +53,8 @@ VariationInfo parse_annotations(const std::string& path, const std::string& text
             info.params.push_back({a, parse_number(path, n, b)});
         } else if (tag == "alias" && !b.empty()) {
             info.aliases.emplace_back(a, b);
+        } else if (tag == "ignored" && !a.empty()) {
+            info.ignored.push_back({a, b.empty(), b.empty() ? 0.0 : parse_number(path, n, b)});
         } else if (tag == "random" && !a.empty() && b.empty()) {
             info.random_draws = static_cast<int>(parse_number(path, n, a));
         } else if (tag == "pre" && a.empty()) {
@@ -65,9 +67,15 @@ VariationInfo parse_annotations(const std::string& path, const std::string& text
     if (info.name.empty()) fail(path, 1, "missing @variation");
     if (info.name + ".h" != expected) fail(path, 1, "@variation " + info.name + " must live in " + info.name + ".h");
     if (info.id < 0) fail(path, 1, "missing @id");
+    if (info.id >= kFlam3Ids && info.id < kFirstOtherId)
+        fail(path, 1, "@id " + std::to_string(info.id) + ": flam3's ids end at " + std::to_string(kFlam3Ids - 1) +
+                          ", other renderers' start at " + std::to_string(kFirstOtherId));
     if (info.origin.empty()) fail(path, 1, "missing @origin");
     if (text.find("FJ_VARIATION(" + info.name + ")") == std::string::npos)
         fail(path, 1, "no FJ_VARIATION(" + info.name + ") definition");
+    for (const IgnoredParam& ignored : info.ignored)
+        for (const auto& p : info.params)
+            if (p.name == ignored.name) fail(path, 1, "@ignored " + ignored.name + " is also a @param");
     for (const auto& [alias, param] : info.aliases) {
         bool known = false;
         for (const auto& p : info.params) known |= p.name == param;
@@ -121,6 +129,13 @@ const VariationInfo* VariationRegistry::param_owner(std::string_view param, int*
         for (const auto& [alias, target] : v.aliases)
             if (alias == param) return param_owner(target, index);
     }
+    return nullptr;
+}
+
+const IgnoredParam* VariationRegistry::ignored_param(std::string_view param) const {
+    for (const auto& v : variations_)
+        for (const IgnoredParam& ignored : v.ignored)
+            if (ignored.name == param) return &ignored;
     return nullptr;
 }
 

@@ -2,11 +2,16 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 //
 // Each file snippets/variations/NAME.h starts with comment annotations:
-//   // @variation NAME        flam3's XML name (also the file and function name)
-//   // @id N                  flam3's variation id: fixes summation order
+//   // @variation NAME        the XML name (also the file and function name)
+//   // @id N                  flam3's variation id, or from kFirstOtherId on for
+//                             another renderer's: fixes summation order
 //   // @origin TEXT           where the formula comes from ("flam3 3.1.1")
 //   // @param PNAME DEFAULT   one per parameter, in the order the code reads p[i]
 //   // @alias ALIAS PNAME     another XML spelling of a parameter
+//   // @ignored PNAME [VALUE] a parameter another renderer writes for this
+//                             variation that changes nothing here: read and
+//                             dropped, at any value or only at VALUE (the one
+//                             the formula here assumes); other values are refused
 //   // @random N              random numbers drawn per call (documentation)
 //   // @pre                   applied to the point before the others (pre_blur)
 // The registry is derived from these and nothing else; there is no hand-kept
@@ -21,9 +26,20 @@
 
 namespace fj {
 
+// flam3 3.1.1's variations keep flam3's ids, 0 to kFlam3Ids - 1; those of
+// other renderers are numbered from kFirstOtherId, so they sum after flam3's.
+inline constexpr int kFlam3Ids = 99;
+inline constexpr int kFirstOtherId = 1000;
+
 struct ParamInfo {
     std::string name;
     double default_value = 0;
+};
+
+struct IgnoredParam {
+    std::string name;
+    bool any_value = true;
+    double value = 0;  // the only value accepted, unless any_value
 };
 
 struct VariationInfo {
@@ -31,10 +47,13 @@ struct VariationInfo {
     int id = -1;
     std::vector<ParamInfo> params;
     std::vector<std::pair<std::string, std::string>> aliases;  // alias -> param
+    std::vector<IgnoredParam> ignored;
     int random_draws = 0;
     bool pre = false;
     std::string origin;  // @origin: the renderer and version that defines it
     std::string path;    // relative to snippets/
+
+    bool from_flam3() const { return id < kFlam3Ids; }
 };
 
 class VariationRegistry {
@@ -49,6 +68,8 @@ public:
     const VariationInfo* by_id(int id) const;
     // The variation owning a parameter name (or alias) and the parameter's index.
     const VariationInfo* param_owner(std::string_view param, int* index) const;
+    // The @ignored entry of that name, or null.
+    const IgnoredParam* ignored_param(std::string_view param) const;
     // Sorted by id.
     const std::vector<VariationInfo>& all() const { return variations_; }
 

@@ -59,11 +59,13 @@ void ReadContext::fail(const std::string& where, const std::string& what) const 
     throw GenomeError(message);
 }
 
+void ReadContext::unsupported(const std::string& where, const std::string& what) const {
+    if (!options || !options->drop_unknown_variations) fail(where, what);
+    if (warned && warned->insert(what).second) std::cerr << "warning: " << file << ": " << what << ", dropped\n";
+}
+
 void ReadContext::unknown_variation(const std::string& where, const std::string& name) const {
-    if (!options || !options->drop_unknown_variations)
-        fail(where, "unknown variation " + quote(name));
-    if (warned && warned->insert(name).second)
-        std::cerr << "warning: " << file << ": unknown variation " << quote(name) << " dropped\n";
+    unsupported(where, "unknown variation " + quote(name));
 }
 
 double parse_double(const ReadContext& ctx, const std::string& where, std::string_view text) {

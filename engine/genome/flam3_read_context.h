@@ -19,10 +19,14 @@ struct ReadContext {
     int flame_index = -1;  // -1: not inside a flame
     std::string flame_name;
     const ReadOptions* options = nullptr;
-    std::set<std::string>* warned = nullptr;  // unknown names already reported
+    std::set<std::string>* warned = nullptr;  // warnings already given
 
     [[noreturn]] void fail(const std::string& where, const std::string& what) const;
-    // Reports an unknown variation: an error, or one warning per name.
+    // Reports what flamejit does not render: an error, or with
+    // drop_unknown_variations one warning per message, after which the
+    // reader goes on without it.
+    void unsupported(const std::string& where, const std::string& what) const;
+    // An unknown variation, through unsupported.
     void unknown_variation(const std::string& where, const std::string& name) const;
 };
 

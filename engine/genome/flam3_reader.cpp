@@ -11,6 +11,7 @@
 
 #include <pugixml.hpp>
 
+#include "errors.h"
 #include "genome/flam3_palette_reader.h"
 #include "genome/genome_text.h"
 #include "genome/flam3_read_context.h"
@@ -51,6 +52,48 @@ std::string flam3_name(const std::string& raw) {
     for (size_t i = 0; i + 1 < name.size(); ++i)
         if (std::isspace(static_cast<unsigned char>(name[i]))) name[i] = '_';
     return name;
+}
+
+// Fractorium's colour curves, read as Fractorium reads them: `curves` (from
+// Apophysis) sets all four from four points each (x, y and a weight, which
+// nothing uses); overall_curve, red_curve, green_curve and blue_curve set one
+// from pairs x y. A later attribute replaces what an earlier one set.
+// Coordinates are clamped to [0, 1] and points sorted by x, and an end point
+// given twice (0 0 0 0 first, or 1 1 1 1 third and fourth, as Fractorium
+// writes a curve of four points) has its copy moved a quarter of the way in.
+void read_curves(const ReadContext& ctx, const std::string& where, const std::string& name, const char* v,
+                 ColorCurves& curves) {
+    using Point = ColorCurves::Point;
+    const std::vector<double> c = parse_doubles(ctx, where, v);
+    const auto by_x = [](const Point& a, const Point& b) { return a[0] < b[0]; };
+    const auto set = [&](int index, std::vector<Point> points) {
+        if (points.size() < 2) ctx.fail(where, "a colour curve needs at least 2 points");
+        for (Point& p : points)
+            for (double& u : p) u = std::clamp(u, 0.0, 1.0);
+        std::stable_sort(points.begin(), points.end(), by_x);
+        if (points[0] == Point{0, 0} && points[1] == Point{0, 0}) points[1] = {0.25, 0.25};
+        if (points.size() >= 4 && points[2] == Point{1, 1} && points[3] == Point{1, 1}) points[3] = {0.75, 0.75};
+        std::stable_sort(points.begin(), points.end(), by_x);
+        for (size_t i = 1; i < points.size(); ++i)
+            if (points[i][0] == points[i - 1][0])
+                ctx.fail(where, "two points of a colour curve at x = " + message_number(points[i][0]));
+        curves.points[index] = std::move(points);
+    };
+    if (name == "curves") {
+        if (c.size() != 48)
+            ctx.fail(where, "expected 48 numbers (4 curves of 4 points x y weight), got " + std::to_string(c.size()));
+        for (int k = 0; k < 4; ++k) {
+            std::vector<Point> points;
+            for (int j = 0; j < 4; ++j) points.push_back({c[12 * k + 3 * j], c[12 * k + 3 * j + 1]});
+            set(k, std::move(points));
+        }
+        return;
+    }
+    if (c.size() % 2 != 0) ctx.fail(where, "expected pairs of numbers (x y), got " + std::to_string(c.size()));
+    std::vector<Point> points;
+    for (size_t i = 0; i + 1 < c.size(); i += 2) points.push_back({c[i], c[i + 1]});
+    const int index = name == "overall_curve" ? 0 : name == "red_curve" ? 1 : name == "green_curve" ? 2 : 3;
+    set(index, std::move(points));
 }
 
 void read_flame_attributes(const ReadContext& ctx, const pugi::xml_node& element, Flame& f, int* solo) {
@@ -131,6 +174,15 @@ void read_flame_attributes(const ReadContext& ctx, const pugi::xml_node& element
             // range becomes INT_MIN, which means no solo.
             const double s = number();
             *solo = s > -1 && s < 2147483648.0 ? static_cast<int>(s) : -1;
+        } else if (name == "cam_zpos" || name == "cam_persp" || name == "cam_perspective" || name == "cam_yaw" ||
+                   name == "cam_pitch" || name == "cam_dof") {
+            // Fractorium's (and Apophysis's) 3D camera: any of these away
+            // from 0 projects the points' z, which flamejit does not keep.
+            if (number() != 0)
+                ctx.unsupported(where, "Fractorium's 3D camera (" + name + " " + quote(v) + ") is not rendered");
+        } else if (name == "curves" || name == "overall_curve" || name == "red_curve" || name == "green_curve" ||
+                   name == "blue_curve") {
+            read_curves(ctx, where, name, v, f.curves);
         }
         // Anything else (name, version, url, nick, …) is ignored, as flam3 does.
     }

@@ -41,13 +41,18 @@ std::string number(double v, const Where& where, const char* field) {
     return std::string(buf, result.ptr);
 }
 
-std::string numbers(std::initializer_list<double> values, const Where& where, const char* field) {
+template <typename Values>
+std::string numbers(const Values& values, const Where& where, const char* field) {
     std::string out;
     for (double v : values) {
         if (!out.empty()) out += ' ';
         out += number(v, where, field);
     }
     return out;
+}
+
+std::string numbers(std::initializer_list<double> values, const Where& where, const char* field) {
+    return numbers<std::initializer_list<double>>(values, where, field);
 }
 
 const char* filter_shape_name(FilterShape s) {
@@ -139,6 +144,14 @@ void write_flame_attributes(pugi::xml_node node, const Flame& f, const Where& w)
     // exactly; the entries are written too, for tools without the library.
     if (f.palette_index != -1) set(node, "palette", std::to_string(f.palette_index));
     set(node, "hue", number(f.hue, w, "hue"));
+    // Fractorium's colour curves, in its own spelling (flam3 ignores them).
+    const char* const curve_names[4] = {"overall_curve", "red_curve", "green_curve", "blue_curve"};
+    for (int k = 0; k < 4; ++k) {
+        if (f.curves.points[k].empty()) continue;
+        std::vector<double> xy;
+        for (const ColorCurves::Point& p : f.curves.points[k]) xy.insert(xy.end(), p.begin(), p.end());
+        set(node, curve_names[k], numbers(xy, w, curve_names[k]));
+    }
 }
 
 // flam3's coefficient order: a d b e c f.

@@ -16,6 +16,8 @@
 //     entries recreates (so a palette of a few given colours is written as
 //     given). A library palette also gets `palette="N"` and `hue`, which
 //     rebuild it exactly from the same library file;
+//   - Fractorium's colour curves (Flame::curves) as its overall_curve,
+//     red_curve, green_curve and blue_curve, which flam3 ignores;
 //   - a flame's <edit> genealogy (Flame::edit) goes after the palette, as
 //     flam3 prints it, unchanged (no new <edit> is wrapped round it: writing
 //     a genome does not make a new one);

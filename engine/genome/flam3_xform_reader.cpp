@@ -9,12 +9,10 @@
 #include <numbers>
 
 #include "codegen/variation_registry.h"
+#include "errors.h"
 
 namespace fj::flam3_read {
 namespace {
-
-// flam3 keeps a fixed vector of this many variation weights (`var="…"`).
-constexpr int kFlam3VariationCount = 99;
 
 AffineD affine_from_flam3(const std::vector<double>& v) {
     // flam3 order "a d b e c f".
@@ -130,15 +128,15 @@ void read_xform(const ReadContext& ctx, const pugi::xml_node& element, bool is_f
         } else if (name == "var" || name == "var1") {
             weights.clear();
             unknown_weights.clear();
-            std::vector<double> all(kFlam3VariationCount, 0.0);
+            std::vector<double> all(kFlam3Ids, 0.0);
             if (name == "var") {
-                all = parse_doubles(ctx, where, value, kFlam3VariationCount);
+                all = parse_doubles(ctx, where, value, kFlam3Ids);
             } else {
                 const int k = parse_int(ctx, where, value);
-                if (k < 0 || k >= kFlam3VariationCount) ctx.fail(where, "no variation number " + std::to_string(k));
+                if (k < 0 || k >= kFlam3Ids) ctx.fail(where, "no variation number " + std::to_string(k));
                 all[k] = 1.0;
             }
-            for (int id = 0; id < kFlam3VariationCount; ++id) {
+            for (int id = 0; id < kFlam3Ids; ++id) {
                 if (all[id] == 0) continue;
                 (registry.by_id(id) ? weights : unknown_weights)[id] = all[id];
             }
@@ -149,6 +147,13 @@ void read_xform(const ReadContext& ctx, const pugi::xml_node& element, bool is_f
             // flam3 ignores both (with a warning), and so do we, silently.
         } else if (const VariationInfo* v = registry.by_name(name)) {
             weights[v->id] = parse_double(ctx, where, value);
+        } else if (const IgnoredParam* ignored = registry.ignored_param(name)) {
+            // Another renderer's parameter that changes nothing here, unless
+            // it leaves the value the formula assumes.
+            const double v = parse_double(ctx, where, value);
+            if (!ignored->any_value && std::fabs(v - ignored->value) > 1e-5 * std::fabs(ignored->value))
+                ctx.unsupported(where, name + " " + quote(value) + " is not rendered (only " +
+                                           message_number(ignored->value) + ")");
         } else {
             int p = 0;
             const VariationInfo* owner = registry.param_owner(name, &p);

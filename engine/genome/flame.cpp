@@ -6,6 +6,13 @@
 
 namespace fj {
 
+bool ColorCurves::identity() const {
+    for (const auto& curve : points)
+        for (const Point& p : curve)
+            if (p[0] != p[1]) return false;
+    return true;
+}
+
 bool Flame::has_xaos() const {
     for (const Xform& xf : xforms)
         for (double c : xf.chaos)

@@ -63,6 +63,19 @@ struct RGBA {
     double r = 0, g = 0, b = 0, a = 0;
 };
 
+// Fractorium's colour curves: overall, red, green and blue, each its control
+// points (x, y) in [0, 1], sorted by x, as Fractorium reads them. The
+// post-pass maps each colour channel through the overall curve and then its
+// own (post/color_curves.h). flam3 has none: all empty.
+struct ColorCurves {
+    using Point = std::array<double, 2>;
+    std::array<std::vector<Point>, 4> points;
+    bool empty() const { return points[0].empty() && points[1].empty() && points[2].empty() && points[3].empty(); }
+    // Every point on the diagonal: curves that change no colour.
+    bool identity() const;
+    bool operator==(const ColorCurves&) const = default;
+};
+
 // The most xforms (final xform aside) a flame may have to be rendered: the
 // kernels keep a point's last xform + 1 in 8 bits (iterate/common.h).
 inline constexpr int kMaxXforms = 254;
@@ -106,6 +119,7 @@ struct Flame {
     TemporalFilter temporal_filter_type = TemporalFilter::Box;
     double temporal_filter_width = 1;
     double temporal_filter_exp = 0;
+    ColorCurves curves;
     std::vector<Xform> xforms;
     bool has_final = false;
     Xform final_xform;

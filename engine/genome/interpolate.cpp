@@ -229,6 +229,17 @@ Flame blend(const std::vector<Flame>& cp, const Weights& w) {
     FJ_BLEND(gamma_threshold);
 #undef FJ_BLEND
 #undef FJ_BLEND_INT
+    // Colour curves point by point where every keyframe's curves have the
+    // same numbers of points (Fractorium's own keyframes do), else the first's.
+    out.curves = f0.curves;
+    bool same_shape = true;
+    for (int k = 1; k < w.n; ++k)
+        for (int c = 0; c < 4; ++c) same_shape &= cp[k].curves.points[c].size() == f0.curves.points[c].size();
+    if (same_shape)
+        for (int c = 0; c < 4; ++c)
+            for (size_t i = 0; i < f0.curves.points[c].size(); ++i)
+                for (int xy = 0; xy < 2; ++xy)
+                    out.curves.points[c][i][xy] = w.sum([&](int k) { return cp[k].curves.points[c][i][xy]; });
 
     const size_t n = f0.xforms.size();
     std::vector<const Xform*> x(w.n);

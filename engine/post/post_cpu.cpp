@@ -244,13 +244,16 @@ ImageF post_process_cpu(const PostPlan& plan, const HistogramView& hist, float* 
     const int os = plan.supersample;
     if (plan.earlyclip && !plan.linear) {
         // Every cell, empty ones too: they take the background (flam3), and
-        // go back into the float buffer as into flam3's.
+        // go back into the float buffer as into flam3's. Colour curves come
+        // after the filter (clip_filtered).
+        ToneParamsT<double> cell_tone = tone;
+        cell_tone.curves = nullptr;
         const long long w = plan.hist_width;
         parallel_for(plan.hist_height, threads, [&](int y, int) {
             for (long long n = y * w; n < (y + 1) * w; ++n) {
                 double cell[4], toned[4];
                 for (int i = 0; i < 4; ++i) cell[i] = scaled[4 * n + i];
-                tone_pixel(cell, tone, toned);
+                tone_pixel(cell, cell_tone, toned);
                 for (int i = 0; i < 4; ++i) scaled[4 * n + i] = static_cast<float>(toned[i]);
             }
         });
@@ -261,7 +264,7 @@ ImageF post_process_cpu(const PostPlan& plan, const HistogramView& hist, float* 
         if (plan.linear)
             for (int i = 0; i < 4; ++i) toned[i] = i < 3 ? t[i] : t[3] / 255.0;
         else if (plan.earlyclip)
-            clip_filtered(t, toned);
+            clip_filtered(t, tone.curves, toned);
         else
             tone_pixel(t, tone, toned);
         for (int i = 0; i < 4; ++i) out[i] = toward_zero_float(toned[i]);

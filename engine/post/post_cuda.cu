@@ -160,7 +160,7 @@ __global__ void filter_tone_kernel(const float4* scaled, int hist_w, int width, 
     if (linear)
         for (int i = 0; i < 4; ++i) o[i] = i < 3 ? t[i] : t[3] / 255.0;
     else if (earlyclip)
-        clip_filtered(t, o);
+        clip_filtered(t, tone.curves, o);
     else
         tone_pixel(t, tone, o);
     image[(size_t)py * width + px] =
@@ -255,9 +255,16 @@ void run_post_cuda(const CudaPostJob& job, const CudaPostBuffers& buffers, void*
     if (!buffers.passes) FJ_CUDA_CHECK(cudaMemsetAsync(d_scaled, 0, cells * sizeof(float4), stream));
     const CudaPostTotals seen = scale_pass(job, buffers, d_scaled, stream);
 
+    // The colour curves' table on the device; under early clip the cells
+    // are toned without them and the filtered pixels take them.
+    DeviceArray<float> d_curves = upload(job.curves, job.curves ? (size_t)4 * FJ_CURVE_ENTRIES : 0, stream);
+    ToneParamsT<double> tone = job.tone;
+    tone.curves = job.curves ? d_curves.get() : nullptr;
     const int block = 256;
     if (job.earlyclip && !job.linear) {
-        FJ_LAUNCH(tone_cells_kernel, blocks_for(cells, block), block, stream, d_scaled, cells, job.tone);
+        ToneParamsT<double> cell_tone = tone;
+        cell_tone.curves = nullptr;
+        FJ_LAUNCH(tone_cells_kernel, blocks_for(cells, block), block, stream, d_scaled, cells, cell_tone);
     }
     DeviceArray<double> d_filter =
         upload(job.filter_coefs, (size_t)job.filter_width * job.filter_width, stream);
@@ -266,7 +273,7 @@ void run_post_cuda(const CudaPostJob& job, const CudaPostBuffers& buffers, void*
     dim3 tile(16, 16);
     dim3 grid(blocks_for(job.width, 16), blocks_for(job.height, 16));
     FJ_LAUNCH(filter_tone_kernel, grid, tile, stream, d_scaled, job.hist_width, job.width, job.height, os,
-              job.de_offset, job.filter_top, d_filter.get(), job.filter_width, job.tone, job.earlyclip, job.linear, d_image.get());
+              job.de_offset, job.filter_top, d_filter.get(), job.filter_width, tone, job.earlyclip, job.linear, d_image.get());
     FJ_CUDA_CHECK(cudaMemcpyAsync(host_rgba, d_image.get(), pixels * sizeof(float4),
                                   cudaMemcpyDeviceToHost, stream));
     FJ_CUDA_CHECK(cudaStreamSynchronize(stream));

@@ -36,6 +36,8 @@ CudaPostJob make_job(const PostPlan& plan, std::vector<int>& radius) {
     job.filter_coefs = plan.filter.coefs.data();
     job.filter_width = plan.filter.width;
     job.tone = tone_params<double>(plan);
+    job.tone.curves = nullptr;  // a host pointer; the device gets its own copy
+    job.curves = plan.curves.empty() ? nullptr : plan.curves.data();
     job.earlyclip = plan.earlyclip;
     job.linear = plan.linear;
     return job;

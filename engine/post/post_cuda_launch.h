@@ -26,7 +26,9 @@ struct CudaPostJob {
     int kernel_count = 0;
     const double* filter_coefs = nullptr;  // host: filter_width²
     int filter_width = 0;
-    ToneParamsT<double> tone{};            // filter and tone run in double, as on the CPU
+    ToneParamsT<double> tone{};            // filter and tone run in double, as on the CPU; its
+                                           // curves are set on the device from `curves`
+    const float* curves = nullptr;         // host: FJ_CURVE_ENTRIES × 4 (color_curves.h), or null
     bool earlyclip = false;                // tone-map cells before the filter (PostPlan)
     bool linear = false;                   // the filtered values, not toned (PostPlan)
 };

@@ -22,6 +22,7 @@ inline ToneParamsT<R> tone_params(const PostPlan& plan) {
     // flam3 averages background over temporal samples and scales it by 256.
     for (int i = 0; i < 3; ++i) t.background[i] = static_cast<R>(plan.background[i] * 256.0);
     t.transparent = plan.transparent ? 1 : 0;
+    t.curves = plan.curves.empty() ? nullptr : plan.curves.data();
     return t;
 }
 

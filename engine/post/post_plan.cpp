@@ -8,6 +8,7 @@
 
 #include "errors.h"
 #include "pipeline/frame_plan.h"
+#include "post/color_curves.h"
 
 namespace fj {
 namespace {
@@ -247,6 +248,7 @@ PostPlan make_post_plan(const Flame& flame, const FramePlan& plan) {
     post.vibrancy = flame.vibrancy;
     post.highlight_power = flame.highlight_power;
     for (int i = 0; i < 3; ++i) post.background[i] = flame.background[i];
+    post.curves = color_curve_table(flame.curves);
     return post;
 }
 

@@ -57,6 +57,9 @@ struct PostPlan {
     // (alpha/255), before gamma, vibrancy, background and clipping (EXR
     // output for compositing, image/exr_io.h).
     bool linear = false;
+    // Fractorium's colour curves (post/color_curves.h) applied to every
+    // toned colour channel, or empty for none.
+    std::vector<float> curves;
 
     // The histogram row of output row 0's filter window (de_offset for a
     // whole frame).

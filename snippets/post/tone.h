@@ -27,6 +27,9 @@ struct ToneParamsT {
     R highlight_power;  // < 0: legacy clipping
     R background[3];    // flam3 background · 256
     int transparent;    // 1: colours divided by alpha instead of blended on bg
+    // Fractorium's colour curves (post/color_curves.h), where this tone
+    // mapping ends in the image: the table, or null for none.
+    const float* curves;
 };
 typedef ToneParamsT<float> ToneParams;
 
@@ -143,6 +146,23 @@ FJ_HD FJ_INLINE void tone_scale_rgb(const R c[3], R ls, R hp, R out[3]) {
     for (int i = 0; i < 3; ++i) out[i] = c[i] * scale;
 }
 
+// Entries per curve of the colour curves' table (post/color_curves.h).
+#define FJ_CURVE_ENTRIES 65536
+
+// One colour channel a (flam3's scale, 256 = white) through Fractorium's colour
+// curves: its overall curve, then channel c's (0 red, 1 green, 2 blue), by
+// the lookups of post/color_curves.h.
+template <typename R>
+FJ_HD FJ_INLINE R curve_channel(const float* table, int c, R a) {
+    const int top = FJ_CURVE_ENTRIES - 1;
+    const R last = R(top);
+    const R v = a / R(256) * last;
+    const int i = v > R(0) ? (v < last ? (int)v : top) : 0;
+    const R u = R(table[4 * i]) * last;
+    const int j = u > R(0) ? (u < last ? (int)u : top) : 0;
+    return R(table[4 * j + 1 + c]) * R(256);
+}
+
 // One output pixel from the filtered accumulator value t (RGBA, 0..255·k1
 // scale): colour 0..255 (not yet truncated) and alpha 0..1.
 template <typename R>
@@ -182,16 +202,22 @@ FJ_HD FJ_INLINE void tone_pixel(const R t[4], const ToneParamsT<R>& p, R out[4])
         } else {
             a += (R(1) - alpha) * p.background[i];
         }
+        if (p.curves && !lost) a = curve_channel(p.curves, i, a);
         out[i] = lost ? R(255) : (a > R(255) ? R(255) : (a > R(0) ? a : R(0)));
     }
     out[3] = alpha;
 }
 
 // Under early clip the filter runs over tone-mapped cells (colour 0..255,
-// alpha 0..1); what it returns is only clamped (flam3 render_rectangle).
+// alpha 0..1); what it returns is only clamped (flam3 render_rectangle),
+// after Fractorium's colour curves when there are any (`curves`, or null:
+// the cells were toned without them).
 template <typename R>
-FJ_HD FJ_INLINE void clip_filtered(const R t[4], R out[4]) {
-    for (int i = 0; i < 3; ++i) out[i] = t[i] > R(255) ? R(255) : (t[i] > R(0) ? t[i] : R(0));
+FJ_HD FJ_INLINE void clip_filtered(const R t[4], const float* curves, R out[4]) {
+    for (int i = 0; i < 3; ++i) {
+        const R a = curves ? curve_channel(curves, i, t[i]) : t[i];
+        out[i] = a > R(255) ? R(255) : (a > R(0) ? a : R(0));
+    }
     out[3] = t[3] > R(1) ? R(1) : (t[3] > R(0) ? t[3] : R(0));
 }
 

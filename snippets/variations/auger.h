@@ -5,6 +5,8 @@
 // @param auger_weight 0.5
 // @param auger_freq 1
 // @param auger_scale 1
+// Fractorium writes half of auger_scale beside it and recomputes it on reading.
+// @ignored auger_half_scale
 FJ_VARIATION(auger) {
     const float sym = p[0], aw = p[1], freq = p[2], scale = p[3];
     const float s = sinf(freq * in.x), t = sinf(freq * in.y);

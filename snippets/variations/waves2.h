@@ -5,6 +5,9 @@
 // @param waves2_scalex 0
 // @param waves2_freqy 0
 // @param waves2_scaley 0
+// Fractorium's waves also move z, which a flat image never shows.
+// @ignored waves2_freqz
+// @ignored waves2_scalez
 FJ_VARIATION(waves2) {
     ox += w * (in.x + p[1] * sinf(in.y * p[0]));
     oy += w * (in.y + p[3] * sinf(in.x * p[2]));

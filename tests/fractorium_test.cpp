@@ -1,0 +1,250 @@
+// flamejit — flames written by Fractorium (Ember): its 2D variations, the
+// parameters it adds to flam3's, its colour curves, and the features
+// flamejit refuses to fake.
+// SPDX-License-Identifier: GPL-3.0-or-later
+//
+// No Fractorium is at hand to render against, so the references are flam3's
+// own variations: on a flat image Fractorium's linear3D is linear and its
+// flatten adds nothing, which the tests check function by function and
+// image by image.
+#include <doctest/doctest.h>
+
+#include <cmath>
+#include <filesystem>
+#include <random>
+#include <string>
+#include <vector>
+
+#include "codegen/variation_registry.h"
+#include "cpu/variation_table.h"
+#include "errors.h"
+#include "genome/flam3_reader.h"
+#include "genome/flam3_writer.h"
+#include "test_support.h"
+
+using fj::test::quoted;
+using fj::test::run_command;
+
+namespace {
+
+const fj::VariationUse* find_use(const fj::Xform& xf, const std::string& name) {
+    const fj::VariationInfo* info = fj::VariationRegistry::standard().by_name(name);
+    REQUIRE(info);
+    for (const fj::VariationUse& v : xf.variations)
+        if (v.id == info->id) return &v;
+    return nullptr;
+}
+
+// The reader's error for a flame, or "" when it reads.
+std::string read_error(const std::string& xml, bool drop = false) {
+    fj::ReadOptions options;
+    options.drop_unknown_variations = drop;
+    try {
+        fj::read_flam3_string(xml, "ember.flame", options);
+    } catch (const fj::GenomeError& e) {
+        return e.what();
+    }
+    return "";
+}
+
+std::string ember_flame(const std::string& flame_attributes, const std::string& xform_attributes) {
+    return R"(<flame version="EMBER-LNX-1.0.0.19" size="64 48" scale="20" )" + flame_attributes +
+           R"(><xform weight="1" color="0" coefs="0.5 0 0 0.5 0.2 0" )" + xform_attributes +
+           R"(/><xform weight="1" color="1" coefs="0.5 0 0 0.5 -0.2 0" linear="1"/>)"
+           R"(<palette count="2" format="RGB">FF0000 0000FF</palette></flame>)";
+}
+
+}  // namespace
+
+TEST_CASE("fractorium: on a flat image linear3D computes linear, and flatten adds nothing") {
+    const fj::cpu::VariationEntry* linear = fj::cpu::find_variation("linear");
+    const fj::cpu::VariationEntry* linear3d = fj::cpu::find_variation("linear3D");
+    const fj::cpu::VariationEntry* flatten = fj::cpu::find_variation("flatten");
+    REQUIRE(linear);
+    REQUIRE(linear3d);
+    REQUIRE(flatten);
+    std::mt19937 gen(3);
+    std::uniform_real_distribution<float> coord(-50.0f, 50.0f), weight(-2.0f, 2.0f);
+    const fj::Affine identity{1, 0, 0, 0, 1, 0};
+    for (int i = 0; i < 10000; ++i) {
+        const fj::VarIn in = fj::make_var_in(coord(gen), coord(gen), &identity);
+        const float w = weight(gen), sx = coord(gen), sy = coord(gen);
+        fj::Rng rng = fj::make_rng(1, i), rng_linear = rng;
+        float ax = sx, ay = sy, bx = sx, by = sy, fx = sx, fy = sy;
+        linear->fn(in, nullptr, w, rng_linear, ax, ay);
+        linear3d->fn(in, nullptr, w, rng, bx, by);
+        CHECK(ax == bx);
+        CHECK(ay == by);
+        flatten->fn(in, nullptr, w, rng, fx, fy);
+        CHECK(fx == sx);
+        CHECK(fy == sy);
+        CHECK(rng.state == rng_linear.state);  // neither draws a random number
+    }
+    const auto& registry = fj::VariationRegistry::standard();
+    for (const char* name : {"linear3D", "flatten"}) {
+        const fj::VariationInfo* info = registry.by_name(name);
+        REQUIRE(info);
+        CHECK(info->id >= fj::kFirstOtherId);
+        CHECK(info->origin.rfind("Fractorium", 0) == 0);
+    }
+}
+
+TEST_CASE("fractorium: Ember's flames read, with its added parameters dropped where they change nothing") {
+    // What Fractorium writes for a 2D flame: linear3D and flatten, the z
+    // parameters of waves2, auger's half scale, log's base, a camera at 0
+    // and colour curves on the diagonal.
+    const std::string flat =
+        R"(cam_zpos="0" cam_persp="0" cam_yaw="0" cam_pitch="0" cam_dof="0" new_linear="1" )"
+        R"(curves="0 0 1 0.25 0.25 1 0.75 0.75 1 1 1 1 0 0 1 0.25 0.25 1 0.75 0.75 1 1 1 1 0 0 1 0.25 0.25 1 0.75 0.75 1 1 1 1 0 0 1 0.25 0.25 1 0.75 0.75 1 1 1 1" )"
+        R"(overall_curve="0 0 0.25 0.25 0.5 0.5 0.75 0.75 1 1" red_curve="0 0 1 1")";
+    const std::string xform =
+        R"(linear3D="0.7" flatten="1" waves2="0.3" waves2_freqx="2" waves2_scalex="0.1" waves2_freqz="3" )"
+        R"(waves2_scalez="0.4" auger="0.2" auger_scale="0.6" auger_half_scale="0.3" log="0.1" log_base="2.71828")";
+    const std::string xml = ember_flame(flat, xform);
+    REQUIRE(read_error(xml) == "");
+    const std::vector<fj::Flame> flames = fj::read_flam3_string(xml, "ember.flame");
+    REQUIRE(flames.size() == 1);
+    const fj::Xform& xf = flames[0].xforms[0];
+    REQUIRE(find_use(xf, "linear3D"));
+    CHECK(find_use(xf, "linear3D")->weight == 0.7);
+    REQUIRE(find_use(xf, "flatten"));
+    REQUIRE(find_use(xf, "waves2"));
+    CHECK(find_use(xf, "waves2")->params == std::vector<double>{2, 0.1, 0, 0});
+    REQUIRE(find_use(xf, "auger"));
+    CHECK(find_use(xf, "auger")->params[3] == 0.6);
+    CHECK(!find_use(xf, "linear"));
+
+    // The flamejit XML of it reads back the same, and names no dropped parameter.
+    const std::string written = fj::write_flam3_string(flames[0]);
+    CHECK(written.find("linear3D=") != std::string::npos);
+    CHECK(written.find("flatten=") != std::string::npos);
+    for (const char* dropped : {"waves2_freqz", "waves2_scalez", "auger_half_scale", "log_base", "cam_"})
+        CHECK_MESSAGE(written.find(dropped) == std::string::npos, dropped);
+    const std::vector<fj::Flame> again = fj::read_flam3_string(written, "written.flame");
+    REQUIRE(again.size() == 1);
+    CHECK(again[0].xforms[0].variations.size() == xf.variations.size());
+}
+
+TEST_CASE("fractorium: colour curves read as Fractorium reads them, and write back") {
+    const auto curves_of = [](const std::string& attributes) {
+        const std::vector<fj::Flame> flames = fj::read_flam3_string(ember_flame(attributes, R"(linear="1")"), "c.flame");
+        REQUIRE(flames.size() == 1);
+        return flames[0].curves;
+    };
+    using P = fj::ColorCurves::Point;
+    CHECK(curves_of("").empty());
+    // Pairs, sorted by x and clamped to [0, 1]; a later attribute replaces an
+    // earlier one; Apophysis's `curves` sets all four from 4 points (x y weight).
+    fj::ColorCurves c = curves_of(R"(overall_curve="1 1 0 0 0.5 0.2" red_curve="0 0 1.5 -0.5")");
+    CHECK(c.points[0] == std::vector<P>{{0, 0}, {0.5, 0.2}, {1, 1}});
+    CHECK(c.points[1] == std::vector<P>{{0, 0}, {1, 0}});
+    CHECK(c.points[2].empty());
+    c = curves_of(R"(curves="0 0 1 0.2 0.4 1 0.7 0.6 1 1 1 1 0 0 1 0.25 0.25 1 0.75 0.75 1 1 1 1 )"
+                  R"(0 0 1 0.25 0.25 1 0.75 0.75 1 1 1 1 0 0 1 0.25 0.25 1 0.75 0.75 1 1 1 1" green_curve="0 0 1 0.5")");
+    CHECK(c.points[0] == std::vector<P>{{0, 0}, {0.2, 0.4}, {0.7, 0.6}, {1, 1}});
+    CHECK(c.points[2] == std::vector<P>{{0, 0}, {1, 0.5}});
+    CHECK(c.points[3].size() == 4);
+    CHECK(!c.identity());
+    // An end point given twice moves a quarter of the way in, as Fractorium's reader does.
+    c = curves_of(R"(overall_curve="0 0 0 0 0.5 0.6 1 1")");
+    CHECK(c.points[0] == std::vector<P>{{0, 0}, {0.25, 0.25}, {0.5, 0.6}, {1, 1}});
+    c = curves_of(R"(overall_curve="0 0 0.5 0.6 1 1 1 1")");
+    CHECK(c.points[0] == std::vector<P>{{0, 0}, {0.5, 0.6}, {0.75, 0.75}, {1, 1}});
+    // What no spline can pass through is bad input.
+    for (const char* bad : {R"(overall_curve="0 0")", R"(overall_curve="0 0 0.5")", R"(red_curve="0 0 0.5 0.1 0.5 0.9 1 1")",
+                            R"(curves="0 0 1 1 1 1")"}) {
+        CAPTURE(bad);
+        const std::string error = read_error(ember_flame(bad, R"(linear="1")"));
+        CHECK(error.find("curve") != std::string::npos);
+        CHECK(error.find("flame 0") != std::string::npos);
+    }
+    // Written in Fractorium's spelling, they read back as they were.
+    std::vector<fj::Flame> flames = fj::read_flam3_string(
+        ember_flame(R"(overall_curve="0 0 0.27 0.04 0.56 0.38 1 1" blue_curve="0 0.1 1 0.9")", R"(linear="1")"), "c.flame");
+    const std::string written = fj::write_flam3_string(flames[0]);
+    CHECK(written.find("overall_curve=") != std::string::npos);
+    CHECK(written.find("red_curve=") == std::string::npos);
+    CHECK(fj::read_flam3_string(written, "w.flame")[0].curves == flames[0].curves);
+}
+
+TEST_CASE("fractorium: what changes a Fractorium image and flamejit does not render is refused, or dropped on request") {
+    struct Case {
+        std::string flame, xform, message;
+    };
+    const Case cases[] = {
+        {R"(cam_pitch="0.5")", R"(linear3D="1")", "attribute \"cam_pitch\": Fractorium's 3D camera"},
+        {R"(cam_persp="0.2")", R"(linear="1")", "3D camera"},
+        {R"(cam_perspective="0.2")", R"(linear="1")", "3D camera"},
+        {R"(cam_zpos="1")", R"(linear="1")", "3D camera"},
+        {R"(cam_dof="0.1")", R"(linear="1")", "3D camera"},
+        {"", R"(log="1" log_base="10")", "log_base \"10\" is not rendered"},
+        {"", R"(Mobius="1")", "unknown variation \"Mobius\""},
+    };
+    for (const Case& c : cases) {
+        const std::string xml = ember_flame(c.flame, c.xform);
+        CAPTURE(xml);
+        const std::string error = read_error(xml);
+        CHECK_MESSAGE(error.find(c.message) != std::string::npos, error);
+        CHECK(error.find("flame 0") != std::string::npos);
+        // --drop-unknown renders the flame without it (flat, no curves, natural log).
+        CHECK(read_error(xml, true) == "");
+    }
+}
+
+TEST_CASE("fractorium: linear3D renders linear's image bit for bit, and flatten changes no pixel") {
+    const std::string dir = fj::test::scratch_dir("fractorium");
+    const std::string body = R"(<xform weight="1" color="0" coefs="0.5 0 0 0.5 0.5 0" V="1"/>)"
+                             R"(<xform weight="1" color="0.5" coefs="0.5 0 0 0.5 -0.5 0" V="1"/>)"
+                             R"(<xform weight="1" color="1" coefs="0.5 0 0 0.5 0 0.5" V="1" EXTRA/>)";
+    auto genome = [&](const std::string& variation, const std::string& extra) {
+        std::string xml = R"(<flame size="96 72" scale="40" quality="20" estimator_radius="3">)" + body +
+                          R"(<palette count="2" format="RGB">FF8000 0080FF</palette></flame>)";
+        for (size_t at; (at = xml.find("V=")) != std::string::npos;) xml.replace(at, 1, variation);
+        for (size_t at; (at = xml.find("EXTRA")) != std::string::npos;) xml.replace(at, 5, extra);
+        return xml;
+    };
+    const std::vector<std::pair<std::string, std::string>> files = {
+        {"linear", genome("linear", "")}, {"linear3D", genome("linear3D", "")},
+        {"flatten", genome("linear3D", R"(flatten="0.8")")}};
+    std::vector<std::string> pngs;
+    for (const auto& [name, xml] : files) {
+        fj::test::write_file(dir + "/" + name + ".flam3", xml);
+        const auto r = run_command(quoted(fj::test::flamejit_binary()) + " render " + quoted(dir + "/" + name + ".flam3") +
+                                   " -o " + quoted(dir + "/" + name + ".png") +
+                                   " --backend cpu --threads 2 --seed 11 --no-png-comments 2>&1");
+        REQUIRE_MESSAGE(r.status == 0, r.output);
+        pngs.push_back(fj::test::read_file(dir + "/" + name + ".png"));
+    }
+    REQUIRE(pngs[0].size() > 1000);
+    CHECK(pngs[1] == pngs[0]);
+    CHECK(pngs[2] == pngs[0]);
+}
+
+TEST_CASE("fractorium: the corpus's Ember flames read, or name the variation flamejit lacks") {
+    const std::string folder = fj::test::corpus_path("fractorium-examples");
+    if (!std::filesystem::is_directory(folder)) {
+        MESSAGE("corpus folder absent: not checked");
+        return;
+    }
+    int flames = 0, read = 0, unknown = 0, curves = 0;  // curves: read, with curves that change colours
+    for (const auto& entry : std::filesystem::directory_iterator(folder)) {
+        for (const std::string& xml : fj::flam3_flame_elements(entry.path().string())) {
+            ++flames;
+            const std::string error = read_error(xml);
+            CAPTURE(error);
+            if (error.empty()) {
+                ++read;
+                curves += !fj::read_flam3_string(xml, "corpus")[0].curves.identity();
+            } else if (error.find("unknown variation") != std::string::npos) {
+                ++unknown;
+            } else {
+                FAIL_CHECK("unexpected refusal");
+            }
+        }
+    }
+    MESSAGE(flames << " Fractorium corpus flames: " << read << " read (" << curves << " of them with colour curves), "
+                   << unknown << " use variations flamejit lacks");
+    CHECK(flames >= 100);
+    CHECK(read * 10 >= flames * 8);
+    CHECK(curves > 0);
+}
