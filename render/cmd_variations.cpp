@@ -20,14 +20,15 @@ const char* kHelp =
     "usage: flamejit variations [NAME|ID ...] [--json]\n"
     "\n"
     "Lists the variations flamejit supports, as its snippets declare them: the id (flam3's,\n"
-    "or from 1000 on for another renderer's) and XML name, the parameters in the order the\n"
-    "formula reads them with their defaults, other XML spellings of a parameter (aliases),\n"
-    "parameters other renderers write that change nothing here (ignored: at any value, or\n"
-    "only at the one given), whether the variation draws random numbers (and how many per\n"
-    "call), whether it is a pre-variation (moves the point before the other variations see\n"
-    "it), and where the formula comes from. With names or ids, lists only those.\n"
+    "or from 1000 on for another renderer's), the XML name (and other renderers' names for\n"
+    "it, read as it), the parameters in the order the formula reads them with their\n"
+    "defaults, other XML spellings of a parameter (aliases), parameters other renderers\n"
+    "write that change nothing here (ignored: at any value, or only at the one given),\n"
+    "whether the variation draws random numbers (and how many per call), whether it is a\n"
+    "pre-variation (moves the point before the other variations see it), and where the\n"
+    "formula comes from. With names or ids, lists only those.\n"
     "\n"
-    "  --json   one JSON object: {\"count\": N, \"variations\": [{\"id\", \"name\", \"params\":\n"
+    "  --json   one JSON object: {\"count\": N, \"variations\": [{\"id\", \"name\", \"also\", \"params\":\n"
     "           [{\"name\", \"default\"}], \"aliases\": [{\"alias\", \"param\"}], \"ignored\":\n"
     "           [{\"name\", \"only\" (absent: any value)}], \"random_draws\", \"pre\", \"origin\"}]}\n"
     "  --help   print this text\n";
@@ -77,6 +78,7 @@ void print_json(const std::vector<const VariationInfo*>& list) {
         }
         variations.push_back({{"id", v->id},
                               {"name", v->name},
+                              {"also", v->also},
                               {"params", params},
                               {"aliases", aliases},
                               {"ignored", ignored},
@@ -110,6 +112,11 @@ void print_text(const std::vector<const VariationInfo*>& list, bool everything) 
             params += (params.empty() ? "" : ", ") + p.name + " " + number_text(p.default_value);
         std::printf("%*d  %-14s %-6s %-3s  %-*s %s\n", id_width, v->id, v->name.c_str(), draws.c_str(),
                     v->pre ? "pre" : "-", origin_width, v->origin.c_str(), params.empty() ? "-" : params.c_str());
+        if (!v->also.empty()) {
+            std::string also;
+            for (const std::string& name : v->also) also += (also.empty() ? "" : ", ") + name;
+            more("also read as", also);
+        }
         if (!v->aliases.empty()) {
             std::string aliases;
             for (const auto& [alias, param] : v->aliases)

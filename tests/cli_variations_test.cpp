@@ -120,6 +120,9 @@ TEST_CASE("cli variations: flam3's parameter spellings, aliases and flags") {
     CHECK(pre == 1);
     CHECK(entry(list, "pre_blur")["pre"] == true);
     CHECK(entry(list, "log")["ignored"][0]["name"] == "log_base");
+    CHECK(entry(list, "pre_blur")["also"] == nlohmann::json::array({"pre_gaussian_blur"}));
+    CHECK(entry(list, "mobius")["also"] == nlohmann::json::array({"Mobius"}));
+    CHECK(entry(list, "linear")["also"].empty());
     CHECK(entry(list, "linear3D")["origin"].get<std::string>().rfind("Fractorium", 0) == 0);
     CHECK(entry(list, "julia")["random_draws"].get<int>() >= 1);
     CHECK(entry(list, "linear")["random_draws"] == 0);

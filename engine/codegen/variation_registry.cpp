@@ -53,6 +53,8 @@ VariationInfo parse_annotations(const std::string& path, const std::string& text
             info.params.push_back({a, parse_number(path, n, b)});
         } else if (tag == "alias" && !b.empty()) {
             info.aliases.emplace_back(a, b);
+        } else if (tag == "also" && !a.empty() && b.empty()) {
+            info.also.push_back(a);
         } else if (tag == "ignored" && !a.empty()) {
             info.ignored.push_back({a, b.empty(), b.empty() ? 0.0 : parse_number(path, n, b)});
         } else if (tag == "random" && !a.empty() && b.empty()) {
@@ -94,6 +96,8 @@ VariationRegistry VariationRegistry::load(const SnippetSource& source) {
         if (path.size() < 2 || path.compare(path.size() - 2, 2, ".h") != 0) continue;
         VariationInfo info = parse_annotations(path, *source.read(path));
         if (!names.insert(info.name).second) fail(path, 1, "duplicate variation " + info.name);
+        for (const std::string& other : info.also)
+            if (!names.insert(other).second) fail(path, 1, "duplicate variation name " + other);
         if (!ids.insert(info.id).second) fail(path, 1, "duplicate id " + std::to_string(info.id));
         registry.variations_.push_back(std::move(info));
     }
@@ -110,6 +114,9 @@ const VariationRegistry& VariationRegistry::standard() {
 const VariationInfo* VariationRegistry::by_name(std::string_view name) const {
     for (const auto& v : variations_)
         if (v.name == name) return &v;
+    for (const auto& v : variations_)
+        for (const std::string& other : v.also)
+            if (other == name) return &v;
     return nullptr;
 }
 

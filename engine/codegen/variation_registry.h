@@ -8,6 +8,8 @@
 //   // @origin TEXT           where the formula comes from ("flam3 3.1.1")
 //   // @param PNAME DEFAULT   one per parameter, in the order the code reads p[i]
 //   // @alias ALIAS PNAME     another XML spelling of a parameter
+//   // @also NAME             another renderer's XML name for this variation
+//                             (read as it; written under @variation's name)
 //   // @ignored PNAME [VALUE] a parameter another renderer writes for this
 //                             variation that changes nothing here: read and
 //                             dropped, at any value or only at VALUE (the one
@@ -47,6 +49,7 @@ struct VariationInfo {
     int id = -1;
     std::vector<ParamInfo> params;
     std::vector<std::pair<std::string, std::string>> aliases;  // alias -> param
+    std::vector<std::string> also;                             // other names (@also)
     std::vector<IgnoredParam> ignored;
     int random_draws = 0;
     bool pre = false;
@@ -64,6 +67,7 @@ public:
     // The registry of the standard snippet source, built once per process.
     static const VariationRegistry& standard();
 
+    // By @variation name or an @also name.
     const VariationInfo* by_name(std::string_view name) const;
     const VariationInfo* by_id(int id) const;
     // The variation owning a parameter name (or alias) and the parameter's index.

@@ -20,6 +20,7 @@ struct ReadContext {
     std::string flame_name;
     const ReadOptions* options = nullptr;
     std::set<std::string>* warned = nullptr;  // warnings already given
+    bool fractorium = false;  // the flame was written by Fractorium (version EMBER-…)
 
     [[noreturn]] void fail(const std::string& where, const std::string& what) const;
     // Reports what flamejit does not render: an error, or with

@@ -369,6 +369,7 @@ std::vector<Flame> read_flam3_string(const std::string& text, const std::string&
     for (size_t i = 0; i < elements.size(); ++i) {
         ctx.flame_index = static_cast<int>(i);
         ctx.flame_name = flam3_name(elements[i].attribute("name").value());
+        ctx.fractorium = std::string_view(elements[i].attribute("version").value()).starts_with("EMBER");
         flames.push_back(read_flame(ctx, elements[i], library, flames.empty() ? 0.0 : flames.back().time));
         if (sources) {
             std::ostringstream xml;

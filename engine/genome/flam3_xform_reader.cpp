@@ -145,6 +145,10 @@ void read_xform(const ReadContext& ctx, const pugi::xml_node& element, bool is_f
         } else if (name == "name" || name == "var_color") {
             // Apophysis/Fractorium xform names and Fractorium's colour weight:
             // flam3 ignores both (with a warning), and so do we, silently.
+        } else if (ctx.fractorium && name == "pre_blur") {
+            // Fractorium writes flam3's pre_blur as pre_gaussian_blur; its own
+            // pre_blur is its blur applied first, a disc, not flam3's gaussian.
+            ctx.unsupported(where, "Fractorium's pre_blur (its blur as a pre-variation) is not rendered");
         } else if (const VariationInfo* v = registry.by_name(name)) {
             weights[v->id] = parse_double(ctx, where, value);
         } else if (const IgnoredParam* ignored = registry.ignored_param(name)) {

@@ -17,6 +17,17 @@
 // @alias Im_C mobius_im_c
 // @alias Re_D mobius_re_d
 // @alias Im_D mobius_im_d
+// Fractorium's Mobius is the same map under its own names (written with every
+// parameter; where one is missing Fractorium takes 1 for Re_A and Re_D).
+// @also Mobius
+// @alias Mobius_Re_A mobius_re_a
+// @alias Mobius_Im_A mobius_im_a
+// @alias Mobius_Re_B mobius_re_b
+// @alias Mobius_Im_B mobius_im_b
+// @alias Mobius_Re_C mobius_re_c
+// @alias Mobius_Im_C mobius_im_c
+// @alias Mobius_Re_D mobius_re_d
+// @alias Mobius_Im_D mobius_im_d
 // (A z + B) / (C z + D) with z = x + i y.
 FJ_VARIATION(mobius) {
     const float re_u = p[0] * in.x - p[1] * in.y + p[2];
