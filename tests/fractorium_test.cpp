@@ -166,6 +166,32 @@ TEST_CASE("fractorium: sineblur, tile_hlp, tile_log and shredlin as Fractorium d
     CHECK(b.second == doctest::Approx(0.25));
 }
 
+TEST_CASE("fractorium: bwraps and hemisphere as Fractorium defines them") {
+    fj::Rng rng = fj::make_rng(6, 0);
+    // bwraps, cellsize 1, no space, gain 1: discs of radius 0.5 at the cell
+    // centres; inside one a point moves out by radius/bubble = 1.0625 over
+    // (l²/4 + 1) (bubble 0.5/(1 + 1/16)), l its offset from the centre.
+    const std::vector<float> plain = {1, 0, 1, 0, 0};
+    const double g2 = 1 + 1e-6, k = 1.0625 / (0.02 * g2 * g2 / 4 + 1);
+    auto a = apply("bwraps", 0.6f, 0.6f, 2.0f, plain, rng);
+    CHECK(a.first == doctest::Approx(2 * (0.5 + 0.1 * g2 * k)).epsilon(1e-5));
+    CHECK(a.second == doctest::Approx(2 * (0.5 + 0.1 * g2 * k)).epsilon(1e-5));
+    a = apply("bwraps", 0.95f, 0.95f, 2.0f, plain, rng);  // between the discs: only weighted
+    CHECK(a.first == doctest::Approx(1.9));
+    CHECK(a.second == doctest::Approx(1.9));
+    a = apply("bwraps", 0.95f, 0.95f, 2.0f, {0, 0, 1, 0, 0}, rng);  // cellsize 0
+    CHECK(a.first == doctest::Approx(1.9));
+    // An inner twist of a quarter turn turns a point next to the centre by
+    // almost that: an offset along x ends up along -y.
+    a = apply("bwraps", 0.51f, 0.5f, 1.0f, {1, 0, 1, float(M_PI / 2), 0}, rng);
+    CHECK(a.first == doctest::Approx(0.5).epsilon(1e-4));
+    CHECK(a.second == doctest::Approx(0.5 - 0.01 * 1.0625).epsilon(1e-4));
+    // hemisphere: (x, y)/sqrt(x² + y² + 1).
+    a = apply("hemisphere", 3.0f, 4.0f, 2.0f, {}, rng);
+    CHECK(a.first == doctest::Approx(2 * 3 / std::sqrt(26.0)));
+    CHECK(a.second == doctest::Approx(2 * 4 / std::sqrt(26.0)));
+}
+
 TEST_CASE("fractorium: Mobius and pre_gaussian_blur read as flam3's mobius and pre_blur; its own pre_blur is refused") {
     const std::vector<fj::Flame> flames = fj::read_flam3_string(
         ember_flame("", R"(Mobius="0.5" Mobius_Re_A="1" Mobius_Im_A="0.2" Mobius_Re_B="0" Mobius_Im_B="0.1" )"
