@@ -4,9 +4,10 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 //
 // No Fractorium is at hand to render against, so the references are flam3's
-// own variations: on a flat image Fractorium's linear3D is linear and its
-// flatten adds nothing, which the tests check function by function and
-// image by image.
+// own variations and renderer: on a flat image Fractorium's linear3D is
+// linear and its flatten adds nothing, which the tests check function by
+// function, image by image, and against flam3-render of a flame's flam3
+// spelling; the other variations against values worked by hand.
 #include <doctest/doctest.h>
 
 #include <cmath>
@@ -20,6 +21,8 @@
 #include "errors.h"
 #include "genome/flam3_reader.h"
 #include "genome/flam3_writer.h"
+#include "image/fidelity.h"
+#include "image/png_io.h"
 #include "test_support.h"
 
 using fj::test::quoted;
@@ -369,4 +372,74 @@ TEST_CASE("fractorium: the corpus's Ember flames read, or name the variation fla
     CHECK(flames >= 100);
     CHECK(read * 10 >= flames * 9);
     CHECK(curves > 0);
+}
+
+TEST_CASE("fractorium: corpus flames render as flam3 renders them in its spelling (fidelity ratio <= 1.3)") {
+    // flam3 reads a Fractorium file too, ignoring what it does not know; for
+    // a flame of flam3's variations plus linear3D and flatten, the flam3
+    // spelling (linear3D as linear, flatten left out) is the same picture on
+    // a flat image, so flam3-render of it is a reference flamejit did not make.
+    if (run_command("command -v flam3-render").status != 0) {
+        FAIL("flam3-render not installed (Debian flam3-utils): tools/test.sh installs it");
+        return;
+    }
+    const std::string folder = fj::test::corpus_path("fractorium-examples");
+    if (!std::filesystem::is_directory(folder)) {
+        MESSAGE("corpus folder absent: not checked");
+        return;
+    }
+    const auto without = [](std::string xml, const std::string& attribute) {
+        for (size_t at; (at = xml.find(" " + attribute + "=\"")) != std::string::npos;)
+            xml.erase(at, xml.find('"', xml.find('"', at) + 1) + 1 - at);
+        return xml;
+    };
+    std::vector<std::pair<std::string, std::string>> picked;  // label, XML
+    int with_3d = 0;
+    for (const char* name : {"pillemaster_hexagonal_tilings.flame", "tatasz_substitution.flame"}) {
+        int index = 0;
+        for (const std::string& xml : fj::flam3_flame_elements(folder + "/" + name)) {
+            const std::string label = std::string(name) + " #" + std::to_string(index++);
+            const bool uses_3d = xml.find("linear3D=") != std::string::npos;
+            // An xform with linear and linear3D both would have linear twice in flam3's spelling.
+            bool both = false;
+            for (size_t at = 0; (at = xml.find("<xform", at)) != std::string::npos; ++at) {
+                const std::string xform = xml.substr(at, xml.find('>', at) - at);
+                both |= xform.find(" linear=") != std::string::npos && xform.find("linear3D=") != std::string::npos;
+            }
+            if (both || read_error(xml) != "") continue;
+            if (uses_3d && with_3d < 2) {
+                picked.emplace_back(label, xml);
+                ++with_3d;
+            } else if (!uses_3d && name[0] == 't') {
+                picked.emplace_back(label, xml);
+                break;
+            }
+        }
+    }
+    REQUIRE(picked.size() == 3);
+    const std::string dir = fj::test::scratch_dir("fractorium-fidelity");
+    int n = 0;
+    for (const auto& [label, xml] : picked) {
+        CAPTURE(label);
+        const std::string base = dir + "/" + std::to_string(n++);
+        std::string flam3_xml = xml;
+        const std::string from = " linear3D=\"", to = " linear=\"";
+        for (size_t at; (at = flam3_xml.find(from)) != std::string::npos;) flam3_xml.replace(at, from.size(), to);
+        flam3_xml = without(flam3_xml, "flatten");
+        fj::test::write_file(base + ".flame", xml);
+        fj::test::write_file(base + ".flam3", flam3_xml);
+        for (const char* s : {"A", "B"}) {
+            const auto r = run_command("env in=" + quoted(base + ".flam3") + " out=" + quoted(base + s + ".png") +
+                                       " isaac_seed=fractorium" + s + " nthreads=2 verbose=0 ss=0.2 qs=0.15 flam3-render 2>&1");
+            REQUIRE_MESSAGE(r.status == 0, r.output);
+        }
+        const auto ours = run_command(quoted(fj::test::flamejit_binary()) + " render " + quoted(base + ".flame") + " -o " +
+                                      quoted(base + "C.png") + " --backend cpu --threads 2 --seed 5 --size-scale 0.2 "
+                                      "--quality-scale 0.15 2>&1");
+        REQUIRE_MESSAGE(ours.status == 0, ours.output);
+        const fj::FidelityResult f = fj::fidelity_ratio(fj::read_png(base + "A.png"), fj::read_png(base + "B.png"),
+                                                        fj::read_png(base + "C.png"));
+        MESSAGE(label << ": fidelity ratio " << f.ratio);
+        CHECK(f.ratio <= 1.3);
+    }
 }
