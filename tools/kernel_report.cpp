@@ -191,10 +191,10 @@ int main(int argc, char** argv) {
         }
     }
     if (rows.empty()) {
-        std::fprintf(stderr, "kernel_report: no flame in %s uses only flam3 variations\n", opt.corpus.c_str());
+        std::fprintf(stderr, "kernel_report: no flame in %s uses only variations flamejit knows\n", opt.corpus.c_str());
         return 2;
     }
-    std::fprintf(stderr, "%d flames, %zu kernel keys (%d flames with variations flam3 lacks, %d unreadable)\n", flames,
+    std::fprintf(stderr, "%d flames, %zu kernel keys (%d flames with variations flamejit lacks, %d unreadable)\n", flames,
                  rows.size(), unsupported, unreadable);
 
     // Switch kernels depend only on the code switches: compile each distinct one once.
@@ -221,7 +221,7 @@ int main(int argc, char** argv) {
     nlohmann::ordered_json summary = nlohmann::ordered_json::object();
     std::ostringstream md;
     md << "# Kernel report\n\n"
-       << "Each corpus flame made only of flam3 variations, one row per distinct kernel key: the kernel flamejit\n"
+       << "Each corpus flame made only of variations flamejit knows, one row per distinct kernel key: the kernel flamejit\n"
        << "generates for it (one inlined function per xform, holding only its variations) against one kernel\n"
        << "that holds all " << registry.all().size() << " variations behind a switch, with the same code switches "
        << "(xaos, final xform, palette mode, shuffle, accumulation, block size). Compiled with NVRTC for " << opt.arch
@@ -232,8 +232,8 @@ int main(int argc, char** argv) {
        << "- NVRTC: " << fj::nvrtc_version() << ", arch " << opt.arch << "; host CPU: " << fj::cpu_model() << " ("
        << std::thread::hardware_concurrency() << " hardware threads)\n"
        << "- command: `" << opt.command << "`\n"
-       << "- corpus: " << files.size() << " files, " << flames << " flames with flam3 variations only ("
-       << unsupported << " skipped for other variations), " << rows.size() << " kernel keys, "
+       << "- corpus: " << files.size() << " files, " << flames << " flames of variations flamejit knows ("
+       << unsupported << " skipped for others), " << rows.size() << " kernel keys, "
        << switch_measures.size() << " distinct switch kernels\n\n"
        << "## Summary (over kernel keys)\n\n"
        << "| quantity | specialized: median (min–max) | switch: median (min–max) | median ratio switch / specialized |\n"
