@@ -259,12 +259,11 @@ std::string flam3_spelling(std::string xml) {
         for (size_t at = 0; (at = xml.find(" " + from + "=\"", at)) != std::string::npos; at += to.size())
             xml.replace(at + 1, from.size(), to);
     };
-    for (const fj::VariationInfo& v : fj::VariationRegistry::standard().all())
-        for (const std::string& other : v.also) {
-            rename(other, v.name);
-            for (const auto& [alias, param] : v.aliases)
-                if (alias.rfind(other + "_", 0) == 0) rename(alias, param);
-        }
+    for (const fj::VariationInfo& v : fj::VariationRegistry::standard().all()) {
+        for (const std::string& other : v.also) rename(other, v.name);
+        for (const auto& [alias, param] : v.aliases)
+            if (fj::test::other_renderers_alias(v.name, alias)) rename(alias, param);
+    }
     return xml;
 }
 

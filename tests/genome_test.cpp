@@ -310,11 +310,8 @@ TEST_CASE("genome: every registry variation and parameter reads as flam3 reads i
         xml += "<xform weight=\"1\" " + v.name + "=\"0." + std::to_string(3 + n % 6) + "\"";
         for (size_t p = 0; p < v.params.size(); ++p) {
             std::string name = v.params[p].name;
-            for (const auto& [alias, target] : v.aliases) {
-                bool foreign = false;
-                for (const std::string& other : v.also) foreign |= alias.rfind(other + "_", 0) == 0;
-                if (target == v.params[p].name && n % 2 && !foreign) name = alias;
-            }
+            for (const auto& [alias, target] : v.aliases)
+                if (target == v.params[p].name && n % 2 && !fj::test::other_renderers_alias(v.name, alias)) name = alias;
             xml += " " + name + "=\"" + std::to_string(v.params[p].default_value + 0.125 * (p + 1)) + "\"";
         }
         xml += "/>";

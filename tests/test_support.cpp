@@ -86,6 +86,14 @@ std::string flam3_genome_variation_ids() {
     return ids;
 }
 
+bool other_renderers_alias(const std::string& variation, const std::string& alias) {
+    const VariationInfo* v = VariationRegistry::standard().by_name(variation);
+    if (!v) return false;
+    for (const std::string& other : v->also)
+        if (alias.rfind(other + "_", 0) == 0) return true;
+    return false;
+}
+
 std::string set_flame_attribute(const std::string& xml, const std::string& name, const std::string& value) {
     const size_t open = xml.find("<flame ");
     REQUIRE(open != std::string::npos);

@@ -34,6 +34,11 @@ std::string quoted(const std::string& s);
 // pre-variations, which it never chooses), comma-separated for use_vars=.
 std::string flam3_genome_variation_ids();
 
+// Whether parameter alias `alias` of `variation` is another renderer's
+// spelling (prefixed by one of its @also names, as Fractorium's Mobius_Re_A),
+// which flam3 does not read.
+bool other_renderers_alias(const std::string& variation, const std::string& alias);
+
 // Sets name="value" on the first <flame> tag of a genome's text, replacing
 // the attribute if present (for genomes both flam3 and flamejit then read).
 std::string set_flame_attribute(const std::string& xml, const std::string& name, const std::string& value);

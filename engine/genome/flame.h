@@ -71,7 +71,7 @@ struct ColorCurves {
     using Point = std::array<double, 2>;
     std::array<std::vector<Point>, 4> points;
     bool empty() const { return points[0].empty() && points[1].empty() && points[2].empty() && points[3].empty(); }
-    // Every point on the diagonal: curves that change no colour.
+    // Every point on the diagonal (or none given): curves that change no colour.
     bool identity() const;
     bool operator==(const ColorCurves&) const = default;
 };

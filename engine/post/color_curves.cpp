@@ -45,7 +45,7 @@ struct CurveSpline {
 float color_curve_value(const std::vector<ColorCurves::Point>& points, float x) { return CurveSpline(points)(x); }
 
 std::vector<float> color_curve_table(const ColorCurves& curves) {
-    if (curves.empty() || curves.identity()) return {};
+    if (curves.identity()) return {};
     std::vector<float> table(4 * static_cast<size_t>(kCurveEntries));
     const float step = 1.0f / static_cast<float>(kCurveEntries - 1);
     for (int k = 0; k < 4; ++k) {
