@@ -25,13 +25,20 @@ const char* kHelp =
     "defaults, other XML spellings of a parameter (aliases), parameters other renderers\n"
     "write that change nothing here (ignored: at any value, or only at the one given),\n"
     "whether the variation draws random numbers (and how many per call), whether it is a\n"
-    "pre-variation (moves the point before the other variations see it), and where the\n"
-    "formula comes from. With names or ids, lists only those.\n"
+    "pre-variation (moves the point before the other variations see it), what its pre_ and\n"
+    "post_ uses do (Fractorium's pre_NAME and post_NAME, with parameters pre_PARAM and\n"
+    "post_PARAM: they replace the point, before the other variations or after them, with\n"
+    "their value, or add it: \"replace\" or \"add\"; a pre-variation has none), and where\n"
+    "the formula comes from. With names or ids, lists only those.\n"
     "\n"
     "  --json   one JSON object: {\"count\": N, \"variations\": [{\"id\", \"name\", \"also\", \"params\":\n"
     "           [{\"name\", \"default\"}], \"aliases\": [{\"alias\", \"param\"}], \"ignored\":\n"
-    "           [{\"name\", \"only\" (absent: any value)}], \"random_draws\", \"pre\", \"origin\"}]}\n"
+    "           [{\"name\", \"only\" (absent: any value)}], \"random_draws\", \"pre\", \"pre_post\"\n"
+    "           (\"replace\", \"add\" or null), \"origin\"}]}\n"
     "  --help   print this text\n";
+
+// What the variation's pre_ and post_ uses do with its value.
+const char* pre_post(const VariationInfo& v) { return v.pre_post_sum ? "add" : "replace"; }
 
 // Shortest text that reads back as the same double (defaults such as π).
 std::string number_text(double v) {
@@ -84,6 +91,7 @@ void print_json(const std::vector<const VariationInfo*>& list) {
                               {"ignored", ignored},
                               {"random_draws", v->random_draws},
                               {"pre", v->pre},
+                              {"pre_post", v->pre ? nlohmann::ordered_json() : nlohmann::ordered_json(pre_post(*v))},
                               {"origin", v->origin}});
     }
     const nlohmann::ordered_json out = {{"count", list.size()}, {"variations", variations}};
@@ -99,8 +107,9 @@ void print_text(const std::vector<const VariationInfo*>& list, bool everything) 
         id_width = std::max(id_width, static_cast<int>(std::to_string(v->id).size()));
         origin_width = std::max(origin_width, static_cast<int>(v->origin.size()));
     }
-    // "random": numbers drawn per call; "pre": a pre-variation.
-    std::printf("%*s  %-14s %-6s %-3s  %-*s %s\n", id_width, "id", "name", "random", "pre", origin_width, "origin",
+    // "random": numbers drawn per call; "pre/post": "pre" for a
+    // pre-variation, else what its pre_ and post_ uses do.
+    std::printf("%*s  %-14s %-6s %-8s %-*s %s\n", id_width, "id", "name", "random", "pre/post", origin_width, "origin",
                 "parameters (default)");
     const auto more = [&](const char* what, const std::string& text) {
         std::printf("%*s  %-14s %s: %s\n", id_width, "", "", what, text.c_str());
@@ -110,8 +119,8 @@ void print_text(const std::vector<const VariationInfo*>& list, bool everything) 
         std::string params;
         for (const ParamInfo& p : v->params)
             params += (params.empty() ? "" : ", ") + p.name + " " + number_text(p.default_value);
-        std::printf("%*d  %-14s %-6s %-3s  %-*s %s\n", id_width, v->id, v->name.c_str(), draws.c_str(),
-                    v->pre ? "pre" : "-", origin_width, v->origin.c_str(), params.empty() ? "-" : params.c_str());
+        std::printf("%*d  %-14s %-6s %-8s %-*s %s\n", id_width, v->id, v->name.c_str(), draws.c_str(),
+                    v->pre ? "pre" : pre_post(*v), origin_width, v->origin.c_str(), params.empty() ? "-" : params.c_str());
         if (!v->also.empty()) {
             std::string also;
             for (const std::string& name : v->also) also += (also.empty() ? "" : ", ") + name;

@@ -233,8 +233,9 @@ FJ_HD FJ_INLINE float elliptic_xmax_minus_one(const VarIn& in, float& xmax) {
 //   p    the variation's parameters, in the order of its @param annotations
 //   w    the variation's weight in this xform
 //   rng  this thread's random stream
-//   ox, oy  the xform's running sum; a variation adds w·V(in) to it (a
-//        pre-variation instead modifies the point it is given)
+//   ox, oy  what the variation adds w·V(in) to: the xform's running sum,
+//        or for flam3's pre_blur and Fractorium's pre_ and post_ uses the
+//        point or sum they change (zeroed first where they replace it)
 #define FJ_VARIATION(name)                                                              \
     FJ_HD FJ_INLINE void fj_var_##name([[maybe_unused]] const fj::VarIn& in,           \
                                        [[maybe_unused]] const float* p, float w,         \

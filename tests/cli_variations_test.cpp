@@ -119,6 +119,11 @@ TEST_CASE("cli variations: flam3's parameter spellings, aliases and flags") {
     for (const auto& v : list["variations"]) pre += v["pre"].get<bool>();
     CHECK(pre == 1);
     CHECK(entry(list, "pre_blur")["pre"] == true);
+    // What Fractorium's pre_ and post_ uses do: blurs add, the rest replace;
+    // a pre-variation has none.
+    CHECK(entry(list, "pre_blur")["pre_post"].is_null());
+    CHECK(entry(list, "gaussian_blur")["pre_post"] == "add");
+    CHECK(entry(list, "spherical")["pre_post"] == "replace");
     CHECK(entry(list, "log")["ignored"][0]["name"] == "log_base");
     CHECK(entry(list, "pre_blur")["also"] == nlohmann::json::array({"pre_gaussian_blur"}));
     CHECK(entry(list, "mobius")["also"] == nlohmann::json::array({"Mobius"}));

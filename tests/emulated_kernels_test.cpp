@@ -262,6 +262,84 @@ TEST_CASE("emulated kernels: blocks of 128 and 1024 threads exchange and plot as
         }
 }
 
+// A use of variation `name` (registry defaults for its parameters).
+fj::VariationUse use(const char* name, double weight, fj::VariationMode mode = fj::VariationMode::Regular) {
+    const fj::VariationInfo* info = fj::VariationRegistry::standard().by_name(name);
+    REQUIRE_MESSAGE(info, name);
+    fj::VariationUse u{info->id, weight, {}, mode};
+    for (const fj::ParamInfo& p : info->params) u.params.push_back(p.default_value);
+    return u;
+}
+
+TEST_CASE("emulated kernels: Fractorium's pre_ and post_ uses plot as the flames they equal, on both backends") {
+    REQUIRE(kStandIns);
+    using M = fj::VariationMode;
+    auto cpu = fj::make_cpu_backend({2});
+    const fj::Flame base = test_flame(fj::PaletteMode::Step);
+    // Each pair says one thing two ways; scaling by 2 or 1/2 is exact in
+    // float, so the hits must be the same bits.
+    struct Pair {
+        const char* what;
+        fj::Flame with, without;
+    };
+    std::vector<Pair> pairs;
+    {
+        // pre_linear 0.5 replaces the transformed point by its half.
+        Pair p{"pre_linear 0.5 = the affine halved", base, base};
+        auto& v = p.with.xforms[0].variations;
+        v.insert(v.begin(), use("linear", 0.5, M::Pre));
+        fj::AffineD& a = p.without.xforms[0].affine;
+        a = {a.a / 2, a.b / 2, a.c / 2, a.d / 2, a.e / 2, a.f / 2};
+        pairs.push_back(p);
+    }
+    {
+        // post_linear 2 replaces the sum by its double, before the post affine.
+        Pair p{"post_linear 2 = the post affine's linear part doubled", base, base};
+        p.with.xforms[1].variations.push_back(use("linear", 2, M::Post));
+        fj::AffineD& a = p.without.xforms[1].post;
+        a = {2 * a.a, 2 * a.b, a.c, 2 * a.d, 2 * a.e, a.f};
+        pairs.push_back(p);
+    }
+    {
+        // With Pre uses and no Regular ones, the transformed point is the sum.
+        Pair p{"pre_swirl alone = swirl", base, base};
+        p.with.xforms[2].variations = {use("swirl", 1, M::Pre)};
+        p.without.xforms[2].variations = {use("swirl", 1)};
+        pairs.push_back(p);
+    }
+    {
+        // flatten sums (@assign sum): as pre_ and post_ it passes the point
+        // on; replacing it would collapse the xform's points onto 0.
+        Pair p{"pre_ and post_ flatten = nothing", base, base};
+        auto& v = p.with.final_xform.variations;
+        v.insert(v.begin(), use("flatten", 1, M::Pre));
+        v.push_back(use("flatten", 1, M::Post));
+        pairs.push_back(p);
+    }
+    for (const Pair& p : pairs) {
+        const std::string what = p.what;
+        CAPTURE(what);
+        CHECK(!(fj::make_kernel_key(p.with, {}) == fj::make_kernel_key(p.without, {})));
+        check_same_hits(iterate(*cpu, p.with, {}), iterate(*cpu, p.without, {}));
+    }
+
+    // Every kind in one flame, random ones among them (blur, sineblur and
+    // flam3's pre_blur draw): the generated kernel applies them in the CPU
+    // backend's order, with its draws.
+    if (!have_compiler()) return;
+    std::string why;
+    REQUIRE_MESSAGE(fj::cuda_available(&why), why);
+    fj::Flame mixed = base;
+    mixed.xforms[0].variations = {use("swirl", 0.8, M::Pre), use("blur", 0.05, M::Pre), use("linear", 0.7),
+                                  use("pre_blur", 0.02), use("sinusoidal", 0.3), use("sineblur", 0.1, M::Post),
+                                  use("spherical", 0.9, M::Post)};
+    mixed.xforms[2].variations = {use("julia", 1, M::Pre), use("horseshoe", 0.5, M::Post)};
+    auto cuda = emulated_cuda_backend("emulated-modes-cache");
+    CAPTURE(fj::make_kernel_key(mixed, {}).canonical());
+    const Run reference = iterate(*cpu, mixed, {});
+    check_same_hits(iterate(*cuda, mixed, {}, test_plan().samples, false, &reference), reference);
+}
+
 TEST_CASE("emulated kernels: launches of a few rounds each continue the chains of one long launch") {
     REQUIRE(kStandIns);
     if (!have_compiler()) return;

@@ -12,15 +12,19 @@
 
 #include <cmath>
 #include <filesystem>
+#include <map>
 #include <random>
 #include <string>
 #include <vector>
 
+#include "codegen/kernel_key.h"
 #include "codegen/variation_registry.h"
 #include "cpu/variation_table.h"
 #include "errors.h"
 #include "genome/flam3_reader.h"
 #include "genome/flam3_writer.h"
+#include "genome/interpolate.h"
+#include "genome/xform_align.h"
 #include "image/fidelity.h"
 #include "image/png_io.h"
 #include "test_support.h"
@@ -195,7 +199,128 @@ TEST_CASE("fractorium: bwraps and hemisphere as Fractorium defines them") {
     CHECK(a.second == doctest::Approx(2 * 4 / std::sqrt(26.0)));
 }
 
-TEST_CASE("fractorium: Mobius and pre_gaussian_blur read as flam3's mobius and pre_blur; its own pre_blur is refused") {
+TEST_CASE("fractorium: bTransform and blur_zoom as Fractorium defines them") {
+    fj::Rng rng = fj::make_rng(7, 0);
+    std::mt19937 gen(8);
+    std::uniform_real_distribution<float> coord(-3.0f, 3.0f);
+    for (int i = 0; i < 2000; ++i) {
+        const float x = coord(gen), y = coord(gen);
+        if (std::hypot(x - 1, y) < 0.05 || std::hypot(x + 1, y) < 0.05 || std::fabs(y) < 1e-3f) continue;
+        CAPTURE(x);
+        CAPTURE(y);
+        // A point's bipolar coordinates give it back: with no rotation, power
+        // 1, no move and no split, bTransform only weights the point.
+        auto a = apply("bTransform", x, y, 1.5f, {0, 1, 0, 0}, rng);
+        CHECK(a.first == doctest::Approx(1.5 * x).epsilon(1e-3).scale(1));
+        CHECK(a.second == doctest::Approx(1.5 * y).epsilon(1e-3).scale(1));
+        // split moves tau away from the y axis on either side: on the right
+        // as move does, on the left as the opposite move.
+        const auto split = apply("bTransform", x, y, 1.0f, {0.3f, 1, 0, 0.4f}, rng);
+        const auto moved = apply("bTransform", x, y, 1.0f, {0.3f, 1, x >= 0 ? 0.4f : -0.4f, 0}, rng);
+        CHECK(split.first == doctest::Approx(moved.first).epsilon(1e-5).scale(1));
+        CHECK(split.second == doctest::Approx(moved.second).epsilon(1e-5).scale(1));
+        // blur_zoom: the point scaled about (bx, -by) by one factor in [1, 1 + length].
+        const float bx = 0.25f, by = -0.5f;
+        a = apply("blur_zoom", x, y, 2.0f, {0.5f, bx, by}, rng);
+        const double zx = (a.first / 2 - bx) / (x - bx), zy = (a.second / 2 + by) / (y + by);
+        if (std::fabs(x - bx) > 0.1f && std::fabs(y + by) > 0.1f) {
+            CHECK(zx == doctest::Approx(zy).epsilon(1e-4));
+            CHECK(zx >= 1 - 1e-5);
+            CHECK(zx <= 1.5 + 1e-5);
+        }
+    }
+    // Power 3: sigma lands in one of three copies, a third of a turn apart
+    // in the angle sigma, at random: three distinct points, about equally often.
+    std::map<std::pair<long, long>, int> copies;
+    for (int i = 0; i < 3000; ++i) {
+        const auto a = apply("bTransform", 0.4f, 0.7f, 1.0f, {0, 3, 0, 0}, rng);
+        ++copies[{std::lround(a.first * 1e4), std::lround(a.second * 1e4)}];
+    }
+    REQUIRE(copies.size() == 3);
+    for (const auto& [point, count] : copies) CHECK(count == doctest::Approx(1000).epsilon(0.1));
+}
+
+TEST_CASE("fractorium: pre_ and post_ uses read in the order they apply, with their own parameters, and write back") {
+    using M = fj::VariationMode;
+    const auto& registry = fj::VariationRegistry::standard();
+    const std::string xml = ember_flame(
+        "", R"(post_sineblur="0.2" post_sineblur_power="3" pre_bwraps="0.5" pre_bwraps_cellsize="0.25" linear="1" )"
+            R"(bwraps="0.1" pre_swirl="0.3" pre_gaussian_blur="0.04" post_spherical="1" pre_waves2_freqz="2")");
+    REQUIRE(read_error(xml) == "");
+    const fj::Flame flame = fj::read_flam3_string(xml, "modes.flame")[0];
+    struct Expected {
+        const char* name;
+        M mode;
+        double weight;
+        std::vector<double> params;
+    };
+    // Pre uses in file order (pre_gaussian_blur after another Pre use is
+    // gaussian_blur's, not flam3's pre_blur, which applies first), Regular
+    // ones by id, Post uses in file order; each use its own parameters.
+    const std::vector<Expected> expected = {
+        {"bwraps", M::Pre, 0.5, {0.25, 0, 1, 0, 0}}, {"swirl", M::Pre, 0.3, {}},
+        {"gaussian_blur", M::Pre, 0.04, {}},         {"linear", M::Regular, 1, {}},
+        {"bwraps", M::Regular, 0.1, {1, 0, 1, 0, 0}}, {"sineblur", M::Post, 0.2, {3}},
+        {"spherical", M::Post, 1, {}}};
+    const auto& uses = flame.xforms[0].variations;
+    REQUIRE(uses.size() == expected.size());
+    for (size_t i = 0; i < uses.size(); ++i) {
+        CAPTURE(i);
+        CHECK(registry.by_id(uses[i].id)->name == expected[i].name);
+        CHECK(uses[i].mode == expected[i].mode);
+        CHECK(uses[i].weight == expected[i].weight);
+        CHECK(uses[i].params == expected[i].params);
+    }
+    const std::string key = fj::make_kernel_key(flame, {}).canonical();
+    CHECK(key.find("[pre_" + std::to_string(registry.by_name("bwraps")->id) + ",") != std::string::npos);
+    // Written in Fractorium's dialect and read back the same.
+    const std::string written = fj::write_flam3_string(flame);
+    CHECK(written.find("EMBER") != std::string::npos);
+    CHECK(written.find("post_sineblur_power=\"3\"") != std::string::npos);
+    const fj::Flame again = fj::read_flam3_string(written, "again.flame")[0];
+    REQUIRE(again.xforms[0].variations.size() == uses.size());
+    for (size_t i = 0; i < uses.size(); ++i) {
+        CHECK(again.xforms[0].variations[i].slot() == uses[i].slot());
+        CHECK(again.xforms[0].variations[i].weight == uses[i].weight);
+        CHECK(again.xforms[0].variations[i].params == uses[i].params);
+    }
+    // Prefixed names of no variation are unknown, under their own name;
+    // flam3's pre_blur has no pre_ use of its own.
+    CHECK(read_error(ember_flame("", R"(pre_nosuch="1")")).find("\"pre_nosuch\"") != std::string::npos);
+    CHECK(read_error(ember_flame("", R"(pre_pre_blur="1")")).find("\"pre_pre_blur\"") != std::string::npos);
+    CHECK(read_error(ember_flame("", R"(post_julia="1" post_nosuch_param="1")")).find("post_nosuch_param") !=
+          std::string::npos);
+}
+
+TEST_CASE("fractorium: interpolation keeps a segment's pre_ uses in the order of its first keyframe") {
+    using M = fj::VariationMode;
+    const auto& registry = fj::VariationRegistry::standard();
+    std::string a = ember_flame("time=\"0\"", R"(pre_swirl="0.5" linear="1")");
+    std::string b = ember_flame("time=\"10\"", R"(pre_blur="0.2" pre_swirl="1" linear="1")");
+    a.replace(a.rfind("</flame>"), 8, "</flame>" + b);
+    const std::vector<fj::Flame> keys = fj::read_flam3_string("<flames>" + a + "</flames>", "seq.flame");
+    REQUIRE(keys.size() == 2);
+    const auto names = [&](double t) {
+        const fj::Flame f = fj::interpolate(keys, t);
+        std::vector<std::string> out;
+        for (const fj::VariationUse& u : f.xforms[0].variations)
+            out.push_back(std::string(fj::mode_prefix(u.mode)) + registry.by_id(u.id)->name);
+        return out;
+    };
+    // One kernel key for the segment: at 10 as well, the second keyframe's
+    // blur (weight 0.2 there) is applied after swirl.
+    const std::vector<std::string> order = {"pre_swirl", "pre_blur", "linear"};
+    for (double t : {0.0, 4.0, 6.0, 10.0}) {
+        CAPTURE(t);
+        CHECK(names(t) == order);
+    }
+    CHECK(names(11) == order);  // extrapolated from the last segment
+    const fj::Flame mid = fj::interpolate(keys, 5);
+    CHECK(fj::find_variation(mid.xforms[0], registry.by_name("swirl")->id, M::Pre)->weight == doctest::Approx(0.75));
+    CHECK(fj::find_variation(mid.xforms[0], registry.by_name("blur")->id, M::Pre)->weight == doctest::Approx(0.1));
+}
+
+TEST_CASE("fractorium: Mobius and pre_gaussian_blur read as flam3's mobius and pre_blur; its own pre_blur as its blur") {
     const std::vector<fj::Flame> flames = fj::read_flam3_string(
         ember_flame("", R"(Mobius="0.5" Mobius_Re_A="1" Mobius_Im_A="0.2" Mobius_Re_B="0" Mobius_Im_B="0.1" )"
                         R"(Mobius_Re_C="0" Mobius_Im_C="-1" Mobius_Re_D="1" Mobius_Im_D="0" pre_gaussian_blur="0.05")"),
@@ -207,11 +332,21 @@ TEST_CASE("fractorium: Mobius and pre_gaussian_blur read as flam3's mobius and p
     REQUIRE(find_use(xf, "pre_blur"));
     CHECK(find_use(xf, "pre_blur")->weight == 0.05);
     CHECK(fj::write_flam3_string(flames[0]).find("pre_blur=") != std::string::npos);
-    // In a Fractorium file, pre_blur is its blur applied first, not flam3's.
-    CHECK(read_error(ember_flame("", R"(pre_blur="0.1")")).find("Fractorium's pre_blur") != std::string::npos);
-    std::string flam3_file = ember_flame("", R"(pre_blur="0.1")");
+    // In a Fractorium file, pre_blur is its blur as a Pre use, not flam3's;
+    // written back, it keeps that meaning (Fractorium's dialect, by version).
+    const std::string ember = ember_flame("", R"(pre_blur="0.1" linear="1")");
+    const fj::Flame own = fj::read_flam3_string(ember, "b.flame")[0];
+    REQUIRE(own.xforms[0].variations.size() == 2);
+    const fj::VariationUse& blur = own.xforms[0].variations[0];
+    CHECK(fj::VariationRegistry::standard().by_id(blur.id)->name == "blur");
+    CHECK(blur.mode == fj::VariationMode::Pre);
+    CHECK(blur.weight == 0.1);
+    const std::string written = fj::write_flam3_string(own);
+    CHECK(written.find("EMBER") != std::string::npos);
+    CHECK(fj::read_flam3_string(written, "b2.flame")[0].xforms[0].variations[0].slot() == blur.slot());
+    std::string flam3_file = ember;
     flam3_file.replace(flam3_file.find("EMBER-LNX-1.0.0.19"), 18, "flam3-3.1.1");
-    CHECK(read_error(flam3_file) == "");
+    REQUIRE(find_use(fj::read_flam3_string(flam3_file, "f.flame")[0].xforms[0], "pre_blur"));
 }
 
 TEST_CASE("fractorium: Ember's flames read, with its added parameters dropped where they change nothing") {
@@ -351,7 +486,8 @@ TEST_CASE("fractorium: the corpus's Ember flames read, or name the variation fla
         MESSAGE("corpus folder absent: not checked");
         return;
     }
-    int flames = 0, read = 0, unknown = 0, curves = 0;  // curves: read, with curves that change colours
+    // curves: read, with curves that change colours; moded: read, with pre_ or post_ uses
+    int flames = 0, read = 0, unknown = 0, curves = 0, moded = 0;
     for (const auto& entry : std::filesystem::directory_iterator(folder)) {
         for (const std::string& xml : fj::flam3_flame_elements(entry.path().string())) {
             ++flames;
@@ -359,7 +495,14 @@ TEST_CASE("fractorium: the corpus's Ember flames read, or name the variation fla
             CAPTURE(error);
             if (error.empty()) {
                 ++read;
-                curves += !fj::read_flam3_string(xml, "corpus")[0].curves.identity();
+                const fj::Flame flame = fj::read_flam3_string(xml, "corpus")[0];
+                curves += !flame.curves.identity();
+                std::vector<fj::Xform> all = flame.xforms;
+                if (flame.has_final) all.push_back(flame.final_xform);
+                bool any = false;
+                for (const fj::Xform& xf : all)
+                    for (const fj::VariationUse& u : xf.variations) any = any || u.mode != fj::VariationMode::Regular;
+                moded += any;
             } else if (error.find("unknown variation") != std::string::npos) {
                 ++unknown;
             } else {
@@ -367,11 +510,12 @@ TEST_CASE("fractorium: the corpus's Ember flames read, or name the variation fla
             }
         }
     }
-    MESSAGE(flames << " Fractorium corpus flames: " << read << " read (" << curves << " of them with colour curves), "
-                   << unknown << " use variations flamejit lacks");
+    MESSAGE(flames << " Fractorium corpus flames: " << read << " read (" << curves << " of them with colour curves, "
+                   << moded << " with pre_ or post_ uses), " << unknown << " use variations flamejit lacks");
     CHECK(flames >= 100);
     CHECK(read * 10 >= flames * 9);
     CHECK(curves > 0);
+    CHECK(moded > 0);
 }
 
 TEST_CASE("fractorium: corpus flames render as flam3 renders them in its spelling (fidelity ratio <= 1.3)") {

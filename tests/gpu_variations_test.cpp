@@ -74,8 +74,6 @@ extern "C" __global__ void fj_eval_variations(const int* __restrict__ ids, const
     const fj::VarIn in = fj::make_var_in(c[0], c[1], &aff);
     fj::Rng rng = fj::make_rng(seed, (unsigned long long)i);
     float ox = c[9], oy = c[10];
-    // Each id lives in exactly one of the two dispatches; the other leaves it alone.
-    fj_apply_pre_variation(ids[i], in, c + 11, c[2], rng, ox, oy);
     fj_apply_variation(ids[i], in, c + 11, c[2], rng, ox, oy);
     out[2 * i] = ox;
     out[2 * i + 1] = oy;

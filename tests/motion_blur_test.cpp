@@ -125,7 +125,7 @@ TEST_CASE("motion blur: conforming a flame to a larger structure changes no pack
     CHECK(block[layout.final_xform.base + fj::XformLayout::kVisibility] == 0.0f);
     // Added variations weigh nothing.
     for (size_t v = 0; v < key.xforms[1].variations.size(); ++v)
-        if (key.xforms[1].variations[v] != 2)  // spherical, the flame's own
+        if (key.xforms[1].variations[v].id != 2)  // spherical, the flame's own
             CHECK(block[layout.xforms[1].base + layout.xforms[1].weight_offset[v]] == 0.0f);
 }
 

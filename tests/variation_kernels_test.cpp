@@ -72,9 +72,9 @@ void check_clean(const fj::CompiledKernel& k, const std::string& what) {
 fj::KernelKey all_in_one_key(const std::string& arch) {
     fj::KernelKey key;
     fj::XformShape all;
-    for (const fj::VariationInfo& v : fj::VariationRegistry::standard().all()) all.variations.push_back(v.id);
+    for (const fj::VariationInfo& v : fj::VariationRegistry::standard().all()) all.variations.push_back({v.id});
     all.has_post = true;
-    key.xforms = {all, fj::XformShape{{0}, false}};
+    key.xforms = {all, fj::XformShape{{fj::VariationSlot{0}}, false}};
     key.arch = arch;
     return key;
 }
@@ -85,10 +85,10 @@ int count_of(const std::string& text, const std::string& what) {
     return n;
 }
 
-fj::VariationUse use_of(const char* name, double weight) {
+fj::VariationUse use_of(const char* name, double weight, fj::VariationMode mode = fj::VariationMode::Regular) {
     const fj::VariationInfo* info = fj::VariationRegistry::standard().by_name(name);
     REQUIRE_MESSAGE(info, name);
-    fj::VariationUse use{info->id, weight, {}};
+    fj::VariationUse use{info->id, weight, {}, mode};
     for (size_t i = 0; i < info->params.size(); ++i) use.params.push_back(0.25 * static_cast<double>(i + 1));
     return use;
 }
@@ -146,15 +146,18 @@ TEST_CASE("variation kernels: the switch kernel compiles without warnings (sm_80
 
 TEST_CASE("variation kernels: the switch kernel's block holds each xform's variations as slots") {
     const auto& registry = fj::VariationRegistry::standard();
+    using M = fj::VariationMode;
     fj::Flame flame;
     fj::Xform a;
     a.weight = 1;
-    a.variations = {use_of("linear", 0.5), use_of("julia", 0.25), use_of("pre_blur", 0.1), use_of("mobius", 2)};
+    a.variations = {use_of("swirl", 0.3, M::Pre),  use_of("blur", 0.2, M::Pre),    use_of("linear", 0.5),
+                    use_of("julia", 0.25),         use_of("pre_blur", 0.1),        use_of("mobius", 2),
+                    use_of("bwraps", 0.7, M::Post), use_of("sineblur", 0, M::Post)};
     a.post.c = 0.5;
     fj::Xform b;
     b.weight = 3;
     b.color = 0.75;
-    b.variations = {use_of("oscilloscope", -1)};
+    b.variations = {use_of("oscilloscope", -1, M::Pre), use_of("spherical", 0.5, M::Post)};
     b.chaos = {1.0, 0.5};
     flame.xforms = {a, b};
     flame.has_final = true;
@@ -180,23 +183,31 @@ TEST_CASE("variation kernels: the switch kernel's block holds each xform's varia
         REQUIRE(at + L::kFirstSlot <= static_cast<int>(block.size()));
         for (int k = 0; k < fj::XformLayout::kVariations; ++k) CHECK(block[at + k] == spec[x.base + k]);
         CHECK(block[at + L::kHasPost] == (xf.post.is_identity() ? 0.0f : 1.0f));
-        const int pre = static_cast<int>(block[at + L::kPreSlots]), slots = static_cast<int>(block[at + L::kSlots]);
-        CHECK(pre + slots == static_cast<int>(xf.variations.size()));
+        const int pre = static_cast<int>(block[at + L::kPreSlots]), slots = static_cast<int>(block[at + L::kSlots]),
+                  post = static_cast<int>(block[at + L::kPostSlots]);
+        CHECK(pre + slots + post == static_cast<int>(xf.variations.size()));
+        const bool regular = std::any_of(xf.variations.begin(), xf.variations.end(),
+                                         [](const fj::VariationUse& u) { return u.mode == M::Regular; });
+        CHECK(block[at + L::kPassesPoint] == (pre > 0 && !regular ? 1.0f : 0.0f));
+        // Expected order: flam3's pre_blur, Pre uses, Regular, Post (each in list order).
+        std::vector<const fj::VariationUse*> order;
+        for (const auto& u : xf.variations)
+            if (u.mode == M::Regular && registry.by_id(u.id)->pre) order.push_back(&u);
+        for (M m : {M::Pre, M::Regular, M::Post})
+            for (const auto& u : xf.variations)
+                if (u.mode == m && !(m == M::Regular && registry.by_id(u.id)->pre)) order.push_back(&u);
         int s = at + L::kFirstSlot;
-        bool seen_main = false;
-        for (int k = 0; k < pre + slots; ++k) {
+        for (const fj::VariationUse* u : order) {
             const fj::VariationInfo* info = registry.by_id(static_cast<int>(block[s]));
             REQUIRE(info);
-            CHECK(info->pre == (k < pre));  // pre-variations first
-            seen_main |= !info->pre;
-            const auto it = std::find_if(xf.variations.begin(), xf.variations.end(),
-                                         [&](const fj::VariationUse& u) { return u.id == info->id; });
-            REQUIRE(it != xf.variations.end());
-            CHECK(block[s + 1] == static_cast<float>(it->weight));
-            for (size_t p = 0; p < info->params.size(); ++p) CHECK(block[s + 2 + p] == static_cast<float>(it->params[p]));
-            s += 2 + static_cast<int>(info->params.size());
+            CHECK(info->id == u->id);
+            CHECK(block[s + 1] == static_cast<float>(u->weight));
+            // Replaces: a Pre or Post use of non-zero weight whose variation does not sum.
+            const bool sets = u->mode != M::Regular && !info->pre_post_sum && u->weight != 0;
+            CHECK_MESSAGE(block[s + 2] == (sets ? 1.0f : 0.0f), info->name);
+            for (size_t p = 0; p < info->params.size(); ++p) CHECK(block[s + 3 + p] == static_cast<float>(u->params[p]));
+            s += 3 + static_cast<int>(info->params.size());
         }
-        CHECK(seen_main);
     };
     const int records = static_cast<int>(block[L::kRecords]);
     check_record(static_cast<int>(block[records + 0]), flame.xforms[0], layout.xforms[0]);

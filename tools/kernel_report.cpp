@@ -182,8 +182,7 @@ int main(int argc, char** argv) {
                     Row row;
                     row.source = label + "#" + std::to_string(i);
                     row.key = key;
-                    for (const auto& s : key.xforms) row.variations.insert(s.variations.begin(), s.variations.end());
-                    if (key.has_final) row.variations.insert(key.final_xform.variations.begin(), key.final_xform.variations.end());
+                    row.variations = key.variation_ids();
                     rows.push_back(row);
                 }
                 ++rows[it->second].flames;

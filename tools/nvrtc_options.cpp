@@ -329,10 +329,7 @@ int main(int argc, char** argv) {
             k.source = fj::stitch_kernel(key, fj::make_param_layout(key, registry), registry, snippets);
             key.atomic_ceiling = true;
             k.source_with_ceiling = fj::stitch_kernel(key, fj::make_param_layout(key, registry), registry, snippets);
-            std::set<int> vars;
-            for (const auto& x : key.xforms) vars.insert(x.variations.begin(), x.variations.end());
-            if (key.has_final) vars.insert(key.final_xform.variations.begin(), key.final_xform.variations.end());
-            k.variations = static_cast<int>(vars.size());
+            k.variations = static_cast<int>(key.variation_ids().size());
             k.xforms = key.xforms.size();
             k.has_final = key.has_final;
             k.xaos = key.xaos;

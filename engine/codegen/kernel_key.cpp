@@ -10,18 +10,29 @@ namespace {
 
 XformShape shape_of(const Xform& xf) {
     XformShape shape;
-    for (const auto& v : xf.variations) shape.variations.push_back(v.id);
+    for (const auto& v : xf.variations) shape.variations.push_back(v.slot());
     shape.has_post = !xf.post.is_identity();
     return shape;
 }
 
 void write_shape(std::ostringstream& out, const XformShape& shape) {
     out << '[';
-    for (size_t i = 0; i < shape.variations.size(); ++i) out << (i ? "," : "") << shape.variations[i];
+    // Regular slots as bare ids, so flam3 genomes' keys keep their text.
+    for (size_t i = 0; i < shape.variations.size(); ++i)
+        out << (i ? "," : "") << mode_prefix(shape.variations[i].mode) << shape.variations[i].id;
     out << ']' << (shape.has_post ? "+post" : "");
 }
 
 }  // namespace
+
+bool XformShape::passes_point() const {
+    bool pre = false;
+    for (const VariationSlot& s : variations) {
+        if (s.mode == VariationMode::Regular) return false;
+        pre = pre || s.mode == VariationMode::Pre;
+    }
+    return pre;
+}
 
 const char* to_string(Shuffle s) {
     switch (s) {
@@ -80,6 +91,15 @@ std::string KernelKey::canonical() const {
     if (time_steps) out << " steps=1";
     if (atomic_ceiling) out << " ceiling=1";
     return out.str();
+}
+
+std::set<int> KernelKey::variation_ids() const {
+    std::set<int> ids;
+    for (const auto& s : xforms)
+        for (const VariationSlot& slot : s.variations) ids.insert(slot.id);
+    if (has_final)
+        for (const VariationSlot& slot : final_xform.variations) ids.insert(slot.id);
+    return ids;
 }
 
 KernelKey make_kernel_key(const Flame& flame, const KernelOptions& options) {

@@ -2,12 +2,14 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 //
 // Two flames with equal keys share one compiled kernel. The key holds the
-// xform count, each xform's ordered variation ids and whether it has a post
-// affine, the final xform's, and the switches that change code. Weights,
-// affines, colours and parameters are values: they travel in the parameter
-// block (codegen/param_layout.h), so an animation compiles once.
+// xform count, each xform's ordered variation slots (id and pre/post mode)
+// and whether it has a post affine, the final xform's, and the switches that
+// change code. Weights, affines, colours and parameters are values: they
+// travel in the parameter block (codegen/param_layout.h), so an animation
+// compiles once.
 #pragma once
 
+#include <set>
 #include <string>
 #include <vector>
 
@@ -48,9 +50,12 @@ const char* to_string(Accumulation a);
 bool parse_accumulation(const std::string& text, Accumulation* out);
 
 struct XformShape {
-    std::vector<int> variations;  // variation ids, ascending (flam3's order)
+    std::vector<VariationSlot> variations;  // in xform order (Xform::variations)
     bool has_post = false;
     bool operator==(const XformShape&) const = default;
+    // Fractorium's rule for an xform with Pre uses and no Regular ones: its
+    // transformed point is the sum (flam3, lacking Pre uses, would give 0).
+    bool passes_point() const;
 };
 
 struct KernelOptions {
@@ -87,6 +92,8 @@ struct KernelKey {
 
     // A stable one-line text form; equal keys give equal text.
     std::string canonical() const;
+    // The ids of the variations its xforms (and final xform) use, in any mode.
+    std::set<int> variation_ids() const;
     bool operator==(const KernelKey&) const = default;
 };
 

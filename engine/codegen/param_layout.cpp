@@ -13,9 +13,9 @@ XformLayout layout_xform(const XformShape& shape, const VariationRegistry& regis
     XformLayout x;
     x.base = base;
     int offset = XformLayout::kVariations;
-    for (int id : shape.variations) {
-        const VariationInfo* info = registry.by_id(id);
-        if (!info) throw std::runtime_error("no snippet for variation id " + std::to_string(id));
+    for (const VariationSlot& slot : shape.variations) {
+        const VariationInfo* info = registry.by_id(slot.id);
+        if (!info) throw std::runtime_error("no snippet for variation id " + std::to_string(slot.id));
         x.weight_offset.push_back(offset);
         x.param_offset.push_back(offset + 1);
         offset += 1 + static_cast<int>(info->params.size());

@@ -2,7 +2,6 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #include "codegen/stitcher.h"
 
-#include <set>
 #include <sstream>
 #include <stdexcept>
 
@@ -11,13 +10,42 @@
 namespace fj {
 namespace {
 
-// The function of one xform: pre-affine, its variations in flam3's order (pre
-// variations first), post affine if present, colour blend. Offsets are
-// constants of the layout; every value is read from the parameter block.
+// One variation call. A Regular use adds to the xform's sum (ox, oy), flam3's
+// pre_blur to the transformed point (tx, ty); Fractorium's Pre and Post uses
+// evaluate at that point or that sum and replace it (or add to it, @assign
+// sum). A weight of 0 (a padded variation in an animation) is skipped as
+// flam3 skips it: 0 · inf would otherwise spoil the sum.
+void write_use(std::ostringstream& out, const VariationSlot& slot, const VariationInfo& info, const XformLayout& x,
+               size_t v) {
+    const std::string call = "fj_var_" + info.name + "(", args = "X + " + std::to_string(x.param_offset[v]) +
+                                                                   ", X[" + std::to_string(x.weight_offset[v]) + "], rng, ";
+    const std::string weight = "X[" + std::to_string(x.weight_offset[v]) + "] != 0.0f";
+    if (slot.mode == VariationMode::Regular && !info.pre) {
+        out << "    if (" << weight << ") " << call << "in, " << args << "ox, oy);\n";
+        return;
+    }
+    const bool post = slot.mode == VariationMode::Post;
+    const std::string px = post ? "ox" : "tx", py = post ? "oy" : "ty";
+    out << "    if (" << weight << ") {  // " << mode_prefix(slot.mode) << info.name << "\n"
+        << "        const fj::VarIn at = fj::make_var_in(" << px << ", " << py << ", aff);\n";
+    if (slot.mode == VariationMode::Regular || info.pre_post_sum) {
+        out << "        " << call << "at, " << args << px << ", " << py << ");\n";
+    } else {
+        out << "        " << px << " = 0.0f;\n        " << py << " = 0.0f;\n"
+            << "        " << call << "at, " << args << px << ", " << py << ");\n";
+    }
+    out << "    }\n";
+}
+
+// The function of one xform: pre-affine; flam3's pre_blur, then Pre uses;
+// the Regular variations in flam3's order (or, with Pre uses and no Regular
+// ones, the transformed point: Fractorium's rule); Post uses; post affine if
+// present; colour blend. Offsets are constants of the layout; every value is
+// read from the parameter block.
 void write_xform(std::ostringstream& out, const std::string& fn, const XformShape& shape,
                  const XformLayout& x, const VariationRegistry& registry, const std::string& what) {
     out << "// " << what << ":";
-    for (int id : shape.variations) out << ' ' << registry.by_id(id)->name;
+    for (const VariationSlot& s : shape.variations) out << ' ' << mode_prefix(s.mode) << registry.by_id(s.id)->name;
     out << (shape.has_post ? " (post affine)" : "") << "\n";
     out << "__device__ FJ_INLINE void " << fn
         << "(const float* __restrict__ P, float& x, float& y, float& c, fj::Rng& rng) {\n"
@@ -25,24 +53,24 @@ void write_xform(std::ostringstream& out, const std::string& fn, const XformShap
         << "    const fj::Affine* aff = reinterpret_cast<const fj::Affine*>(X + " << XformLayout::kAffine << ");\n"
         << "    float tx, ty;\n"
         << "    fj::apply_affine(*aff, x, y, tx, ty);\n";
-    for (size_t v = 0; v < shape.variations.size(); ++v) {
-        const VariationInfo* info = registry.by_id(shape.variations[v]);
-        if (!info->pre) continue;
-        out << "    if (X[" << x.weight_offset[v] << "] != 0.0f) {\n"
-            << "        const fj::VarIn pin = fj::make_var_in(tx, ty, aff);\n"
-            << "        fj_var_" << info->name << "(pin, X + " << x.param_offset[v] << ", X[" << x.weight_offset[v]
-            << "], rng, tx, ty);\n    }\n";
+    const auto each = [&](auto&& take) {
+        for (size_t v = 0; v < shape.variations.size(); ++v) {
+            const VariationInfo& info = *registry.by_id(shape.variations[v].id);
+            if (take(shape.variations[v], info)) write_use(out, shape.variations[v], info, x, v);
+        }
+    };
+    each([](const VariationSlot& s, const VariationInfo& info) { return s.mode == VariationMode::Regular && info.pre; });
+    each([](const VariationSlot& s, const VariationInfo&) { return s.mode == VariationMode::Pre; });
+    if (shape.passes_point()) {
+        out << "    float ox = tx, oy = ty;\n";
+    } else {
+        out << "    const fj::VarIn in = fj::make_var_in(tx, ty, aff);\n"
+            << "    float ox = 0.0f, oy = 0.0f;\n";
+        each([](const VariationSlot& s, const VariationInfo& info) {
+            return s.mode == VariationMode::Regular && !info.pre;
+        });
     }
-    out << "    const fj::VarIn in = fj::make_var_in(tx, ty, aff);\n"
-        << "    float ox = 0.0f, oy = 0.0f;\n";
-    for (size_t v = 0; v < shape.variations.size(); ++v) {
-        const VariationInfo* info = registry.by_id(shape.variations[v]);
-        if (info->pre) continue;
-        // A weight of 0 (a padded variation in an animation) is skipped as
-        // flam3 skips it: 0 · inf would otherwise spoil the sum.
-        out << "    if (X[" << x.weight_offset[v] << "] != 0.0f) fj_var_" << info->name << "(in, X + "
-            << x.param_offset[v] << ", X[" << x.weight_offset[v] << "], rng, ox, oy);\n";
-    }
+    each([](const VariationSlot& s, const VariationInfo&) { return s.mode == VariationMode::Post; });
     if (shape.has_post)
         out << "    fj::apply_affine(*reinterpret_cast<const fj::Affine*>(X + " << XformLayout::kPost
             << "), ox, oy, x, y);\n";
@@ -63,10 +91,7 @@ std::string stitch_kernel(const KernelKey& key, const ParamLayout& layout, const
 
     std::ostringstream out;
     stitch::write_prologue(out, "kernel key:\n//   " + key.canonical(), source);
-    std::set<int> used;
-    for (const auto& s : key.xforms) used.insert(s.variations.begin(), s.variations.end());
-    if (key.has_final) used.insert(key.final_xform.variations.begin(), key.final_xform.variations.end());
-    stitch::write_variations(out, used, registry, source);
+    stitch::write_variations(out, key.variation_ids(), registry, source);
 
     const int n = static_cast<int>(key.xforms.size());
     out << "// ---- generated: layout constants and code options\n";

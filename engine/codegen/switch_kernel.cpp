@@ -13,17 +13,15 @@
 namespace fj {
 namespace {
 
-// One dispatch function over the variations whose @pre flag is `pre`. Each
-// case calls the snippet exactly as the specialized xform functions do.
-void write_dispatch(std::ostream& out, const char* name, bool pre, const VariationRegistry& registry) {
-    out << "FJ_HD FJ_INLINE int " << name
+// The dispatch function over every variation. Each case calls the snippet
+// exactly as the specialized xform functions do.
+void write_dispatch(std::ostream& out, const VariationRegistry& registry) {
+    out << "FJ_HD FJ_INLINE int " << kVariationDispatchName
         << "(int id, const fj::VarIn& in, const float* p, float w, fj::Rng& rng, float& ox, float& oy) {\n"
         << "    switch (id) {\n";
-    for (const VariationInfo& v : registry.all()) {
-        if (v.pre != pre) continue;
+    for (const VariationInfo& v : registry.all())
         out << "    case " << v.id << ": fj_var_" << v.name << "(in, p, w, rng, ox, oy); return " << v.params.size()
             << ";\n";
-    }
     out << "    default: return 0;\n    }\n}\n\n";
 }
 
@@ -37,15 +35,26 @@ __device__ FJ_INLINE void fj_switch_xform(const float* __restrict__ X, float& x,
     fj::apply_affine(*aff, x, y, tx, ty);
     const int pre_slots = (int)X[FJ_REC_PRE_SLOTS];
     const int slots = (int)X[FJ_REC_SLOTS];
+    const int post_slots = (int)X[FJ_REC_POST_SLOTS];
     const float* S = X + FJ_REC_FIRST_SLOT;
     for (int s = 0; s < pre_slots; ++s) {
-        const fj::VarIn pin = fj::make_var_in(tx, ty, aff);
-        S += 2 + fj_apply_pre_variation((int)S[0], pin, S + 2, S[1], rng, tx, ty);
+        const fj::VarIn at = fj::make_var_in(tx, ty, aff);
+        if (S[2] != 0.0f) tx = ty = 0.0f;
+        S += 3 + fj_apply_variation((int)S[0], at, S + 3, S[1], rng, tx, ty);
+    }
+    float ox = 0.0f, oy = 0.0f;
+    if (X[FJ_REC_PASSES_POINT] != 0.0f) {
+        ox = tx;
+        oy = ty;
     }
     const fj::VarIn in = fj::make_var_in(tx, ty, aff);
-    float ox = 0.0f, oy = 0.0f;
     for (int s = 0; s < slots; ++s)
-        S += 2 + fj_apply_variation((int)S[0], in, S + 2, S[1], rng, ox, oy);
+        S += 3 + fj_apply_variation((int)S[0], in, S + 3, S[1], rng, ox, oy);
+    for (int s = 0; s < post_slots; ++s) {
+        const fj::VarIn at = fj::make_var_in(ox, oy, aff);
+        if (S[2] != 0.0f) ox = oy = 0.0f;
+        S += 3 + fj_apply_variation((int)S[0], at, S + 3, S[1], rng, ox, oy);
+    }
     if (X[FJ_REC_HAS_POST] != 0.0f) {
         fj::apply_affine(*reinterpret_cast<const fj::Affine*>(X + FJ_REC_POST), ox, oy, x, y);
     } else {
@@ -79,8 +88,7 @@ std::string switch_dispatch_source(const VariationRegistry& registry, const Snip
     for (const VariationInfo& v : registry.all()) all.insert(v.id);
     stitch::write_variations(out, all, registry, source);
     out << "// ---- generated: dispatch on a variation id\n";
-    write_dispatch(out, kPreVariationDispatchName, true, registry);
-    write_dispatch(out, kVariationDispatchName, false, registry);
+    write_dispatch(out, registry);
     return out.str();
 }
 
@@ -107,8 +115,10 @@ std::string switch_kernel_source(const KernelKey& key, const VariationRegistry& 
         << "#define FJ_REC_COLOR_SPEED " << XformLayout::kColorSpeed << "\n"
         << "#define FJ_REC_VISIBILITY " << XformLayout::kVisibility << "\n"
         << "#define FJ_REC_HAS_POST " << SwitchLayout::kHasPost << "\n"
+        << "#define FJ_REC_PASSES_POINT " << SwitchLayout::kPassesPoint << "\n"
         << "#define FJ_REC_PRE_SLOTS " << SwitchLayout::kPreSlots << "\n"
         << "#define FJ_REC_SLOTS " << SwitchLayout::kSlots << "\n"
+        << "#define FJ_REC_POST_SLOTS " << SwitchLayout::kPostSlots << "\n"
         << "#define FJ_REC_FIRST_SLOT " << SwitchLayout::kFirstSlot << "\n\n";
     out << kGenericXform;
     stitch::write_iterate_template(out, source);
@@ -146,18 +156,30 @@ std::vector<float> pack_switch_params(const Flame& flame, const KernelKey& key, 
         const int at = append(x.base, XformLayout::kVariations);
         block.resize(at + SwitchLayout::kFirstSlot, 0.0f);
         block[at + SwitchLayout::kHasPost] = shape.has_post ? 1.0f : 0.0f;
-        for (bool pre : {true, false}) {
-            int count = 0;
+        block[at + SwitchLayout::kPassesPoint] = shape.passes_point() ? 1.0f : 0.0f;
+        // Slots in the order they apply: flam3's pre_blur, Pre, Regular, Post.
+        enum Group { PreBlur, Pre, Regular, Post };
+        const auto group_of = [&](const VariationSlot& slot) {
+            if (slot.mode == VariationMode::Pre) return Pre;
+            if (slot.mode == VariationMode::Post) return Post;
+            return registry.by_id(slot.id)->pre ? PreBlur : Regular;
+        };
+        int counts[4] = {};
+        for (Group g : {PreBlur, Pre, Regular, Post})
             for (size_t v = 0; v < shape.variations.size(); ++v) {
-                const VariationInfo* info = registry.by_id(shape.variations[v]);
-                if (info->pre != pre) continue;
+                if (group_of(shape.variations[v]) != g) continue;
+                const VariationInfo* info = registry.by_id(shape.variations[v].id);
+                const float weight = spec[x.base + x.weight_offset[v]];
+                const bool sets = g != PreBlur && g != Regular && !info->pre_post_sum;
                 block.push_back(static_cast<float>(info->id));
-                block.push_back(spec[x.base + x.weight_offset[v]]);
+                block.push_back(weight);
+                block.push_back(sets && weight != 0.0f ? 1.0f : 0.0f);
                 append(x.base + x.param_offset[v], static_cast<int>(info->params.size()));
-                ++count;
+                ++counts[g];
             }
-            block[at + (pre ? SwitchLayout::kPreSlots : SwitchLayout::kSlots)] = static_cast<float>(count);
-        }
+        block[at + SwitchLayout::kPreSlots] = static_cast<float>(counts[PreBlur] + counts[Pre]);
+        block[at + SwitchLayout::kSlots] = static_cast<float>(counts[Regular]);
+        block[at + SwitchLayout::kPostSlots] = static_cast<float>(counts[Post]);
         return at;
     };
     for (int i = 0; i < n; ++i) {

@@ -27,10 +27,14 @@
 // Record of one xform: the first XformLayout::kVariations floats as in the
 // specialized layout (affine, post, colour, colour speed, visibility), then
 //   15  1 when the post affine is applied
-//   16  pre-variation slot count
-//   17  variation slot count
-//   18  slots, pre-variations first: id, weight, then the variation's
-//       parameters (as many as its @param annotations)
+//   16  1 when the xform passes its transformed point on (XformShape::passes_point)
+//   17  slot count of the uses that change the transformed point (flam3's
+//       pre_blur, then Fractorium's Pre uses)
+//   18  slot count of the Regular uses
+//   19  slot count of the Post uses
+//   20  slots, in that order: id, weight, 1 when the use replaces the point
+//       or sum it changes (0: adds to it), then the variation's parameters
+//       (as many as its @param annotations)
 // Ids and counts are small integers, exact in float.
 #pragma once
 
@@ -54,23 +58,23 @@ struct SwitchLayout {
     static constexpr int kPalette = 12;
     // Inside a record.
     static constexpr int kHasPost = 15;
-    static constexpr int kPreSlots = 16;
-    static constexpr int kSlots = 17;
-    static constexpr int kFirstSlot = 18;
+    static constexpr int kPassesPoint = 16;
+    static constexpr int kPreSlots = 17;
+    static constexpr int kSlots = 18;
+    static constexpr int kPostSlots = 19;
+    static constexpr int kFirstSlot = 20;
 };
 
-// Names of the two dispatch functions every switch source defines:
+// Name of the dispatch function every switch source defines:
 //   int fj_apply_variation(int id, const fj::VarIn& in, const float* p, float w,
 //                          fj::Rng& rng, float& ox, float& oy)
-//   int fj_apply_pre_variation(...)   the same over the @pre variations
-// Each applies variation `id` as its snippet does and returns the number of
+// It applies variation `id` as its snippet does and returns the number of
 // parameters it read (0 for an id it does not hold, which it leaves alone).
 inline constexpr const char* kVariationDispatchName = "fj_apply_variation";
-inline constexpr const char* kPreVariationDispatchName = "fj_apply_pre_variation";
 
-// fj_device.h, iterate/common.h, every variation's snippet and the two
-// dispatch functions: a prefix that any device code (the switch kernel, a
-// test's evaluation kernel) can complete.
+// fj_device.h, iterate/common.h, every variation's snippet and the dispatch
+// function: a prefix that any device code (the switch kernel, a test's
+// evaluation kernel) can complete.
 std::string switch_dispatch_source(const VariationRegistry& registry, const SnippetSource& source);
 
 // The whole switch kernel (entry points fj_seed and fj_iterate, as stitched

@@ -61,6 +61,8 @@ VariationInfo parse_annotations(const std::string& path, const std::string& text
             info.random_draws = static_cast<int>(parse_number(path, n, a));
         } else if (tag == "pre" && a.empty()) {
             info.pre = true;
+        } else if (tag == "assign" && a == "sum" && b.empty()) {
+            info.pre_post_sum = true;
         } else {
             fail(path, n, "unknown or malformed annotation '@" + tag + "'");
         }
@@ -78,6 +80,16 @@ VariationInfo parse_annotations(const std::string& path, const std::string& text
     for (const IgnoredParam& ignored : info.ignored)
         for (const auto& p : info.params)
             if (p.name == ignored.name) fail(path, 1, "@ignored " + ignored.name + " is also a @param");
+    // Fractorium's pre_ and post_ prefixes mark a use's mode on parameter
+    // names: a parameter (or alias, or ignored one) spelled with one would be
+    // read as another use's.
+    const auto moded = [](const std::string& name) { return name.starts_with("pre_") || name.starts_with("post_"); };
+    for (const auto& p : info.params)
+        if (moded(p.name)) fail(path, 1, "@param " + p.name + ": pre_ and post_ mark Fractorium's uses");
+    for (const auto& [alias, param] : info.aliases)
+        if (moded(alias)) fail(path, 1, "@alias " + alias + ": pre_ and post_ mark Fractorium's uses");
+    for (const IgnoredParam& ignored : info.ignored)
+        if (moded(ignored.name)) fail(path, 1, "@ignored " + ignored.name + ": pre_ and post_ mark Fractorium's uses");
     for (const auto& [alias, param] : info.aliases) {
         bool known = false;
         for (const auto& p : info.params) known |= p.name == param;

@@ -16,6 +16,8 @@
 //                             the formula here assumes); other values are refused
 //   // @random N              random numbers drawn per call (documentation)
 //   // @pre                   applied to the point before the others (pre_blur)
+//   // @assign sum            as a Fractorium pre_ or post_ use, adds its value to
+//                             the point instead of replacing it (blurs)
 // The registry is derived from these and nothing else; there is no hand-kept
 // list of variations anywhere in the engine.
 #pragma once
@@ -53,6 +55,7 @@ struct VariationInfo {
     std::vector<IgnoredParam> ignored;
     int random_draws = 0;
     bool pre = false;
+    bool pre_post_sum = false;  // @assign sum
     std::string origin;  // @origin: the renderer and version that defines it
     std::string path;    // relative to snippets/
 

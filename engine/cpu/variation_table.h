@@ -17,9 +17,9 @@ inline constexpr int kLanes = 32;
 
 // Structure-of-arrays view of one warp's points for a batch call.
 struct LaneBatch {
-    const float* x;            // pre-affine (and pre-variation) points, kLanes each
+    const float* x;            // the points it evaluates at, kLanes each
     const float* y;
-    float* ox;                 // running sums, kLanes each
+    float* ox;                 // what it adds its values to (FJ_VARIATION), kLanes each
     float* oy;
     fj::Rng* rng;              // per-lane streams
     const fj::Affine* aff;     // the xform's pre-affine

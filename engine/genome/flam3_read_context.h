@@ -20,7 +20,7 @@ struct ReadContext {
     std::string flame_name;
     const ReadOptions* options = nullptr;
     std::set<std::string>* warned = nullptr;  // warnings already given
-    bool fractorium = false;  // the flame was written by Fractorium (version EMBER-…)
+    bool fractorium = false;  // the flame is in Fractorium's dialect ("ember" in its version)
 
     [[noreturn]] void fail(const std::string& where, const std::string& what) const;
     // Reports what flamejit does not render: an error, or with

@@ -22,6 +22,14 @@
 namespace fj {
 namespace {
 
+// Fractorium's own rule for its files: "ember" anywhere in the version, in
+// any case (it writes EMBER-1.0.0.x).
+bool written_by_fractorium(std::string_view version) {
+    std::string lower(version);
+    for (char& ch : lower) ch = static_cast<char>(std::tolower(static_cast<unsigned char>(ch)));
+    return lower.find("ember") != std::string::npos;
+}
+
 using flam3_read::ReadContext;
 using flam3_read::parse_double;
 using flam3_read::parse_doubles;
@@ -369,7 +377,7 @@ std::vector<Flame> read_flam3_string(const std::string& text, const std::string&
     for (size_t i = 0; i < elements.size(); ++i) {
         ctx.flame_index = static_cast<int>(i);
         ctx.flame_name = flam3_name(elements[i].attribute("name").value());
-        ctx.fractorium = std::string_view(elements[i].attribute("version").value()).starts_with("EMBER");
+        ctx.fractorium = written_by_fractorium(elements[i].attribute("version").value());
         flames.push_back(read_flame(ctx, elements[i], library, flames.empty() ? 0.0 : flames.back().time));
         if (sources) {
             std::ostringstream xml;

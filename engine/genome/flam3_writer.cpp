@@ -2,6 +2,7 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #include "genome/flam3_writer.h"
 
+#include <algorithm>
 #include <cerrno>
 #include <charconv>
 #include <cmath>
@@ -11,6 +12,8 @@
 #include <fstream>
 #include <sstream>
 #include <stdexcept>
+#include <utility>
+#include <vector>
 
 #include <pugixml.hpp>
 
@@ -108,8 +111,21 @@ void set(pugi::xml_node node, const char* name, const std::string& value) {
     node.append_attribute(name).set_value(value.c_str());
 }
 
+// A flame with Fractorium's pre_ and post_ uses is written in its dialect,
+// where pre_blur is Fractorium's blur as a Pre use: its version says EMBER,
+// which is how Fractorium and our reader tell its files, and flam3's pre_blur
+// is written as pre_gaussian_blur, as Fractorium writes it.
+bool fractorium_names(const Flame& f) {
+    const auto moded = [](const Xform& xf) {
+        return std::any_of(xf.variations.begin(), xf.variations.end(),
+                           [](const VariationUse& u) { return u.mode != VariationMode::Regular; });
+    };
+    return std::any_of(f.xforms.begin(), f.xforms.end(), moded) || (f.has_final && moded(f.final_xform));
+}
+
 void write_flame_attributes(pugi::xml_node node, const Flame& f, const Where& w) {
-    set(node, "version", std::string("flamejit-") + FLAMEJIT_VERSION);
+    set(node, "version", std::string("flamejit-") + FLAMEJIT_VERSION +
+                             (fractorium_names(f) ? " (Fractorium EMBER names)" : ""));
     set(node, "name", f.name);
     set(node, "time", number(f.time, w, "time"));
     set(node, "size", std::to_string(f.width) + " " + std::to_string(f.height));
@@ -159,7 +175,7 @@ std::string affine_text(const AffineD& m, const Where& w, const char* field) {
     return numbers({m.a, m.d, m.b, m.e, m.c, m.f}, w, field);
 }
 
-void write_xform(pugi::xml_node node, const Xform& xf, bool is_final, const Where& w) {
+void write_xform(pugi::xml_node node, const Xform& xf, bool is_final, bool fractorium, const Where& w) {
     const VariationRegistry& registry = VariationRegistry::standard();
     if (!is_final) set(node, "weight", number(xf.weight, w, "weight"));
     set(node, "color", number(xf.color, w, "color"));
@@ -167,21 +183,29 @@ void write_xform(pugi::xml_node node, const Xform& xf, bool is_final, const Wher
     set(node, "animate", number(xf.animate, w, "animate"));
     set(node, "opacity", number(xf.opacity, w, "opacity"));
     // A zero weight (interpolation keeps a segment's variations at 0 so the
-    // kernel stays one) reads as absent, so it is not written.
+    // kernel stays one) reads as absent, so it is not written. In Fractorium's
+    // dialect flam3's pre_blur, which applies before the Pre uses, is written
+    // first: there it reads back as the first of them.
+    std::vector<std::pair<const VariationUse*, const VariationInfo*>> uses;
     for (const VariationUse& use : xf.variations) {
         if (use.weight == 0) continue;
         const VariationInfo* info = registry.by_id(use.id);
         if (!info) throw std::invalid_argument("cannot write " + w.element + ": no variation with id " + std::to_string(use.id));
-        set(node, info->name.c_str(), number(use.weight, w, "variation weight"));
+        const bool first = fractorium && info->pre;
+        uses.insert(first ? uses.begin() : uses.end(), {&use, info});
+    }
+    for (const auto& [use, info] : uses) {
+        const std::string name = fractorium && info->pre && !info->also.empty()
+                                     ? info->also.front()
+                                     : mode_prefix(use->mode) + info->name;
+        set(node, name.c_str(), number(use->weight, w, "variation weight"));
     }
     // Parameters after all weights, as flam3 writes them; every one, so that
     // no reader's default is assumed.
-    for (const VariationUse& use : xf.variations) {
-        if (use.weight == 0) continue;
-        const VariationInfo* info = registry.by_id(use.id);
-        for (size_t p = 0; p < info->params.size() && p < use.params.size(); ++p)
-            set(node, info->params[p].name.c_str(), number(use.params[p], w, "variation parameter"));
-    }
+    for (const auto& [use, info] : uses)
+        for (size_t p = 0; p < info->params.size() && p < use->params.size(); ++p)
+            set(node, (mode_prefix(use->mode) + info->params[p].name).c_str(),
+                number(use->params[p], w, "variation parameter"));
     set(node, "coefs", affine_text(xf.affine, w, "coefs"));
     if (!xf.post.is_identity()) set(node, "post", affine_text(xf.post, w, "post"));
     if (!xf.chaos.empty()) {
@@ -401,7 +425,7 @@ bool same_xform(const Xform& a, const Xform& b) {
     for (size_t i = 0; i < a.variations.size(); ++i) {
         const VariationUse& u = a.variations[i];
         const VariationUse& v = b.variations[i];
-        if (u.id != v.id || u.weight != v.weight || u.params != v.params) return false;
+        if (!(u.slot() == v.slot()) || u.weight != v.weight || u.params != v.params) return false;
     }
     return true;
 }
@@ -452,6 +476,7 @@ void write_edit(pugi::xml_node flame, const Flame& f, int index) {
 void write_flame(pugi::xml_node parent, const Flame& f, int index) {
     pugi::xml_node node = parent.append_child("flame");
     write_flame_attributes(node, f, Where{f, index, "<flame>"});
+    const bool fractorium = fractorium_names(f);
     int symmetric = 0;
     const int at = symmetry_position(f, &symmetric);
     for (int i = 0; i < static_cast<int>(f.xforms.size()); ++i) {
@@ -460,10 +485,12 @@ void write_flame(pugi::xml_node parent, const Flame& f, int index) {
             i += symmetric - 1;
             continue;
         }
-        write_xform(node.append_child("xform"), f.xforms[i], false, Where{f, index, "<xform " + std::to_string(i) + ">"});
+        write_xform(node.append_child("xform"), f.xforms[i], false, fractorium,
+                    Where{f, index, "<xform " + std::to_string(i) + ">"});
     }
     // Last, so no final xform is in the reader's list while a symmetry is added.
-    if (f.has_final) write_xform(node.append_child("finalxform"), f.final_xform, true, Where{f, index, "<finalxform>"});
+    if (f.has_final)
+        write_xform(node.append_child("finalxform"), f.final_xform, true, fractorium, Where{f, index, "<finalxform>"});
     write_palette(node, f, Where{f, index, "palette"});
     write_edit(node, f, index);
 }

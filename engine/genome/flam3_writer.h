@@ -18,6 +18,10 @@
 //     rebuild it exactly from the same library file;
 //   - Fractorium's colour curves (Flame::curves) as its overall_curve,
 //     red_curve, green_curve and blue_curve, which flam3 ignores;
+//   - a flame with Fractorium's Pre and Post uses is written with their
+//     pre_/post_ names in Fractorium's dialect (version "… EMBER …", where
+//     pre_blur is Fractorium's and flam3's is spelled pre_gaussian_blur),
+//     which Fractorium and our reader tell by that version;
 //   - a flame's <edit> genealogy (Flame::edit) goes after the palette, as
 //     flam3 prints it, unchanged (no new <edit> is wrapped round it: writing
 //     a genome does not make a new one);

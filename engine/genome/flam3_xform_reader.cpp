@@ -7,6 +7,8 @@
 #include <cstring>
 #include <map>
 #include <numbers>
+#include <string_view>
+#include <utility>
 
 #include "codegen/variation_registry.h"
 #include "errors.h"
@@ -64,6 +66,35 @@ int compare_xforms(const Xform& a, const Xform& b) {
     return 0;
 }
 
+// Splits Fractorium's "pre_"/"post_" off `name`: the mode it names (Regular
+// when neither) and the rest.
+std::string_view strip_mode(std::string_view name, VariationMode* mode) {
+    for (VariationMode m : {VariationMode::Pre, VariationMode::Post}) {
+        const std::string_view prefix = mode_prefix(m);
+        if (name.starts_with(prefix)) {
+            *mode = m;
+            return name.substr(prefix.size());
+        }
+    }
+    *mode = VariationMode::Regular;
+    return name;
+}
+
+// The variation an xform attribute names, and how it is used. A registry name
+// (flam3's pre_blur among them) is a Regular use; otherwise pre_NAME and
+// post_NAME are Fractorium's Pre and Post uses of NAME. In Fractorium's own
+// files pre_blur is its blur as a Pre use, and its spelling of flam3's
+// pre_blur (pre_gaussian_blur, the same formula) is flam3's pre_blur only
+// while no Pre use came before it: flam3's applies first.
+const VariationInfo* named_variation(const VariationRegistry& registry, std::string_view name, bool fractorium,
+                                     bool pre_seen, VariationMode* mode) {
+    *mode = VariationMode::Regular;
+    if (!(fractorium && name == "pre_blur"))
+        if (const VariationInfo* v = registry.by_name(name); v && !(fractorium && v->pre && pre_seen)) return v;
+    const VariationInfo* v = registry.by_name(strip_mode(name, mode));
+    return *mode != VariationMode::Regular && v && !v->pre ? v : nullptr;
+}
+
 }  // namespace
 
 Xform& XformList::add_standard() {
@@ -86,9 +117,13 @@ void read_xform(const ReadContext& ctx, const pugi::xml_node& element, bool is_f
                 std::vector<ChaosEntry>* chaos) {
     const VariationRegistry& registry = VariationRegistry::standard();
     const std::string label = is_final ? "<finalxform>" : "<xform " + std::to_string(index) + ">";
-    std::map<int, double> weights;              // by registry id; linear starts at 0
-    std::map<int, std::vector<double>> params;  // only variations whose parameters were given
-    std::map<int, double> unknown_weights;      // flam3 ids from var="…" we do not know
+    std::map<int, double> weights;  // Regular uses by registry id; linear starts at 0
+    std::vector<std::pair<VariationSlot, double>> moded;  // Pre and Post uses, in file order
+    std::map<std::pair<VariationMode, int>, std::vector<double>> params;  // only those given
+    std::map<int, double> unknown_weights;  // flam3 ids from var="…" we do not know
+    const auto pre_seen = [&] {
+        return std::any_of(moded.begin(), moded.end(), [](const auto& m) { return m.first.mode == VariationMode::Pre; });
+    };
 
     for (pugi::xml_attribute attr : element.attributes()) {
         const std::string name = attr.name();
@@ -145,27 +180,37 @@ void read_xform(const ReadContext& ctx, const pugi::xml_node& element, bool is_f
         } else if (name == "name" || name == "var_color") {
             // Apophysis/Fractorium xform names and Fractorium's colour weight:
             // flam3 ignores both (with a warning), and so do we, silently.
-        } else if (ctx.fractorium && name == "pre_blur") {
-            // Fractorium writes flam3's pre_blur as pre_gaussian_blur; its own
-            // pre_blur is its blur applied first, a disc, not flam3's gaussian.
-            ctx.unsupported(where, "Fractorium's pre_blur (its blur as a pre-variation) is not rendered");
-        } else if (const VariationInfo* v = registry.by_name(name)) {
-            weights[v->id] = parse_double(ctx, where, value);
-        } else if (const IgnoredParam* ignored = registry.ignored_param(name)) {
-            // Another renderer's parameter that changes nothing here, unless
-            // it leaves the value the formula assumes.
-            const double v = parse_double(ctx, where, value);
-            if (!ignored->any_value && std::fabs(v - ignored->value) > 1e-5 * std::fabs(ignored->value))
-                ctx.unsupported(where, name + " " + quote(value) + " is not rendered (only " +
-                                           message_number(ignored->value) + ")");
+        } else if (VariationMode mode; const VariationInfo* v = named_variation(
+                       registry, name, ctx.fractorium, pre_seen(), &mode)) {
+            const double w = parse_double(ctx, where, value);
+            const VariationSlot slot{v->id, mode};
+            auto same = std::find_if(moded.begin(), moded.end(), [&](const auto& m) { return m.first == slot; });
+            if (mode == VariationMode::Regular)
+                weights[v->id] = w;
+            else if (same != moded.end())  // two spellings of one use: the last counts, as for weights
+                same->second = w;
+            else
+                moded.emplace_back(slot, w);
         } else {
+            // A parameter, of a Regular use or (with Fractorium's prefix) of a
+            // Pre or Post one. Parameter names never start with pre_ or post_.
+            std::string_view bare = strip_mode(name, &mode);
+            if (const IgnoredParam* ignored = registry.ignored_param(bare)) {
+                // Another renderer's parameter that changes nothing here,
+                // unless it leaves the value the formula assumes.
+                const double v = parse_double(ctx, where, value);
+                if (!ignored->any_value && std::fabs(v - ignored->value) > 1e-5 * std::fabs(ignored->value))
+                    ctx.unsupported(where, name + " " + quote(value) + " is not rendered (only " +
+                                               message_number(ignored->value) + ")");
+                continue;
+            }
             int p = 0;
-            const VariationInfo* owner = registry.param_owner(name, &p);
+            const VariationInfo* owner = registry.param_owner(bare, &p);
             if (!owner) {
                 ctx.unknown_variation(label, name);
                 continue;
             }
-            auto [it, fresh] = params.try_emplace(owner->id);
+            auto [it, fresh] = params.try_emplace({mode, owner->id});
             if (fresh)
                 for (const ParamInfo& info : owner->params) it->second.push_back(info.default_value);
             it->second[p] = apply_param_quirks(owner->params[p].name, parse_double(ctx, where, value));
@@ -175,20 +220,27 @@ void read_xform(const ReadContext& ctx, const pugi::xml_node& element, bool is_f
     for (const auto& [id, w] : unknown_weights)
         ctx.unknown_variation(label + " attribute \"var\"", "number " + std::to_string(id));
 
+    // Xform order (Xform::variations).
     xf.variations.clear();
-    for (const auto& [id, w] : weights) {  // std::map: sorted by id
-        if (w == 0) continue;
+    const auto add = [&](VariationSlot slot, double w) {
+        if (w == 0) return;
         VariationUse use;
-        use.id = id;
+        use.id = slot.id;
+        use.mode = slot.mode;
         use.weight = w;
-        auto given = params.find(id);
+        auto given = params.find({slot.mode, slot.id});
         if (given != params.end()) {
             use.params = given->second;
         } else {
-            for (const ParamInfo& info : registry.by_id(id)->params) use.params.push_back(info.default_value);
+            for (const ParamInfo& info : registry.by_id(slot.id)->params) use.params.push_back(info.default_value);
         }
         xf.variations.push_back(std::move(use));
-    }
+    };
+    for (const auto& [slot, w] : moded)
+        if (slot.mode == VariationMode::Pre) add(slot, w);
+    for (const auto& [id, w] : weights) add({id, VariationMode::Regular}, w);  // std::map: sorted by id
+    for (const auto& [slot, w] : moded)
+        if (slot.mode == VariationMode::Post) add(slot, w);
 }
 
 void add_symmetry(XformList& list, int kind) {

@@ -6,6 +6,24 @@
 
 namespace fj {
 
+const char* mode_prefix(VariationMode mode) {
+    switch (mode) {
+        case VariationMode::Regular: return "";
+        case VariationMode::Pre: return "pre_";
+        case VariationMode::Post: return "post_";
+    }
+    return "";
+}
+
+size_t slot_position(const std::vector<VariationSlot>& slots, VariationSlot s) {
+    size_t at = 0;
+    while (at < slots.size() && slots[at].mode == VariationMode::Pre) ++at;
+    if (s.mode == VariationMode::Pre) return at;
+    if (s.mode == VariationMode::Post) return slots.size();
+    while (at < slots.size() && slots[at].mode == VariationMode::Regular && slots[at].id < s.id) ++at;
+    return at;
+}
+
 bool ColorCurves::identity() const {
     for (const auto& curve : points)
         for (const Point& p : curve)

@@ -24,13 +24,40 @@ struct AffineD {
     bool operator==(const AffineD&) const = default;
 };
 
+// How an xform uses a variation. flam3 knows only Regular: the variations'
+// values at the affine-transformed point are summed (flam3's own pre_blur is
+// a Regular variation that moves that point first). Fractorium adds pre_ and
+// post_ uses of any variation: a Pre use replaces the transformed point with
+// its value (or adds to it, for the variations whose snippet says
+// `@assign sum`) before the Regular ones see it; a Post use does the same to
+// their sum, before the post affine.
+enum class VariationMode { Regular, Pre, Post };
+
+// "pre_", "post_" or "": how Fractorium spells a use in that mode.
+const char* mode_prefix(VariationMode mode);
+
+// A variation and how it is used: what a use is known by in an xform, and
+// what the kernel key holds of it.
+struct VariationSlot {
+    int id = 0;
+    VariationMode mode = VariationMode::Regular;
+    bool operator==(const VariationSlot&) const = default;
+};
+
 // One variation used by an xform: its registry id, weight and parameter values
 // (in the order of the snippet's @param annotations; defaults filled in).
 struct VariationUse {
     int id = 0;
     double weight = 0;
     std::vector<double> params;
+    VariationMode mode = VariationMode::Regular;
+    VariationSlot slot() const { return {id, mode}; }
 };
+
+// Where `s` belongs in a list of slots kept in xform order (see
+// Xform::variations) that lacks it: after the Pre slots there, among the
+// Regular ones by id, or last.
+size_t slot_position(const std::vector<VariationSlot>& slots, VariationSlot s);
 
 struct Xform {
     double weight = 0;
@@ -40,7 +67,9 @@ struct Xform {
     double animate = 1;
     AffineD affine;
     AffineD post;
-    // Sorted by id, the order flam3 sums them in; only non-zero weights.
+    // Xform order: Pre uses in the order they apply, then Regular ones by id
+    // (the order flam3 sums them in), then Post uses in the order they apply.
+    // Readers keep only non-zero weights.
     std::vector<VariationUse> variations;
     // Transition multipliers from this xform to xform j (xaos); empty = all 1.
     std::vector<double> chaos;

@@ -3,7 +3,8 @@
 #include "genome/interpolate.h"
 
 #include <cmath>
-#include <set>
+#include <algorithm>
+#include <vector>
 
 #include "genome/palette_library.h"
 #include "genome/xform_align.h"
@@ -31,9 +32,9 @@ struct Weights {
     }
 };
 
-VariationUse default_use(int id) {
+VariationUse default_use(VariationSlot slot) {
     Xform scratch;
-    return ensure_variation(scratch, id);
+    return ensure_variation(scratch, slot.id, slot.mode);
 }
 
 double clamp01(double v) { return v < 0 ? 0 : (v > 1 ? 1 : v); }
@@ -150,21 +151,25 @@ Xform blend_xform(const std::vector<const Xform*>& x, const Weights& w, AffineIn
     out.opacity = w.sum([&](int k) { return x[k]->opacity; });
     out.animate = w.sum([&](int k) { return x[k]->animate; });
 
-    // Variations used anywhere in the segment, in id order; an xform that
-    // lacks one has weight 0 and the registry defaults, as in flam3's arrays.
-    std::set<int> used;
+    // Variations used anywhere in the segment, in xform order (Pre and Post
+    // uses in the order of the segment's first flame that has them, so the
+    // segment keeps one kernel key); an xform that lacks one has weight 0 and
+    // the registry defaults, as in flam3's arrays.
+    std::vector<VariationSlot> used;
     for (int k = 0; k < w.n; ++k)
         for (const auto& v : x[k]->variations)
-            if (v.weight != 0) used.insert(v.id);
-    for (int id : used) {
-        const VariationUse absent = default_use(id);
+            if (v.weight != 0 && std::find(used.begin(), used.end(), v.slot()) == used.end())
+                used.insert(used.begin() + static_cast<std::ptrdiff_t>(slot_position(used, v.slot())), v.slot());
+    for (VariationSlot slot : used) {
+        const VariationUse absent = default_use(slot);
         std::vector<const VariationUse*> u(w.n);
         for (int k = 0; k < w.n; ++k) {
-            u[k] = find_variation(*x[k], id);
+            u[k] = find_variation(*x[k], slot.id, slot.mode);
             if (!u[k]) u[k] = &absent;
         }
         VariationUse v;
-        v.id = id;
+        v.id = slot.id;
+        v.mode = slot.mode;
         v.weight = w.sum([&](int k) { return u[k]->weight; });
         v.params.resize(u[0]->params.size());
         for (size_t p = 0; p < v.params.size(); ++p) v.params[p] = w.sum([&](int k) { return u[k]->params[p]; });

@@ -27,6 +27,9 @@
 // Structure: every xform of the result lists each variation that has a
 // non-zero weight in any aligned flame of the segment, even where its
 // interpolated weight is 0, so all times of one segment share one kernel key.
+// Fractorium's Pre and Post uses apply in the order of the segment's first
+// flame that has them (where two keyframes order the same uses differently,
+// the right one's order holds only from the next segment on).
 #pragma once
 
 #include <vector>

@@ -37,8 +37,8 @@ const IdentityIds& ids() {
     return value;
 }
 
-double weight_of(const Xform& xf, int id) {
-    const VariationUse* v = id < 0 ? nullptr : find_variation(xf, id);
+double weight_of(const Xform& xf, int id, VariationMode mode = VariationMode::Regular) {
+    const VariationUse* v = id < 0 ? nullptr : find_variation(xf, id, mode);
     return v ? v->weight : 0.0;
 }
 
@@ -51,10 +51,10 @@ void set_param(VariationUse& use, const char* name, double value) {
 // flam3_copy_params: a variation's parameters from another xform, with its
 // two omissions kept (amw's are never copied; flower copies its petals only,
 // its holes being left out by a typo).
-void copy_params(Xform& to, const Xform& from, int id) {
-    const VariationUse* src = find_variation(from, id);
+void copy_params(Xform& to, const Xform& from, int id, VariationMode mode) {
+    const VariationUse* src = find_variation(from, id, mode);
     if (!src || id == ids().amw) return;
-    VariationUse& dst = ensure_variation(to, id);
+    VariationUse& dst = ensure_variation(to, id, mode);
     if (id == ids().flower) {
         dst.params[0] = src->params[0];
         return;
@@ -145,22 +145,25 @@ void choose_identity(Xform& xf, const std::vector<const Slot*>& neighbours, bool
 
 }  // namespace
 
-const VariationUse* find_variation(const Xform& xf, int id) {
+const VariationUse* find_variation(const Xform& xf, int id, VariationMode mode) {
     for (const auto& v : xf.variations)
-        if (v.id == id) return &v;
+        if (v.id == id && v.mode == mode) return &v;
     return nullptr;
 }
 
-VariationUse& ensure_variation(Xform& xf, int id) {
-    auto at = std::lower_bound(xf.variations.begin(), xf.variations.end(), id,
-                               [](const VariationUse& v, int i) { return v.id < i; });
-    if (at != xf.variations.end() && at->id == id) return *at;
+VariationUse& ensure_variation(Xform& xf, int id, VariationMode mode) {
+    for (auto& v : xf.variations)
+        if (v.id == id && v.mode == mode) return v;
     const VariationInfo* info = VariationRegistry::standard().by_id(id);
     if (!info) throw std::logic_error("ensure_variation: no variation with id " + std::to_string(id));
+    std::vector<VariationSlot> slots;
+    for (const auto& v : xf.variations) slots.push_back(v.slot());
     VariationUse use;
     use.id = id;
+    use.mode = mode;
     for (const auto& p : info->params) use.params.push_back(p.default_value);
-    return *xf.variations.insert(at, std::move(use));
+    return *xf.variations.insert(xf.variations.begin() + static_cast<std::ptrdiff_t>(slot_position(slots, use.slot())),
+                                 std::move(use));
 }
 
 std::vector<Flame> align_control_points(const Flame* first, int count) {
@@ -212,8 +215,8 @@ std::vector<Flame> align_control_points(const Flame* first, int count) {
             if (from >= 0) {
                 const Xform& other = *all[from][x].xf;
                 for (const auto& v : other.variations)
-                    if (v.id >= kFirstParametricId && v.weight != 0 && weight_of(xf, v.id) == 0)
-                        copy_params(xf, other, v.id);
+                    if (v.id >= kFirstParametricId && v.weight != 0 && weight_of(xf, v.id, v.mode) == 0)
+                        copy_params(xf, other, v.id, v.mode);
             }
             if (!all[i][x].padding || already_aligned) continue;
             std::vector<const Slot*> neighbours;

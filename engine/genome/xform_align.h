@@ -20,7 +20,9 @@
 // Chaos rows are extended to the common xform count with 1.
 //
 // Variations can now be present with weight 0 (kept so parameters travel);
-// the lists stay sorted by id.
+// the lists stay in xform order (Xform::variations). Fractorium's Pre and
+// Post uses take part in the parameter copies as Regular ones do; flam3's
+// identity rules only ever add Regular ones.
 #pragma once
 
 #include <vector>
@@ -31,11 +33,11 @@ namespace fj {
 
 std::vector<Flame> align_control_points(const Flame* first, int count);
 
-// The entry of variation `id` in an xform, or nullptr.
-const VariationUse* find_variation(const Xform& xf, int id);
-// The entry of variation `id`, inserted in id order with weight 0 and the
+// The use of variation `id` in `mode` in an xform, or nullptr.
+const VariationUse* find_variation(const Xform& xf, int id, VariationMode mode = VariationMode::Regular);
+// That use, inserted where it belongs (slot_position) with weight 0 and the
 // registry's default parameters when absent. Throws std::logic_error for an
 // id the registry does not know.
-VariationUse& ensure_variation(Xform& xf, int id);
+VariationUse& ensure_variation(Xform& xf, int id, VariationMode mode = VariationMode::Regular);
 
 }  // namespace fj

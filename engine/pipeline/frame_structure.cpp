@@ -16,14 +16,21 @@ namespace {
 const double kOneMarker = std::nextafter(1.0, 2.0);
 
 void merge(SlotShape& into, const Xform& xf) {
+    auto& slots = into.variations;
     for (const auto& v : xf.variations)
-        if (!std::binary_search(into.variations.begin(), into.variations.end(), v.id))
-            into.variations.insert(std::upper_bound(into.variations.begin(), into.variations.end(), v.id), v.id);
+        if (std::find(slots.begin(), slots.end(), v.slot()) == slots.end())
+            slots.insert(slots.begin() + static_cast<std::ptrdiff_t>(slot_position(slots, v.slot())), v.slot());
     into.post = into.post || !xf.post.is_identity();
 }
 
+// The xform's uses in the structure's order: samples from two segments may
+// list the same Pre or Post uses in different orders (the kernel applies the
+// structure's).
 void conform_xform(Xform& xf, const SlotShape& shape) {
-    for (int id : shape.variations) ensure_variation(xf, id);
+    for (VariationSlot s : shape.variations) ensure_variation(xf, s.id, s.mode);
+    std::vector<VariationUse> ordered;
+    for (VariationSlot s : shape.variations) ordered.push_back(*find_variation(xf, s.id, s.mode));
+    xf.variations = std::move(ordered);
     if (shape.post && xf.post.is_identity()) xf.post.a = kOneMarker;
 }
 

@@ -12,9 +12,12 @@
 //   - a post affine or chaos row that the union needs but a sample has as
 //     exactly the identity / all ones gets a 1 + 2⁻⁵² entry, which packs to
 //     the same floats (1.0f);
-//   - the palette lookup mode is the frame centre's for all samples.
-// Only the last is an approximation, and only for frames that straddle two
-// keyframes with different palette modes.
+//   - the palette lookup mode is the frame centre's for all samples;
+//   - Fractorium's Pre and Post uses apply in one order for all samples, the
+//     order of the first sample that has them.
+// Only the last two are approximations, and only for frames that straddle
+// two keyframes with different palette modes or that order the same Pre (or
+// Post) uses differently.
 #pragma once
 
 #include <vector>
@@ -24,7 +27,7 @@
 namespace fj {
 
 struct SlotShape {
-    std::vector<int> variations;  // ascending ids
+    std::vector<VariationSlot> variations;  // in xform order (Xform::variations)
     bool post = false;
 };
 

@@ -2,6 +2,7 @@
 // @id 35
 // @origin flam3 3.1.1
 // @random 5
+// @assign sum
 FJ_VARIATION(gaussian_blur) {
     const float a = fj::rand01(rng) * FJ_2PI;
     // flam3's pseudo-gaussian: four uniforms, centred.

@@ -5,6 +5,7 @@
 // @param pie_rotation 0
 // @param pie_thickness 0.5
 // @random 3
+// @assign sum
 FJ_VARIATION(pie) {
     const float slices = p[0], rotation = p[1], thickness = p[2];
     const float sl = (float)fj::int_like_x86(fj::rand01(rng) * slices + 0.5f);

@@ -3,6 +3,7 @@
 // @origin Fractorium 1.0
 // @param sineblur_power 1
 // @random 2
+// @assign sum
 // A blur whose radius is acos(1 - 2u)/pi of the weight (u uniform, or u^power
 // for power other than 1): points pile up towards the rim.
 FJ_VARIATION(sineblur) {
