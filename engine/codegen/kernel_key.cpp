@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #include "codegen/kernel_key.h"
 
+#include <algorithm>
 #include <sstream>
 
 #include "errors.h"
@@ -32,6 +33,25 @@ bool XformShape::passes_point() const {
         pre = pre || s.mode == VariationMode::Pre;
     }
     return pre;
+}
+
+UseEffect use_effect(const VariationSlot& slot, const VariationInfo& info) {
+    switch (slot.mode) {
+        case VariationMode::Regular: return info.pre ? UseEffect::AddPoint : UseEffect::Sum;
+        case VariationMode::Pre: return info.pre_post_sum ? UseEffect::AddPoint : UseEffect::SetPoint;
+        case VariationMode::Post: return info.pre_post_sum ? UseEffect::AddSum : UseEffect::SetSum;
+    }
+    return UseEffect::Sum;
+}
+
+std::vector<size_t> application_order(const XformShape& shape, const VariationRegistry& registry) {
+    std::vector<size_t> order(shape.variations.size());
+    for (size_t v = 0; v < order.size(); ++v) order[v] = v;
+    std::stable_partition(order.begin(), order.end(), [&](size_t v) {
+        const VariationInfo* info = registry.by_id(shape.variations[v].id);
+        return shape.variations[v].mode == VariationMode::Regular && info && info->pre;
+    });
+    return order;
 }
 
 const char* to_string(Shuffle s) {

@@ -13,6 +13,7 @@
 #include <string>
 #include <vector>
 
+#include "codegen/variation_registry.h"
 #include "genome/flame.h"
 
 namespace fj {
@@ -57,6 +58,23 @@ struct XformShape {
     // transformed point is the sum (flam3, lacking Pre uses, would give 0).
     bool passes_point() const;
 };
+
+// What one use does with its variation's value. The stitcher, the CPU worker
+// and the switch kernel all apply uses by these two functions.
+enum class UseEffect {
+    Sum,       // a Regular use: added to the xform's sum
+    AddPoint,  // flam3's pre_blur, or a Pre use that sums (@assign sum): added to the transformed point
+    SetPoint,  // a Pre use: replaces the transformed point
+    AddSum,    // a Post use that sums: added to the sum
+    SetSum,    // a Post use: replaces the sum
+};
+UseEffect use_effect(const VariationSlot& slot, const VariationInfo& info);
+inline bool changes_point(UseEffect e) { return e == UseEffect::AddPoint || e == UseEffect::SetPoint; }
+inline bool replaces(UseEffect e) { return e == UseEffect::SetPoint || e == UseEffect::SetSum; }
+
+// The indices of `shape.variations` in the order they apply: flam3's
+// pre_blur, then the rest in xform order (Pre, Regular, Post).
+std::vector<size_t> application_order(const XformShape& shape, const VariationRegistry& registry);
 
 struct KernelOptions {
     Shuffle shuffle = Shuffle::Ring;

@@ -10,38 +10,31 @@
 namespace fj {
 namespace {
 
-// One variation call. A Regular use adds to the xform's sum (ox, oy), flam3's
-// pre_blur to the transformed point (tx, ty); Fractorium's Pre and Post uses
-// evaluate at that point or that sum and replace it (or add to it, @assign
-// sum). A weight of 0 (a padded variation in an animation) is skipped as
-// flam3 skips it: 0 · inf would otherwise spoil the sum.
-void write_use(std::ostringstream& out, const VariationSlot& slot, const VariationInfo& info, const XformLayout& x,
-               size_t v) {
+// One variation call, by its effect (use_effect). A weight of 0 (a padded
+// variation in an animation) is skipped as flam3 skips it: 0 · inf would
+// otherwise spoil the sum.
+void write_use(std::ostringstream& out, UseEffect effect, const VariationSlot& slot, const VariationInfo& info,
+               const XformLayout& x, size_t v) {
     const std::string call = "fj_var_" + info.name + "(", args = "X + " + std::to_string(x.param_offset[v]) +
                                                                    ", X[" + std::to_string(x.weight_offset[v]) + "], rng, ";
     const std::string weight = "X[" + std::to_string(x.weight_offset[v]) + "] != 0.0f";
-    if (slot.mode == VariationMode::Regular && !info.pre) {
+    if (effect == UseEffect::Sum) {
         out << "    if (" << weight << ") " << call << "in, " << args << "ox, oy);\n";
         return;
     }
-    const bool post = slot.mode == VariationMode::Post;
-    const std::string px = post ? "ox" : "tx", py = post ? "oy" : "ty";
+    // The others evaluate at the point (or sum) they then change.
+    const std::string px = changes_point(effect) ? "tx" : "ox", py = changes_point(effect) ? "ty" : "oy";
     out << "    if (" << weight << ") {  // " << mode_prefix(slot.mode) << info.name << "\n"
         << "        const fj::VarIn at = fj::make_var_in(" << px << ", " << py << ", aff);\n";
-    if (slot.mode == VariationMode::Regular || info.pre_post_sum) {
-        out << "        " << call << "at, " << args << px << ", " << py << ");\n";
-    } else {
-        out << "        " << px << " = 0.0f;\n        " << py << " = 0.0f;\n"
-            << "        " << call << "at, " << args << px << ", " << py << ");\n";
-    }
-    out << "    }\n";
+    if (replaces(effect)) out << "        " << px << " = 0.0f;\n        " << py << " = 0.0f;\n";
+    out << "        " << call << "at, " << args << px << ", " << py << ");\n    }\n";
 }
 
-// The function of one xform: pre-affine; flam3's pre_blur, then Pre uses;
-// the Regular variations in flam3's order (or, with Pre uses and no Regular
-// ones, the transformed point: Fractorium's rule); Post uses; post affine if
-// present; colour blend. Offsets are constants of the layout; every value is
-// read from the parameter block.
+// The function of one xform: pre-affine; its uses in application_order, the
+// sum opened after those that change the transformed point (as that point,
+// Fractorium's rule, when the xform passes it on); post affine if present;
+// colour blend. Offsets are constants of the layout; every value is read
+// from the parameter block.
 void write_xform(std::ostringstream& out, const std::string& fn, const XformShape& shape,
                  const XformLayout& x, const VariationRegistry& registry, const std::string& what) {
     out << "// " << what << ":";
@@ -53,24 +46,23 @@ void write_xform(std::ostringstream& out, const std::string& fn, const XformShap
         << "    const fj::Affine* aff = reinterpret_cast<const fj::Affine*>(X + " << XformLayout::kAffine << ");\n"
         << "    float tx, ty;\n"
         << "    fj::apply_affine(*aff, x, y, tx, ty);\n";
-    const auto each = [&](auto&& take) {
-        for (size_t v = 0; v < shape.variations.size(); ++v) {
-            const VariationInfo& info = *registry.by_id(shape.variations[v].id);
-            if (take(shape.variations[v], info)) write_use(out, shape.variations[v], info, x, v);
-        }
+    bool opened = false;
+    const auto open_sum = [&] {
+        if (opened) return;
+        opened = true;
+        if (shape.passes_point())
+            out << "    float ox = tx, oy = ty;\n";
+        else
+            out << "    const fj::VarIn in = fj::make_var_in(tx, ty, aff);\n"
+                << "    float ox = 0.0f, oy = 0.0f;\n";
     };
-    each([](const VariationSlot& s, const VariationInfo& info) { return s.mode == VariationMode::Regular && info.pre; });
-    each([](const VariationSlot& s, const VariationInfo&) { return s.mode == VariationMode::Pre; });
-    if (shape.passes_point()) {
-        out << "    float ox = tx, oy = ty;\n";
-    } else {
-        out << "    const fj::VarIn in = fj::make_var_in(tx, ty, aff);\n"
-            << "    float ox = 0.0f, oy = 0.0f;\n";
-        each([](const VariationSlot& s, const VariationInfo& info) {
-            return s.mode == VariationMode::Regular && !info.pre;
-        });
+    for (size_t v : application_order(shape, registry)) {
+        const VariationInfo& info = *registry.by_id(shape.variations[v].id);
+        const UseEffect effect = use_effect(shape.variations[v], info);
+        if (!changes_point(effect)) open_sum();
+        write_use(out, effect, shape.variations[v], info, x, v);
     }
-    each([](const VariationSlot& s, const VariationInfo&) { return s.mode == VariationMode::Post; });
+    open_sum();
     if (shape.has_post)
         out << "    fj::apply_affine(*reinterpret_cast<const fj::Affine*>(X + " << XformLayout::kPost
             << "), ox, oy, x, y);\n";

@@ -157,29 +157,22 @@ std::vector<float> pack_switch_params(const Flame& flame, const KernelKey& key, 
         block.resize(at + SwitchLayout::kFirstSlot, 0.0f);
         block[at + SwitchLayout::kHasPost] = shape.has_post ? 1.0f : 0.0f;
         block[at + SwitchLayout::kPassesPoint] = shape.passes_point() ? 1.0f : 0.0f;
-        // Slots in the order they apply: flam3's pre_blur, Pre, Regular, Post.
-        enum Group { PreBlur, Pre, Regular, Post };
-        const auto group_of = [&](const VariationSlot& slot) {
-            if (slot.mode == VariationMode::Pre) return Pre;
-            if (slot.mode == VariationMode::Post) return Post;
-            return registry.by_id(slot.id)->pre ? PreBlur : Regular;
-        };
-        int counts[4] = {};
-        for (Group g : {PreBlur, Pre, Regular, Post})
-            for (size_t v = 0; v < shape.variations.size(); ++v) {
-                if (group_of(shape.variations[v]) != g) continue;
-                const VariationInfo* info = registry.by_id(shape.variations[v].id);
-                const float weight = spec[x.base + x.weight_offset[v]];
-                const bool sets = g != PreBlur && g != Regular && !info->pre_post_sum;
-                block.push_back(static_cast<float>(info->id));
-                block.push_back(weight);
-                block.push_back(sets && weight != 0.0f ? 1.0f : 0.0f);
-                append(x.base + x.param_offset[v], static_cast<int>(info->params.size()));
-                ++counts[g];
-            }
-        block[at + SwitchLayout::kPreSlots] = static_cast<float>(counts[PreBlur] + counts[Pre]);
-        block[at + SwitchLayout::kSlots] = static_cast<float>(counts[Regular]);
-        block[at + SwitchLayout::kPostSlots] = static_cast<float>(counts[Post]);
+        // Slots in application_order: those that change the transformed
+        // point, the Regular ones, then the Post ones.
+        int counts[3] = {};  // point, sum, post
+        for (size_t v : application_order(shape, registry)) {
+            const VariationInfo* info = registry.by_id(shape.variations[v].id);
+            const UseEffect effect = use_effect(shape.variations[v], *info);
+            const float weight = spec[x.base + x.weight_offset[v]];
+            block.push_back(static_cast<float>(info->id));
+            block.push_back(weight);
+            block.push_back(replaces(effect) && weight != 0.0f ? 1.0f : 0.0f);
+            append(x.base + x.param_offset[v], static_cast<int>(info->params.size()));
+            ++counts[changes_point(effect) ? 0 : effect == UseEffect::Sum ? 1 : 2];
+        }
+        block[at + SwitchLayout::kPreSlots] = static_cast<float>(counts[0]);
+        block[at + SwitchLayout::kSlots] = static_cast<float>(counts[1]);
+        block[at + SwitchLayout::kPostSlots] = static_cast<float>(counts[2]);
         return at;
     };
     for (int i = 0; i < n; ++i) {

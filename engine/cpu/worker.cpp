@@ -16,20 +16,14 @@ XformProgram compile_xform(const XformShape& shape, const XformLayout& x) {
     prog.base = x.base;
     prog.has_post = shape.has_post;
     prog.passes_point = shape.passes_point();
-    using Kind = VariationStep::Kind;
-    for (size_t v = 0; v < shape.variations.size(); ++v) {
+    for (size_t v : application_order(shape, registry)) {
         const VariationSlot slot = shape.variations[v];
         const VariationInfo* info = registry.by_id(slot.id);
         const VariationEntry* entry = info ? find_variation(info->name) : nullptr;
         if (!entry) throw std::runtime_error("variation id " + std::to_string(slot.id) + " has no host code");
-        Kind kind = Kind::Sum;
-        if (slot.mode == VariationMode::Regular && info->pre) kind = Kind::AddPoint;
-        if (slot.mode == VariationMode::Pre) kind = info->pre_post_sum ? Kind::AddPoint : Kind::SetPoint;
-        if (slot.mode == VariationMode::Post) kind = info->pre_post_sum ? Kind::AddSum : Kind::SetSum;
-        // flam3's pre_blur applies first, the rest in xform order.
-        const bool first = slot.mode == VariationMode::Regular && info->pre;
-        prog.steps.insert(first ? prog.steps.begin() : prog.steps.end(),
-                          {entry->batch, x.base + x.weight_offset[v], x.base + x.param_offset[v], kind});
+        const UseEffect effect = use_effect(slot, *info);
+        if (changes_point(effect)) prog.first_sum_step = prog.steps.size() + 1;
+        prog.steps.push_back({entry->batch, x.base + x.weight_offset[v], x.base + x.param_offset[v], effect});
     }
     return prog;
 }
@@ -65,36 +59,30 @@ void apply_xform(const XformProgram& prog, const float* P, const LaneSpan& g) {
         ox[i] = 0.0f;
         oy[i] = 0.0f;
     }
-    using Kind = VariationStep::Kind;
-    bool summed = false;
-    for (const auto& s : prog.steps) {
-        if (prog.passes_point && !summed && (s.kind == Kind::AddSum || s.kind == Kind::SetSum)) {
-            std::copy(tx, tx + g.count, ox);
-            std::copy(ty, ty + g.count, oy);
-            summed = true;
-        }
-        if (P[s.weight_offset] == 0.0f) continue;  // weight 0: skipped, as flam3 and the kernel do
-        if (s.kind == Kind::Sum) {
+    const auto run = [&](const VariationStep& s) {
+        if (P[s.weight_offset] == 0.0f) return;  // weight 0: skipped, as flam3 and the kernel do
+        if (s.effect == UseEffect::Sum) {
             s.batch({tx, ty, ox, oy, g.rng, aff, P + s.param_offset, P[s.weight_offset], g.count});
-            continue;
+            return;
         }
-        // The others evaluate at the point they then change: a copy of it.
-        const bool point = s.kind == Kind::AddPoint || s.kind == Kind::SetPoint;
-        float* vx = point ? tx : ox;
-        float* vy = point ? ty : oy;
+        // The others evaluate at the point (or sum) they then change: a copy of it.
+        float* vx = changes_point(s.effect) ? tx : ox;
+        float* vy = changes_point(s.effect) ? ty : oy;
         float px[kLanes], py[kLanes];
         std::copy(vx, vx + g.count, px);
         std::copy(vy, vy + g.count, py);
-        if (s.kind == Kind::SetPoint || s.kind == Kind::SetSum) {
+        if (replaces(s.effect)) {
             std::fill(vx, vx + g.count, 0.0f);
             std::fill(vy, vy + g.count, 0.0f);
         }
         s.batch({px, py, vx, vy, g.rng, aff, P + s.param_offset, P[s.weight_offset], g.count});
-    }
-    if (prog.passes_point && !summed) {
+    };
+    for (size_t i = 0; i < prog.first_sum_step; ++i) run(prog.steps[i]);
+    if (prog.passes_point) {
         std::copy(tx, tx + g.count, ox);
         std::copy(ty, ty + g.count, oy);
     }
+    for (size_t i = prog.first_sum_step; i < prog.steps.size(); ++i) run(prog.steps[i]);
     const float* X = P + prog.base;
     const Affine* post = reinterpret_cast<const Affine*>(X + XformLayout::kPost);
     const float speed = X[XformLayout::kColorSpeed], color = X[XformLayout::kColor];

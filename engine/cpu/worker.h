@@ -19,28 +19,20 @@
 
 namespace fj::cpu {
 
-// One variation call of an xform, resolved from the key once per frame: at
-// which point it evaluates and what it does with its value (the stitcher's
-// write_use).
+// One variation call of an xform, resolved from the key once per frame.
 struct VariationStep {
-    enum Kind {
-        Sum,        // a Regular use: added to the xform's sum
-        AddPoint,   // flam3's pre_blur, a Pre use that sums: added to the transformed point
-        SetPoint,   // a Pre use: replaces the transformed point
-        AddSum,     // a Post use that sums: added to the sum
-        SetSum,     // a Post use: replaces the sum
-    };
     BatchFn batch;
     int weight_offset;  // absolute, in the parameter block
     int param_offset;
-    Kind kind;
+    UseEffect effect;
 };
 
 struct XformProgram {
     int base = 0;
     bool has_post = false;
     bool passes_point = false;  // XformShape::passes_point
-    std::vector<VariationStep> steps;  // pre_blur, Pre, Regular, Post: the order they apply in
+    std::vector<VariationStep> steps;  // in application_order
+    size_t first_sum_step = 0;         // the first step that does not change the transformed point
 };
 
 // An xform's variation calls, resolved from the key and layout.
