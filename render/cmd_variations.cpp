@@ -28,13 +28,15 @@ const char* kHelp =
     "pre-variation (moves the point before the other variations see it), what its pre_ and\n"
     "post_ uses do (Fractorium's pre_NAME and post_NAME, with parameters pre_PARAM and\n"
     "post_PARAM: they replace the point, before the other variations or after them, with\n"
-    "their value, or add it: \"replace\" or \"add\"; a pre-variation has none), and where\n"
-    "the formula comes from. With names or ids, lists only those.\n"
+    "their value, or add it: \"replace\" or \"add\"; a pre-variation has none), whether it\n"
+    "changes the point's colour index (Fractorium's direct-colour variations; the xform's\n"
+    "var_color says how much of the change it keeps), and where the formula comes from.\n"
+    "With names or ids, lists only those.\n"
     "\n"
     "  --json   one JSON object: {\"count\": N, \"variations\": [{\"id\", \"name\", \"also\", \"params\":\n"
     "           [{\"name\", \"default\"}], \"aliases\": [{\"alias\", \"param\"}], \"ignored\":\n"
     "           [{\"name\", \"only\" (absent: any value)}], \"random_draws\", \"pre\", \"pre_post\"\n"
-    "           (\"replace\", \"add\" or null), \"origin\"}]}\n"
+    "           (\"replace\", \"add\" or null), \"writes_color\", \"origin\"}]}\n"
     "  --help   print this text\n";
 
 // What the variation's pre_ and post_ uses do with its value.
@@ -92,6 +94,7 @@ void print_json(const std::vector<const VariationInfo*>& list) {
                               {"random_draws", v->random_draws},
                               {"pre", v->pre},
                               {"pre_post", v->pre ? nlohmann::ordered_json() : nlohmann::ordered_json(pre_post(*v))},
+                              {"writes_color", v->writes_color},
                               {"origin", v->origin}});
     }
     const nlohmann::ordered_json out = {{"count", list.size()}, {"variations", variations}};
@@ -132,6 +135,7 @@ void print_text(const std::vector<const VariationInfo*>& list, bool everything) 
                 aliases += (aliases.empty() ? "" : ", ") + alias + " = " + param;
             more("aliases", aliases);
         }
+        if (v->writes_color) more("colour", "changes the point's colour index (kept by the xform's var_color)");
         if (!v->ignored.empty()) {
             std::string ignored;
             for (const IgnoredParam& p : v->ignored)

@@ -39,6 +39,10 @@ typedef unsigned long long u64;
 #define FJ_PI_2 1.57079632679489661923f
 // flam3's guard against division by zero (private.h EPS).
 #define FJ_EPS 1e-10f
+// <cfloat>'s FLT_MAX and FLT_EPSILON, which NVRTC lacks. Fractorium guards
+// its divisions with the latter.
+#define FJ_FLT_MAX 3.402823466e+38f
+#define FJ_FLT_EPSILON 1.192092896e-07f
 
 // An affine map x' = a·x + b·y + c, y' = d·x + e·y + f. flam3 writes coefs as
 // "a d b e c f"; the reader reorders them into this struct.
@@ -236,7 +240,13 @@ FJ_HD FJ_INLINE float elliptic_xmax_minus_one(const VarIn& in, float& xmax) {
 //   ox, oy  what the variation adds w·V(in) to: the xform's running sum,
 //        or for flam3's pre_blur and Fractorium's pre_ and post_ uses the
 //        point or sum they change (zeroed first where they replace it)
+//   color   the point's colour index, already blended with the xform's colour
+//        (flam3 and Fractorium blend it before the variations). Only a
+//        variation annotated @color may write it (Fractorium's direct-colour
+//        variations); the xform then mixes the result with the blended index
+//        by its var_color weight.
 #define FJ_VARIATION(name)                                                              \
     FJ_HD FJ_INLINE void fj_var_##name([[maybe_unused]] const fj::VarIn& in,           \
                                        [[maybe_unused]] const float* p, float w,         \
-                                       [[maybe_unused]] fj::Rng& rng, float& ox, float& oy)
+                                       [[maybe_unused]] fj::Rng& rng, float& ox, float& oy, \
+                                       [[maybe_unused]] float& color)

@@ -340,6 +340,38 @@ TEST_CASE("emulated kernels: Fractorium's pre_ and post_ uses plot as the flames
     check_same_hits(iterate(*cuda, mixed, {}, test_plan().samples, false, &reference), reference);
 }
 
+TEST_CASE("emulated kernels: direct-colour variations colour the hits as on the CPU backend, by var_color") {
+    REQUIRE(kStandIns);
+    if (!have_compiler()) return;
+    std::string why;
+    REQUIRE_MESSAGE(fj::cuda_available(&why), why);
+    using M = fj::VariationMode;
+    // Every place a use can change the colour index (Regular, Pre, Post, the
+    // final xform), random ones among them, and var_color kept whole, halved
+    // and dropped.
+    fj::Flame flame = test_flame(fj::PaletteMode::Linear);
+    fj::VariationUse falloff = use("falloff2", 0.4, M::Post);
+    falloff.params[0] = 5;    // scatter
+    falloff.params[1] = 0.1;  // mindist
+    falloff.params[5] = 1;    // mul_c
+    flame.xforms[0].variations = {use("linear", 0.6), use("dc_gridout", 0.3), falloff};
+    flame.xforms[0].direct_color = 0.5;
+    flame.xforms[1].variations.insert(flame.xforms[1].variations.begin(), use("dc_carpet", 0.9, M::Pre));
+    flame.xforms[2].variations.push_back(use("dc_triangle", 0.4));
+    flame.xforms[2].direct_color = 0;
+    flame.final_xform.variations.push_back(use("dc_gridout", 0.2));
+    auto cuda = emulated_cuda_backend("emulated-direct-colour-cache");
+    auto cpu = fj::make_cpu_backend({2});
+    CAPTURE(fj::make_kernel_key(flame, {}).canonical());
+    const Run reference = iterate(*cpu, flame, {});
+    check_same_hits(iterate(*cuda, flame, {}, test_plan().samples, false, &reference), reference);
+    // The colour changes show: without var_color the hits' colours differ.
+    fj::Flame dropped = flame;
+    for (fj::Xform& xf : dropped.xforms) xf.direct_color = 0;
+    dropped.final_xform.direct_color = 0;
+    CHECK(differing_cells(iterate(*cpu, dropped, {}), reference) > 100);
+}
+
 TEST_CASE("emulated kernels: launches of a few rounds each continue the chains of one long launch") {
     REQUIRE(kStandIns);
     if (!have_compiler()) return;

@@ -78,11 +78,12 @@ TEST_CASE("fractorium: on a flat image linear3D computes linear, and flatten add
         const float w = weight(gen), sx = coord(gen), sy = coord(gen);
         fj::Rng rng = fj::make_rng(1, i), rng_linear = rng;
         float ax = sx, ay = sy, bx = sx, by = sy, fx = sx, fy = sy;
-        linear->fn(in, nullptr, w, rng_linear, ax, ay);
-        linear3d->fn(in, nullptr, w, rng, bx, by);
+        float color = 0.25f;
+        linear->fn(in, nullptr, w, rng_linear, ax, ay, color);
+        linear3d->fn(in, nullptr, w, rng, bx, by, color);
         CHECK(ax == bx);
         CHECK(ay == by);
-        flatten->fn(in, nullptr, w, rng, fx, fy);
+        flatten->fn(in, nullptr, w, rng, fx, fy, color);
         CHECK(fx == sx);
         CHECK(fy == sy);
         CHECK(rng.state == rng_linear.state);  // neither draws a random number
@@ -104,8 +105,8 @@ std::pair<float, float> apply(const char* name, float x, float y, float w, const
     const fj::cpu::VariationEntry* v = fj::cpu::find_variation(name);
     if (!v) FAIL("no host function for " << name);
     const fj::Affine identity{1, 0, 0, 0, 1, 0};
-    float ox = 0, oy = 0;
-    v->fn(fj::make_var_in(x, y, &identity), p.data(), w, rng, ox, oy);
+    float ox = 0, oy = 0, color = 0;
+    v->fn(fj::make_var_in(x, y, &identity), p.data(), w, rng, ox, oy, color);
     return {ox, oy};
 }
 
@@ -238,6 +239,70 @@ TEST_CASE("fractorium: bTransform and blur_zoom as Fractorium defines them") {
     }
     REQUIRE(copies.size() == 3);
     for (const auto& [point, count] : copies) CHECK(count == doctest::Approx(1000).epsilon(0.1));
+}
+
+TEST_CASE("fractorium: hexes turns and stretches each point within its hexagonal cell; gaussian is the point plus noise") {
+    // Cell centres of size s: (1.5(i − j), (√3/2)(i + j))·s; a point's cell
+    // is the nearest centre, found here by search.
+    const float s = 0.7f;
+    const auto centre = [&](double x, double y) {
+        double best = 1e300, cx = 0, cy = 0;
+        const int i0 = static_cast<int>(std::floor((x / 1.5 + y / std::sqrt(3.0)) / (2 * s)));
+        const int j0 = static_cast<int>(std::floor((y / std::sqrt(3.0) - x / 1.5) / (2 * s)));
+        for (int i = i0 - 3; i <= i0 + 3; ++i)
+            for (int j = j0 - 3; j <= j0 + 3; ++j) {
+                const double px = 1.5 * (i - j) * s, py = std::sqrt(3.0) / 2 * (i + j) * s;
+                const double d = std::hypot(x - px, y - py);
+                if (d < best) best = d, cx = px, cy = py;
+            }
+        return std::pair{cx, cy};
+    };
+    // The hexagonal norm of an offset from a centre: 1 on the cell's edge,
+    // whose normals point at 30° + k·60°, √3·s/2 from the centre.
+    const auto hex_norm = [&](double dx, double dy) {
+        double most = 0;
+        for (int k = 0; k < 6; ++k) {
+            const double a = (30 + 60 * k) * M_PI / 180;
+            most = std::max(most, (dx * std::cos(a) + dy * std::sin(a)) / (std::sqrt(3.0) / 2 * s));
+        }
+        return most;
+    };
+    std::mt19937 gen(8);
+    std::uniform_real_distribution<float> coord(-4, 4);
+    fj::Rng rng = fj::make_rng(9, 0);
+    int wrong = 0;
+    for (int i = 0; i < 5000; ++i) {
+        const float x = coord(gen), y = coord(gen);
+        const auto [cx, cy] = centre(x, y);
+        const double dx = x - cx, dy = y - cy, r = std::hypot(dx, dy), h = hex_norm(dx, dy);
+        if (h < 0.01 || h > 0.99) continue;  // the centre itself, or an edge between two cells
+        // Parameters: cellsize, power, rotate (turns), scale. Without turn or
+        // stretch: the point itself.
+        auto o = apply("hexes", x, y, 2.0f, {s, 1, 0, 1}, rng);
+        wrong += std::hypot(o.first / 2 - x, o.second / 2 - y) > 1e-4;
+        // A sixth of a turn maps the hexagon onto itself: the point turns
+        // clockwise by 60° about its centre, at the same distance.
+        o = apply("hexes", x, y, 1.0f, {s, 1, 1.0f / 6, 1}, rng);
+        const double ta = std::atan2(o.second - cy, o.first - cx) - std::atan2(dy, dx) + M_PI / 3;
+        wrong += std::fabs(std::hypot(o.first - cx, o.second - cy) - r) > 1e-4 ||
+                 std::fabs(std::remainder(ta, 2 * M_PI)) > 1e-3;
+        // Power 2, scale 1.5: along its ray, to hexagonal norm 1.5·h².
+        o = apply("hexes", x, y, 1.0f, {s, 2, 0, 1.5f}, rng);
+        const double ox = o.first - cx, oy = o.second - cy;
+        wrong += std::fabs(hex_norm(ox, oy) - 1.5 * h * h) > 1e-4 || std::fabs(ox * dy - oy * dx) > 1e-4;
+    }
+    CHECK(wrong == 0);
+    CHECK(apply("hexes", 0.3f, 0.2f, 1.0f, {0, 1, 0.166f, 1}, rng) == std::pair{0.0f, 0.0f});  // cellsize 0
+
+    // gaussian: the unweighted point plus gaussian_blur's noise, draw for draw.
+    for (int i = 0; i < 1000; ++i) {
+        const float x = coord(gen), y = coord(gen);
+        fj::Rng twin = rng;
+        const auto g = apply("gaussian", x, y, 0.5f, {}, rng);
+        const auto b = apply("gaussian_blur", x, y, 0.5f, {}, twin);
+        wrong += g.first != b.first + x || g.second != b.second + y || rng.state != twin.state;
+    }
+    CHECK(wrong == 0);
 }
 
 TEST_CASE("fractorium: pre_ and post_ uses read in the order they apply, with their own parameters, and write back") {
@@ -438,7 +503,7 @@ TEST_CASE("fractorium: what changes a Fractorium image and flamejit does not ren
         {R"(cam_zpos="1")", R"(linear="1")", "3D camera"},
         {R"(cam_dof="0.1")", R"(linear="1")", "3D camera"},
         {"", R"(log="1" log_base="10")", "log_base \"10\" is not rendered"},
-        {"", R"(hexes="1")", "unknown variation \"hexes\""},
+        {"", R"(crackle="1")", "unknown variation \"crackle\""},
     };
     for (const Case& c : cases) {
         const std::string xml = ember_flame(c.flame, c.xform);
@@ -486,8 +551,9 @@ TEST_CASE("fractorium: the corpus's Ember flames read, or name the variation fla
         MESSAGE("corpus folder absent: not checked");
         return;
     }
-    // curves: read, with curves that change colours; moded: read, with pre_ or post_ uses
-    int flames = 0, read = 0, unknown = 0, curves = 0, moded = 0;
+    // curves: read, with curves that change colours; moded: read, with pre_
+    // or post_ uses; direct: read, with uses that change the colour index
+    int flames = 0, read = 0, unknown = 0, curves = 0, moded = 0, direct = 0;
     for (const auto& entry : std::filesystem::directory_iterator(folder)) {
         for (const std::string& xml : fj::flam3_flame_elements(entry.path().string())) {
             ++flames;
@@ -499,10 +565,14 @@ TEST_CASE("fractorium: the corpus's Ember flames read, or name the variation fla
                 curves += !flame.curves.identity();
                 std::vector<fj::Xform> all = flame.xforms;
                 if (flame.has_final) all.push_back(flame.final_xform);
-                bool any = false;
+                bool any = false, colours = false;
                 for (const fj::Xform& xf : all)
-                    for (const fj::VariationUse& u : xf.variations) any = any || u.mode != fj::VariationMode::Regular;
+                    for (const fj::VariationUse& u : xf.variations) {
+                        any = any || u.mode != fj::VariationMode::Regular;
+                        colours = colours || fj::VariationRegistry::standard().by_id(u.id)->writes_color;
+                    }
                 moded += any;
+                direct += colours;
             } else if (error.find("unknown variation") != std::string::npos) {
                 ++unknown;
             } else {
@@ -511,11 +581,13 @@ TEST_CASE("fractorium: the corpus's Ember flames read, or name the variation fla
         }
     }
     MESSAGE(flames << " Fractorium corpus flames: " << read << " read (" << curves << " of them with colour curves, "
-                   << moded << " with pre_ or post_ uses), " << unknown << " use variations flamejit lacks");
+                   << moded << " with pre_ or post_ uses, " << direct << " with direct colour), " << unknown
+                   << " use variations flamejit lacks");
     CHECK(flames >= 100);
     CHECK(read * 10 >= flames * 9);
     CHECK(curves > 0);
     CHECK(moded > 0);
+    CHECK(direct > 0);
 }
 
 TEST_CASE("fractorium: corpus flames render as flam3 renders them in its spelling (fidelity ratio <= 1.3)") {

@@ -16,6 +16,10 @@
 // Random variations draw from fj::Rng streams seeded alike on both sides
 // (make_rng(seed, case)); the draws are integers, so they match bit for bit.
 //
+// Direct-colour variations (@color) also change the colour index; the case
+// carries one in [0, 1) and the index they leave is compared as a third
+// component of the result.
+//
 // Property: |device − host| ≤ 1e-5 · max(1, |host|) per component, where the
 // host result is well conditioned: moving any non-zero input (point, weight,
 // parameters, affine) by four float ulps moves the host result by less than
@@ -59,9 +63,14 @@ const std::map<std::string, double> kTolerance = {};
 
 // One case as the kernel reads it (floats): the pre-affine point, the weight,
 // the affine, the starting sum (the point itself for a pre-variation, else
-// 0), then the parameters.
-constexpr int kTx = 0, kTy = 1, kW = 2, kAff = 3, kOx = 9, kOy = 10, kParams = 11, kMaxParams = 8;
+// 0), the colour index, then the parameters.
+constexpr int kTx = 0, kTy = 1, kW = 2, kAff = 3, kOx = 9, kOy = 10, kC = 11, kParams = 12, kMaxParams = 12;
 constexpr int kCaseFloats = kParams + kMaxParams;
+
+// What a variation leaves: the sum it added to and the colour index.
+struct Result {
+    float x, y, c;
+};
 
 const char* kEntryPoint = R"(
 // ---- test entry point: thread i applies variation ids[i] to case i.
@@ -73,10 +82,11 @@ extern "C" __global__ void fj_eval_variations(const int* __restrict__ ids, const
     const fj::Affine aff = {c[3], c[4], c[5], c[6], c[7], c[8]};
     const fj::VarIn in = fj::make_var_in(c[0], c[1], &aff);
     fj::Rng rng = fj::make_rng(seed, (unsigned long long)i);
-    float ox = c[9], oy = c[10];
-    fj_apply_variation(ids[i], in, c + 11, c[2], rng, ox, oy);
-    out[2 * i] = ox;
-    out[2 * i + 1] = oy;
+    float ox = c[9], oy = c[10], color = c[11];
+    fj_apply_variation(ids[i], in, c + 12, c[2], rng, ox, oy, color);
+    out[3 * i] = ox;
+    out[3 * i + 1] = oy;
+    out[3 * i + 2] = color;
 }
 )";
 
@@ -87,13 +97,18 @@ struct Case {
 };
 
 // The host build of the snippet, on exactly what the kernel gets.
-void host_eval(const Case& c, const float* v, int index, float& ox, float& oy) {
+Result host_eval(const Case& c, const float* v, int index) {
     const fj::Affine aff = {v[kAff], v[kAff + 1], v[kAff + 2], v[kAff + 3], v[kAff + 4], v[kAff + 5]};
     const fj::VarIn in = fj::make_var_in(v[kTx], v[kTy], &aff);
     fj::Rng rng = fj::make_rng(kSeed, static_cast<unsigned long long>(index));
-    ox = v[kOx];
-    oy = v[kOy];
-    c.fn(in, v + kParams, v[kW], rng, ox, oy);
+    Result r{v[kOx], v[kOy], v[kC]};
+    c.fn(in, v + kParams, v[kW], rng, r.x, r.y, r.c);
+    return r;
+}
+
+// The largest difference over the components: the colour index counts too.
+double difference(const Result& a, const Result& b) {
+    return std::max({std::fabs(double(a.x) - b.x), std::fabs(double(a.y) - b.y), std::fabs(double(a.c) - b.c)});
 }
 
 class Sampler {
@@ -122,6 +137,7 @@ public:
         for (int k = 0; k < 6; ++k) v[kAff + k] = uni(-1.5f, 1.5f);
         v[kOx] = info.pre ? v[kTx] : 0.0f;
         v[kOy] = info.pre ? v[kTy] : 0.0f;
+        v[kC] = uni(0, 1);
         for (int k = 0; k < kMaxParams; ++k) v[kParams + k] = 0.0f;
         for (size_t k = 0; k < info.params.size(); ++k) {
             const double d = uni(0, 1);
@@ -144,11 +160,19 @@ float nudge(float v, int ulps) {
 
 enum class Verdict { Judge, BadBoth, Ill };
 
+// The error allowed at a host result: relative to the point's size, at least
+// absolute (the colour index lies in [0, 1]).
+double tolerance(const Case& c, const Result& h) {
+    const auto it = kTolerance.find(c.info->name);
+    const double rel = it == kTolerance.end() ? kRelTol : it->second;
+    return rel * std::max(1.0, std::hypot(double(h.x), double(h.y)));
+}
+
 // Whether the host's answer at case `index` is stable under four-ulp moves
 // of every non-zero input the variation may read.
-Verdict condition(const Case& c, int index, float hx, float hy, double tol) {
-    const bool bad = fj::is_bad_point(hx, hy);
-    const int inputs[] = {kTx, kTy, kW, kAff, kAff + 1, kAff + 2, kAff + 3, kAff + 4, kAff + 5};
+Verdict condition(const Case& c, int index, const Result& h, double tol) {
+    const bool bad = fj::is_bad_point(h.x, h.y);
+    const int inputs[] = {kTx, kTy, kW, kAff, kAff + 1, kAff + 2, kAff + 3, kAff + 4, kAff + 5, kC};
     std::vector<int> which(std::begin(inputs), std::end(inputs));
     for (size_t k = 0; k < c.info->params.size(); ++k) which.push_back(kParams + static_cast<int>(k));
     for (int at : which) {
@@ -163,10 +187,9 @@ Verdict condition(const Case& c, int index, float hx, float hy, double tol) {
                 v[kOx] = v[kTx];
                 v[kOy] = v[kTy];
             }
-            float mx, my;
-            host_eval(c, v, index, mx, my);
-            if (fj::is_bad_point(mx, my) != bad) return Verdict::Ill;
-            if (!bad && std::max(std::fabs(mx - hx), std::fabs(my - hy)) > 0.25 * tol) return Verdict::Ill;
+            const Result m = host_eval(c, v, index);
+            if (fj::is_bad_point(m.x, m.y) != bad) return Verdict::Ill;
+            if (!bad && difference(m, h) > 0.25 * tol) return Verdict::Ill;
         }
     }
     return bad ? Verdict::BadBoth : Verdict::Judge;
@@ -179,7 +202,7 @@ std::string device_arch(CUdevice device) {
     return "sm_" + std::to_string(major) + std::to_string(minor);
 }
 
-// Runs the kernel on device 0 and returns 2 floats per case.
+// Runs the kernel on device 0 and returns 3 floats per case (Result).
 std::vector<float> run_on_device(const fj::CompiledKernel& kernel, const std::vector<int>& ids,
                                  const std::vector<float>& cases) {
     const fj::DriverApi& api = fj::cuda_driver();
@@ -187,7 +210,7 @@ std::vector<float> run_on_device(const fj::CompiledKernel& kernel, const std::ve
     CUcontext context;
     CU_CHECK(cuDeviceGet(&device, 0));
     CU_CHECK(cuDevicePrimaryCtxRetain(&context, device));
-    std::vector<float> out(ids.size() * 2);
+    std::vector<float> out(ids.size() * 3);
     CUmodule module = nullptr;
     CUdeviceptr d_ids = 0, d_cases = 0, d_out = 0;
     try {
@@ -255,18 +278,16 @@ TEST_CASE("gpu variations: every variation on the device equals the host snippet
     }
     const int n = static_cast<int>(cases.size());
     std::vector<int> ids(n);
-    std::vector<float> packed(static_cast<size_t>(n) * kCaseFloats), host(2 * static_cast<size_t>(n));
+    std::vector<float> packed(static_cast<size_t>(n) * kCaseFloats);
+    std::vector<Result> host(n);
     std::vector<Verdict> verdicts(n);
     std::map<std::string, Counts> counts;
     for (int i = 0; i < n; ++i) {
         const Case& c = cases[i];
         ids[i] = c.info->id;
         std::copy(c.v, c.v + kCaseFloats, packed.begin() + static_cast<size_t>(i) * kCaseFloats);
-        host_eval(c, c.v, i, host[2 * i], host[2 * i + 1]);
-        const auto tol_it = kTolerance.find(c.info->name);
-        const double rel = tol_it == kTolerance.end() ? kRelTol : tol_it->second;
-        const double tol = rel * std::max(1.0, std::hypot(double(host[2 * i]), double(host[2 * i + 1])));
-        verdicts[i] = condition(c, i, host[2 * i], host[2 * i + 1], tol);
+        host[i] = host_eval(c, c.v, i);
+        verdicts[i] = condition(c, i, host[i], tolerance(c, host[i]));
         Counts& k = counts[c.info->name];
         ++k.tried;
         k.bad_both += verdicts[i] == Verdict::BadBoth;
@@ -318,17 +339,14 @@ TEST_CASE("gpu variations: every variation on the device equals the host snippet
     for (int i = 0; i < n; ++i) {
         const Case& c = cases[i];
         Counts& k = counts[c.info->name];
-        const float dx = dev[2 * i], dy = dev[2 * i + 1], hx = host[2 * i], hy = host[2 * i + 1];
+        const Result d{dev[3 * i], dev[3 * i + 1], dev[3 * i + 2]}, h = host[i];
         if (verdicts[i] == Verdict::Ill) continue;
         ++k.checked;
         bool ok;
         if (verdicts[i] == Verdict::BadBoth) {
-            ok = fj::is_bad_point(dx, dy);
+            ok = fj::is_bad_point(d.x, d.y);
         } else {
-            const auto tol_it = kTolerance.find(c.info->name);
-            const double rel = tol_it == kTolerance.end() ? kRelTol : tol_it->second;
-            const double tol = rel * std::max(1.0, std::hypot(double(hx), double(hy)));
-            const double err = std::max(std::fabs(double(dx) - hx), std::fabs(double(dy) - hy));
+            const double tol = tolerance(c, h), err = difference(d, h);
             ok = err <= tol;
             k.worst = std::max(k.worst, err / tol);
         }
@@ -336,8 +354,9 @@ TEST_CASE("gpu variations: every variation on the device equals the host snippet
             ++k.wrong;
             if (reported[c.info->name]++ < 3)
                 MESSAGE(c.info->name << " case " << i << ": point (" << c.v[kTx] << ", " << c.v[kTy] << ") w "
-                                     << c.v[kW] << " p0 " << c.v[kParams] << ": host (" << hx << ", " << hy
-                                     << ") device (" << dx << ", " << dy << ")");
+                                     << c.v[kW] << " p0 " << c.v[kParams] << ": host (" << h.x << ", " << h.y
+                                     << ", colour " << h.c << ") device (" << d.x << ", " << d.y << ", colour "
+                                     << d.c << ")");
         }
     }
     print_table();

@@ -141,7 +141,8 @@ void apply_ours(const fj::VariationInfo& info, fj::cpu::VariationFn fn, const Se
         ox = 0;
         oy = 0;
     }
-    fn(in, s.params.data(), s.weight, rng, ox, oy);
+    float color = 0.5f;  // flam3's variations leave the colour index alone
+    fn(in, s.params.data(), s.weight, rng, ox, oy, color);
 }
 
 class Sampler {

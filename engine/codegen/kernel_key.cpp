@@ -54,6 +54,13 @@ std::vector<size_t> application_order(const XformShape& shape, const VariationRe
     return order;
 }
 
+bool writes_color(const XformShape& shape, const VariationRegistry& registry) {
+    return std::any_of(shape.variations.begin(), shape.variations.end(), [&](const VariationSlot& slot) {
+        const VariationInfo* info = registry.by_id(slot.id);
+        return info && info->writes_color;
+    });
+}
+
 const char* to_string(Shuffle s) {
     switch (s) {
         case Shuffle::None: return "none";

@@ -76,6 +76,11 @@ inline bool replaces(UseEffect e) { return e == UseEffect::SetPoint || e == UseE
 // pre_blur, then the rest in xform order (Pre, Regular, Post).
 std::vector<size_t> application_order(const XformShape& shape, const VariationRegistry& registry);
 
+// Whether any use of the xform may change the colour index (@color). Only such
+// xforms mix the changed index with the blended one by their var_color
+// weight, as Fractorium does; the others leave the blended index alone.
+bool writes_color(const XformShape& shape, const VariationRegistry& registry);
+
 struct KernelOptions {
     Shuffle shuffle = Shuffle::Ring;
     int block_size = 256;       // threads per block, a multiple of 32

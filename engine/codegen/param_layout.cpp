@@ -45,6 +45,7 @@ void pack_xform(const Xform& xf, const XformLayout& x, float* block, bool final_
     r[XformLayout::kColor] = static_cast<float>(xf.color);
     r[XformLayout::kColorSpeed] = static_cast<float>(xf.color_speed);
     r[XformLayout::kVisibility] = static_cast<float>(final_xform ? xf.opacity : visibility(xf.opacity));
+    r[XformLayout::kDirectColor] = static_cast<float>(xf.direct_color);
     for (size_t v = 0; v < xf.variations.size(); ++v) {
         r[x.weight_offset[v]] = static_cast<float>(xf.variations[v].weight);
         for (size_t p = 0; p < xf.variations[v].params.size(); ++p)

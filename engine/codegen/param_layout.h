@@ -40,7 +40,10 @@ struct XformLayout {
     // Standard xforms: visibility = opacity^log2(10) (flam3 adjust_percentage).
     // The final xform: its opacity, the probability of applying it (flam3).
     static constexpr int kVisibility = 14;
-    static constexpr int kVariations = 15; // then per variation: weight, params...
+    // Fractorium's var_color: how much of a colour index changed by @color
+    // uses the xform keeps (1: all of it).
+    static constexpr int kDirectColor = 15;
+    static constexpr int kVariations = 16; // then per variation: weight, params...
     int base = 0;
     int size = 0;
     std::vector<int> weight_offset;  // per variation of the shape, relative to base

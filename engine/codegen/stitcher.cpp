@@ -19,7 +19,7 @@ void write_use(std::ostringstream& out, UseEffect effect, const VariationSlot& s
                                                                    ", X[" + std::to_string(x.weight_offset[v]) + "], rng, ";
     const std::string weight = "X[" + std::to_string(x.weight_offset[v]) + "] != 0.0f";
     if (effect == UseEffect::Sum) {
-        out << "    if (" << weight << ") " << call << "in, " << args << "ox, oy);\n";
+        out << "    if (" << weight << ") " << call << "in, " << args << "ox, oy, c);\n";
         return;
     }
     // The others evaluate at the point (or sum) they then change.
@@ -27,14 +27,16 @@ void write_use(std::ostringstream& out, UseEffect effect, const VariationSlot& s
     out << "    if (" << weight << ") {  // " << mode_prefix(slot.mode) << info.name << "\n"
         << "        const fj::VarIn at = fj::make_var_in(" << px << ", " << py << ", aff);\n";
     if (replaces(effect)) out << "        " << px << " = 0.0f;\n        " << py << " = 0.0f;\n";
-    out << "        " << call << "at, " << args << px << ", " << py << ");\n    }\n";
+    out << "        " << call << "at, " << args << px << ", " << py << ", c);\n    }\n";
 }
 
-// The function of one xform: pre-affine; its uses in application_order, the
-// sum opened after those that change the transformed point (as that point,
-// Fractorium's rule, when the xform passes it on); post affine if present;
-// colour blend. Offsets are constants of the layout; every value is read
-// from the parameter block.
+// The function of one xform: pre-affine; colour blend; its uses in
+// application_order, the sum opened after those that change the transformed
+// point (as that point, Fractorium's rule, when the xform passes it on); post
+// affine if present; where a use may change the colour index, its mix with
+// the blended one by var_color (a NaN index becomes 0, as in Fractorium).
+// Offsets are constants of the layout; every value is read from the
+// parameter block.
 void write_xform(std::ostringstream& out, const std::string& fn, const XformShape& shape,
                  const XformLayout& x, const VariationRegistry& registry, const std::string& what) {
     out << "// " << what << ":";
@@ -45,7 +47,11 @@ void write_xform(std::ostringstream& out, const std::string& fn, const XformShap
         << "    const float* X = P + " << x.base << ";\n"
         << "    const fj::Affine* aff = reinterpret_cast<const fj::Affine*>(X + " << XformLayout::kAffine << ");\n"
         << "    float tx, ty;\n"
-        << "    fj::apply_affine(*aff, x, y, tx, ty);\n";
+        << "    fj::apply_affine(*aff, x, y, tx, ty);\n"
+        << "    c = X[" << XformLayout::kColorSpeed << "] * X[" << XformLayout::kColor << "] + (1.0f - X["
+        << XformLayout::kColorSpeed << "]) * c;\n";
+    const bool mixes_color = writes_color(shape, registry);
+    if (mixes_color) out << "    const float blended = c;\n";
     bool opened = false;
     const auto open_sum = [&] {
         if (opened) return;
@@ -68,8 +74,10 @@ void write_xform(std::ostringstream& out, const std::string& fn, const XformShap
             << "), ox, oy, x, y);\n";
     else
         out << "    x = ox;\n    y = oy;\n";
-    out << "    c = X[" << XformLayout::kColorSpeed << "] * X[" << XformLayout::kColor << "] + (1.0f - X["
-        << XformLayout::kColorSpeed << "]) * c;\n}\n\n";
+    if (mixes_color)
+        out << "    c = blended + X[" << XformLayout::kDirectColor << "] * (c - blended);\n"
+            << "    if (c != c) c = 0.0f;\n";
+    out << "}\n\n";
 }
 
 }  // namespace

@@ -17,43 +17,61 @@ namespace {
 // exactly as the specialized xform functions do.
 void write_dispatch(std::ostream& out, const VariationRegistry& registry) {
     out << "FJ_HD FJ_INLINE int " << kVariationDispatchName
-        << "(int id, const fj::VarIn& in, const float* p, float w, fj::Rng& rng, float& ox, float& oy) {\n"
+        << "(int id, const fj::VarIn& in, const float* p, float w, fj::Rng& rng, float& ox, float& oy, "
+           "float& c) {\n"
         << "    switch (id) {\n";
     for (const VariationInfo& v : registry.all())
-        out << "    case " << v.id << ": fj_var_" << v.name << "(in, p, w, rng, ox, oy); return " << v.params.size()
+        out << "    case " << v.id << ": fj_var_" << v.name << "(in, p, w, rng, ox, oy, c); return " << v.params.size()
             << ";\n";
     out << "    default: return 0;\n    }\n}\n\n";
 }
 
 // The generic xform: its record says how many slots of each kind follow and
 // whether the post affine applies; the same steps as the stitcher's
-// write_xform, with the variation list read instead of unrolled.
+// write_xform, with the variation list read instead of unrolled. It mixes the
+// colour index by var_color whatever its variations are: where none writes
+// the index, the mix leaves the blended one unchanged, as the stitched
+// xform does by omitting it.
 const char* kGenericXform = R"(// Applies the xform whose record starts at X (layout: codegen/switch_kernel.h).
 __device__ FJ_INLINE void fj_switch_xform(const float* __restrict__ X, float& x, float& y, float& c, fj::Rng& rng) {
     const fj::Affine* aff = reinterpret_cast<const fj::Affine*>(X + FJ_REC_AFFINE);
     float tx, ty;
     fj::apply_affine(*aff, x, y, tx, ty);
+    c = X[FJ_REC_COLOR_SPEED] * X[FJ_REC_COLOR] + (1.0f - X[FJ_REC_COLOR_SPEED]) * c;
+    const float blended = c;
     const int pre_slots = (int)X[FJ_REC_PRE_SLOTS];
-    const int slots = (int)X[FJ_REC_SLOTS];
-    const int post_slots = (int)X[FJ_REC_POST_SLOTS];
+    const int sum_end = pre_slots + (int)X[FJ_REC_SLOTS];
+    const int end = sum_end + (int)X[FJ_REC_POST_SLOTS];
     const float* S = X + FJ_REC_FIRST_SLOT;
-    for (int s = 0; s < pre_slots; ++s) {
-        const fj::VarIn at = fj::make_var_in(tx, ty, aff);
-        if (S[2] != 0.0f) tx = ty = 0.0f;
-        S += 3 + fj_apply_variation((int)S[0], at, S + 3, S[1], rng, tx, ty);
-    }
+    // One loop and one dispatch site, as a renderer of this kind would have.
+    // Slots below pre_slots change the transformed point; those below
+    // sum_end add to the sum at the point as it then stands; the rest (Post)
+    // change the sum.
     float ox = 0.0f, oy = 0.0f;
-    if (X[FJ_REC_PASSES_POINT] != 0.0f) {
-        ox = tx;
-        oy = ty;
-    }
-    const fj::VarIn in = fj::make_var_in(tx, ty, aff);
-    for (int s = 0; s < slots; ++s)
-        S += 3 + fj_apply_variation((int)S[0], in, S + 3, S[1], rng, ox, oy);
-    for (int s = 0; s < post_slots; ++s) {
-        const fj::VarIn at = fj::make_var_in(ox, oy, aff);
-        if (S[2] != 0.0f) ox = oy = 0.0f;
-        S += 3 + fj_apply_variation((int)S[0], at, S + 3, S[1], rng, ox, oy);
+    fj::VarIn in{};
+    for (int s = 0; s <= end; ++s) {
+        if (s == pre_slots) {
+            if (X[FJ_REC_PASSES_POINT] != 0.0f) {
+                ox = tx;
+                oy = ty;
+            }
+            in = fj::make_var_in(tx, ty, aff);
+        }
+        if (s == end) break;
+        const bool on_point = s < pre_slots;
+        float vx = on_point ? tx : ox, vy = on_point ? ty : oy;
+        if (on_point || s >= sum_end) {
+            in = fj::make_var_in(vx, vy, aff);
+            if (S[2] != 0.0f) vx = vy = 0.0f;
+        }
+        S += 3 + fj_apply_variation((int)S[0], in, S + 3, S[1], rng, vx, vy, c);
+        if (on_point) {
+            tx = vx;
+            ty = vy;
+        } else {
+            ox = vx;
+            oy = vy;
+        }
     }
     if (X[FJ_REC_HAS_POST] != 0.0f) {
         fj::apply_affine(*reinterpret_cast<const fj::Affine*>(X + FJ_REC_POST), ox, oy, x, y);
@@ -61,7 +79,8 @@ __device__ FJ_INLINE void fj_switch_xform(const float* __restrict__ X, float& x,
         x = ox;
         y = oy;
     }
-    c = X[FJ_REC_COLOR_SPEED] * X[FJ_REC_COLOR] + (1.0f - X[FJ_REC_COLOR_SPEED]) * c;
+    c = blended + X[FJ_REC_DIRECT_COLOR] * (c - blended);
+    if (c != c) c = 0.0f;
 }
 
 __device__ FJ_INLINE void fj_apply_xform(const float* __restrict__ P, int k, float& x, float& y, float& c,
@@ -114,6 +133,7 @@ std::string switch_kernel_source(const KernelKey& key, const VariationRegistry& 
         << "#define FJ_REC_COLOR " << XformLayout::kColor << "\n"
         << "#define FJ_REC_COLOR_SPEED " << XformLayout::kColorSpeed << "\n"
         << "#define FJ_REC_VISIBILITY " << XformLayout::kVisibility << "\n"
+        << "#define FJ_REC_DIRECT_COLOR " << XformLayout::kDirectColor << "\n"
         << "#define FJ_REC_HAS_POST " << SwitchLayout::kHasPost << "\n"
         << "#define FJ_REC_PASSES_POINT " << SwitchLayout::kPassesPoint << "\n"
         << "#define FJ_REC_PRE_SLOTS " << SwitchLayout::kPreSlots << "\n"

@@ -25,14 +25,15 @@
 //   11  final         offset of the final xform's record (0 when none)
 //   12  palette       256·4 RGBA, as ParamLayout
 // Record of one xform: the first XformLayout::kVariations floats as in the
-// specialized layout (affine, post, colour, colour speed, visibility), then
-//   15  1 when the post affine is applied
-//   16  1 when the xform passes its transformed point on (XformShape::passes_point)
-//   17  slot count of the uses that change the transformed point (flam3's
+// specialized layout (affine, post, colour, colour speed, visibility,
+// var_color), then
+//   16  1 when the post affine is applied
+//   17  1 when the xform passes its transformed point on (XformShape::passes_point)
+//   18  slot count of the uses that change the transformed point (flam3's
 //       pre_blur, then Fractorium's Pre uses)
-//   18  slot count of the Regular uses
-//   19  slot count of the Post uses
-//   20  slots, in that order: id, weight, 1 when the use replaces the point
+//   19  slot count of the Regular uses
+//   20  slot count of the Post uses
+//   21  slots, in that order: id, weight, 1 when the use replaces the point
 //       or sum it changes (0: adds to it), then the variation's parameters
 //       (as many as its @param annotations)
 // Ids and counts are small integers, exact in float.
@@ -42,6 +43,7 @@
 #include <vector>
 
 #include "codegen/kernel_key.h"
+#include "codegen/param_layout.h"
 #include "codegen/snippet_source.h"
 #include "codegen/variation_registry.h"
 #include "genome/flame.h"
@@ -57,17 +59,17 @@ struct SwitchLayout {
     static constexpr int kFinal = 11;
     static constexpr int kPalette = 12;
     // Inside a record.
-    static constexpr int kHasPost = 15;
-    static constexpr int kPassesPoint = 16;
-    static constexpr int kPreSlots = 17;
-    static constexpr int kSlots = 18;
-    static constexpr int kPostSlots = 19;
-    static constexpr int kFirstSlot = 20;
+    static constexpr int kHasPost = XformLayout::kVariations;
+    static constexpr int kPassesPoint = kHasPost + 1;
+    static constexpr int kPreSlots = kHasPost + 2;
+    static constexpr int kSlots = kHasPost + 3;
+    static constexpr int kPostSlots = kHasPost + 4;
+    static constexpr int kFirstSlot = kHasPost + 5;
 };
 
 // Name of the dispatch function every switch source defines:
 //   int fj_apply_variation(int id, const fj::VarIn& in, const float* p, float w,
-//                          fj::Rng& rng, float& ox, float& oy)
+//                          fj::Rng& rng, float& ox, float& oy, float& c)
 // It applies variation `id` as its snippet does and returns the number of
 // parameters it read (0 for an id it does not hold, which it leaves alone).
 inline constexpr const char* kVariationDispatchName = "fj_apply_variation";

@@ -63,6 +63,8 @@ VariationInfo parse_annotations(const std::string& path, const std::string& text
             info.pre = true;
         } else if (tag == "assign" && a == "sum" && b.empty()) {
             info.pre_post_sum = true;
+        } else if (tag == "color" && a.empty()) {
+            info.writes_color = true;
         } else {
             fail(path, n, "unknown or malformed annotation '@" + tag + "'");
         }
@@ -77,6 +79,12 @@ VariationInfo parse_annotations(const std::string& path, const std::string& text
     if (info.origin.empty()) fail(path, 1, "missing @origin");
     if (text.find("FJ_VARIATION(" + info.name + ")") == std::string::npos)
         fail(path, 1, "no FJ_VARIATION(" + info.name + ") definition");
+    // The kernels mix a changed colour index with the blended one only in
+    // xforms that hold an @color use, so no other snippet may touch it.
+    if (!info.writes_color && text.find("color") != std::string::npos)
+        fail(path, 1, "names `color` without @color");
+    if (info.writes_color && text.find("color =") == std::string::npos)
+        fail(path, 1, "@color, but never assigns `color`");
     for (const IgnoredParam& ignored : info.ignored)
         for (const auto& p : info.params)
             if (p.name == ignored.name) fail(path, 1, "@ignored " + ignored.name + " is also a @param");

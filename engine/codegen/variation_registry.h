@@ -18,6 +18,9 @@
 //   // @pre                   applied to the point before the others (pre_blur)
 //   // @assign sum            as a Fractorium pre_ or post_ use, adds its value to
 //                             the point instead of replacing it (blurs)
+//   // @color                 writes the point's colour index (Fractorium's
+//                             direct-colour variations); no other snippet may
+//                             name `color`
 // The registry is derived from these and nothing else; there is no hand-kept
 // list of variations anywhere in the engine.
 #pragma once
@@ -56,6 +59,7 @@ struct VariationInfo {
     int random_draws = 0;
     bool pre = false;
     bool pre_post_sum = false;  // @assign sum
+    bool writes_color = false;  // @color
     std::string origin;  // @origin: the renderer and version that defines it
     std::string path;    // relative to snippets/
 

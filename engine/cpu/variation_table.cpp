@@ -11,7 +11,7 @@ template <VariationFn F>
 void run_batch(const LaneBatch& b) {
     for (int i = 0; i < b.count; ++i) {
         const fj::VarIn in = fj::make_var_in(b.x[i], b.y[i], b.aff);
-        F(in, b.params, b.weight, b.rng[i], b.ox[i], b.oy[i]);
+        F(in, b.params, b.weight, b.rng[i], b.ox[i], b.oy[i], b.c[i]);
     }
 }
 

@@ -21,6 +21,7 @@ struct LaneBatch {
     const float* y;
     float* ox;                 // what it adds its values to (FJ_VARIATION), kLanes each
     float* oy;
+    float* c;                  // colour indices (FJ_VARIATION's color), kLanes
     fj::Rng* rng;              // per-lane streams
     const fj::Affine* aff;     // the xform's pre-affine
     const float* params;       // the variation's parameters
@@ -28,7 +29,7 @@ struct LaneBatch {
     int count;                 // lanes in use (≤ kLanes)
 };
 
-using VariationFn = void (*)(const fj::VarIn&, const float*, float, fj::Rng&, float&, float&);
+using VariationFn = void (*)(const fj::VarIn&, const float*, float, fj::Rng&, float&, float&, float&);
 using BatchFn = void (*)(const LaneBatch&);
 
 struct VariationEntry {

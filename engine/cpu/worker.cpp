@@ -16,6 +16,7 @@ XformProgram compile_xform(const XformShape& shape, const XformLayout& x) {
     prog.base = x.base;
     prog.has_post = shape.has_post;
     prog.passes_point = shape.passes_point();
+    prog.mixes_color = writes_color(shape, registry);
     for (size_t v : application_order(shape, registry)) {
         const VariationSlot slot = shape.variations[v];
         const VariationInfo* info = registry.by_id(slot.id);
@@ -52,17 +53,21 @@ struct LaneGroup {
 namespace {
 
 void apply_xform(const XformProgram& prog, const float* P, const LaneSpan& g) {
-    const Affine* aff = reinterpret_cast<const Affine*>(P + prog.base + XformLayout::kAffine);
-    float tx[kLanes], ty[kLanes], ox[kLanes], oy[kLanes];
+    const float* X = P + prog.base;
+    const Affine* aff = reinterpret_cast<const Affine*>(X + XformLayout::kAffine);
+    const float speed = X[XformLayout::kColorSpeed], color = X[XformLayout::kColor];
+    float tx[kLanes], ty[kLanes], ox[kLanes], oy[kLanes], blended[kLanes];
     for (int i = 0; i < g.count; ++i) {
         apply_affine(*aff, g.x[i], g.y[i], tx[i], ty[i]);
         ox[i] = 0.0f;
         oy[i] = 0.0f;
+        g.c[i] = speed * color + (1.0f - speed) * g.c[i];
+        blended[i] = g.c[i];
     }
     const auto run = [&](const VariationStep& s) {
         if (P[s.weight_offset] == 0.0f) return;  // weight 0: skipped, as flam3 and the kernel do
         if (s.effect == UseEffect::Sum) {
-            s.batch({tx, ty, ox, oy, g.rng, aff, P + s.param_offset, P[s.weight_offset], g.count});
+            s.batch({tx, ty, ox, oy, g.c, g.rng, aff, P + s.param_offset, P[s.weight_offset], g.count});
             return;
         }
         // The others evaluate at the point (or sum) they then change: a copy of it.
@@ -75,7 +80,7 @@ void apply_xform(const XformProgram& prog, const float* P, const LaneSpan& g) {
             std::fill(vx, vx + g.count, 0.0f);
             std::fill(vy, vy + g.count, 0.0f);
         }
-        s.batch({px, py, vx, vy, g.rng, aff, P + s.param_offset, P[s.weight_offset], g.count});
+        s.batch({px, py, vx, vy, g.c, g.rng, aff, P + s.param_offset, P[s.weight_offset], g.count});
     };
     for (size_t i = 0; i < prog.first_sum_step; ++i) run(prog.steps[i]);
     if (prog.passes_point) {
@@ -83,9 +88,7 @@ void apply_xform(const XformProgram& prog, const float* P, const LaneSpan& g) {
         std::copy(ty, ty + g.count, oy);
     }
     for (size_t i = prog.first_sum_step; i < prog.steps.size(); ++i) run(prog.steps[i]);
-    const float* X = P + prog.base;
     const Affine* post = reinterpret_cast<const Affine*>(X + XformLayout::kPost);
-    const float speed = X[XformLayout::kColorSpeed], color = X[XformLayout::kColor];
     for (int i = 0; i < g.count; ++i) {
         if (prog.has_post)
             apply_affine(*post, ox[i], oy[i], g.x[i], g.y[i]);
@@ -93,7 +96,12 @@ void apply_xform(const XformProgram& prog, const float* P, const LaneSpan& g) {
             g.x[i] = ox[i];
             g.y[i] = oy[i];
         }
-        g.c[i] = speed * color + (1.0f - speed) * g.c[i];
+    }
+    if (!prog.mixes_color) return;
+    const float direct = X[XformLayout::kDirectColor];
+    for (int i = 0; i < g.count; ++i) {
+        g.c[i] = blended[i] + direct * (g.c[i] - blended[i]);
+        if (g.c[i] != g.c[i]) g.c[i] = 0.0f;
     }
 }
 

@@ -31,6 +31,7 @@ struct XformProgram {
     int base = 0;
     bool has_post = false;
     bool passes_point = false;  // XformShape::passes_point
+    bool mixes_color = false;   // fj::writes_color
     std::vector<VariationStep> steps;  // in application_order
     size_t first_sum_step = 0;         // the first step that does not change the transformed point
 };

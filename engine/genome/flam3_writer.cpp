@@ -182,6 +182,9 @@ void write_xform(pugi::xml_node node, const Xform& xf, bool is_final, bool fract
     set(node, "color_speed", number(xf.color_speed, w, "color_speed"));
     set(node, "animate", number(xf.animate, w, "animate"));
     set(node, "opacity", number(xf.opacity, w, "opacity"));
+    // Fractorium's attribute; flam3 ignores it (with a warning), so only a
+    // value that matters is written.
+    if (xf.direct_color != 1) set(node, "var_color", number(xf.direct_color, w, "var_color"));
     // A zero weight (interpolation keeps a segment's variations at 0 so the
     // kernel stays one) reads as absent, so it is not written. In Fractorium's
     // dialect flam3's pre_blur, which applies before the Pre uses, is written
@@ -419,8 +422,8 @@ void write_palette(pugi::xml_node flame, const Flame& f, const Where& w) {
 
 bool same_xform(const Xform& a, const Xform& b) {
     if (a.weight != b.weight || a.color != b.color || a.color_speed != b.color_speed || a.opacity != b.opacity ||
-        a.animate != b.animate || !(a.affine == b.affine) || !(a.post == b.post) || a.chaos != b.chaos ||
-        a.variations.size() != b.variations.size())
+        a.animate != b.animate || a.direct_color != b.direct_color || !(a.affine == b.affine) ||
+        !(a.post == b.post) || a.chaos != b.chaos || a.variations.size() != b.variations.size())
         return false;
     for (size_t i = 0; i < a.variations.size(); ++i) {
         const VariationUse& u = a.variations[i];

@@ -177,9 +177,12 @@ void read_xform(const ReadContext& ctx, const pugi::xml_node& element, bool is_f
             }
         } else if (name == "motion_frequency" || name == "motion_function") {
             ctx.fail(where, "motion attributes belong in a <motion> element");
-        } else if (name == "name" || name == "var_color") {
-            // Apophysis/Fractorium xform names and Fractorium's colour weight:
-            // flam3 ignores both (with a warning), and so do we, silently.
+        } else if (name == "var_color") {
+            // Fractorium's; it clamps the value as here.
+            xf.direct_color = std::clamp(parse_double(ctx, where, value), 0.0, 1.0);
+        } else if (name == "name") {
+            // Apophysis/Fractorium xform names: flam3 ignores them (with a
+            // warning), and so do we, silently.
         } else if (VariationMode mode; const VariationInfo* v = named_variation(
                        registry, name, ctx.fractorium, pre_seen(), &mode)) {
             const double w = parse_double(ctx, where, value);

@@ -65,6 +65,9 @@ struct Xform {
     double color_speed = 0.5;
     double opacity = 1;      // as written; visibility is opacity^log2(10)
     double animate = 1;
+    // Fractorium's var_color: the share of a colour index changed by a
+    // direct-colour variation (@color) that the xform keeps, in [0, 1].
+    double direct_color = 1;
     AffineD affine;
     AffineD post;
     // Xform order: Pre uses in the order they apply, then Regular ones by id

@@ -150,6 +150,7 @@ Xform blend_xform(const std::vector<const Xform*>& x, const Weights& w, AffineIn
     out.color_speed = clamp01(w.sum([&](int k) { return x[k]->color_speed; }));
     out.opacity = w.sum([&](int k) { return x[k]->opacity; });
     out.animate = w.sum([&](int k) { return x[k]->animate; });
+    out.direct_color = clamp01(w.sum([&](int k) { return x[k]->direct_color; }));
 
     // Variations used anywhere in the segment, in xform order (Pre and Post
     // uses in the order of the segment's first flame that has them, so the

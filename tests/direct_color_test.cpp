@@ -1,0 +1,281 @@
+// flamejit — Fractorium's direct-colour variations and its var_color.
+// SPDX-License-Identifier: GPL-3.0-or-later
+//
+// A variation annotated @color changes the point's colour index as well as
+// its position (Fractorium's dc_ variations, falloff2); the xform keeps the
+// change in proportion to its var_color. No Fractorium is at hand, so each
+// variation is checked against what its definition says in words (a step
+// counterclockwise round a square ring, a corner of a square, barycentric
+// coordinates in a triangle, scatter that grows with distance), worked out
+// here independently of the snippet's arithmetic; var_color against the
+// reader, writer and interpolation, and on whole renders. The generated
+// kernel's colour path is compared with the CPU backend's in
+// tests/emulated_kernels_test.cpp.
+#include <doctest/doctest.h>
+
+#include <cmath>
+#include <random>
+#include <string>
+#include <vector>
+
+#include "codegen/variation_registry.h"
+#include "cpu/variation_table.h"
+#include "genome/flam3_reader.h"
+#include "genome/flam3_writer.h"
+#include "genome/interpolate.h"
+#include "pipeline/renderer.h"
+
+namespace {
+
+const fj::Affine kIdentity{1, 0, 0, 0, 1, 0};
+
+struct Out {
+    float x, y, c;
+};
+
+// Host variation `name` at (x, y) from a sum of 0, with colour index c.
+Out apply(const char* name, float x, float y, float w, const std::vector<float>& p, float c, fj::Rng& rng,
+          const fj::Affine& aff = kIdentity) {
+    const fj::cpu::VariationEntry* v = fj::cpu::find_variation(name);
+    REQUIRE_MESSAGE(v, name);
+    Out o{0, 0, c};
+    v->fn(fj::make_var_in(x, y, &aff), p.data(), w, rng, o.x, o.y, o.c);
+    return o;
+}
+
+// Rounding half away from zero, as Fractorium's grid variations round.
+float round_away(float v) { return v >= 0 ? std::floor(v + 0.5f) : std::ceil(v - 0.5f); }
+
+}  // namespace
+
+TEST_CASE("direct colour: dc_gridout steps counterclockwise round the square ring of the nearest grid point") {
+    std::mt19937 gen(11);
+    std::uniform_real_distribution<float> coord(-6, 6), unit(0, 1);
+    fj::Rng rng = fj::make_rng(1, 0);
+    int wrong = 0, along_x = 0;
+    for (int i = 0; i < 20000; ++i) {
+        const float x = coord(gen), y = coord(gen), c = unit(gen);
+        const Out o = apply("dc_gridout", x, y, 2.0f, {}, c, rng);
+        const float sx = std::round(o.x / 2 - x), sy = std::round(o.y / 2 - y);
+        const float X = round_away(x), Y = round_away(y);
+        // One unit along x or y, turning counterclockwise about the origin
+        // (at the origin itself: along +x), along the side of the square of
+        // half-width max(|X|, |Y|) the grid point lies on.
+        bool ok = std::fabs(sx) + std::fabs(sy) == 1 && std::fabs(o.x / 2 - x - sx) < 1e-5f &&
+                  std::fabs(o.y / 2 - y - sy) < 1e-5f;
+        ok = ok && (X == 0 && Y == 0 ? sx == 1 : X * sy - Y * sx > 0);
+        if (std::fabs(Y) > std::fabs(X)) ok = ok && sy == 0;
+        if (std::fabs(X) > std::fabs(Y)) ok = ok && sx == 0;
+        // The colour index moves on by a quarter for a step along x, three
+        // quarters along y, modulo 1.
+        ok = ok && std::fabs(o.c - std::fmod(c + (sx != 0 ? 0.25f : 0.75f), 1.0f)) < 1e-6f;
+        wrong += !ok;
+        along_x += sx != 0;
+    }
+    CHECK(wrong == 0);
+    CHECK(along_x > 5000);
+    CHECK(along_x < 15000);
+}
+
+TEST_CASE("direct colour: dc_carpet moves to a random corner through the affine and halves the index on one diagonal") {
+    // Fractorium reads this affine as x' = a·x + b·y + e, y' = c·x + d·y + f.
+    const fj::Affine aff{0.5f, 0.2f, -0.3f, 0.7f, 0.1f, -0.4f};
+    const float origin = 0.5f, h = 0.2f * origin, w = 1.5f;
+    fj::Rng rng = fj::make_rng(2, 0);
+    int corners[2][2] = {}, wrong = 0;
+    for (int i = 0; i < 8000; ++i) {
+        const float x = 0.3f, y = -0.6f, c = 0.25f + 0.5f * (i % 3) / 2;
+        const Out o = apply("dc_carpet", x, y, w, {origin}, c, rng, aff);
+        int found = 0;
+        for (int sx : {-1, 1})
+            for (int sy : {-1, 1}) {
+                const float X = x + sx, Y = y + sy;
+                if (std::fabs(o.x - w * (0.5f * X + 0.2f * Y + 0.1f)) > 1e-5f ||
+                    std::fabs(o.y - w * (-0.3f * X + 0.7f * Y - 0.4f)) > 1e-5f)
+                    continue;
+                ++found;
+                ++corners[sx > 0][sy > 0];
+                const float want = sx == sy ? c / 2 : std::fmod(std::fabs(c * (1 + h) / 2 - (1 - h)), 1.0f);
+                wrong += std::fabs(o.c - want) > 1e-6f;
+            }
+        wrong += found != 1;
+    }
+    CHECK(wrong == 0);
+    for (auto& row : corners)
+        for (int n : row) CHECK(n == doctest::Approx(2000).epsilon(0.08));
+}
+
+TEST_CASE("direct colour: dc_triangle keeps points of its triangle and brings the others in, colour u + v") {
+    // Corner (e, f) = (0.1, -0.2), edges (a, b) = (1, 0.2) and (-c, -d) = (0.3, 0.9).
+    const fj::Affine aff{1.0f, 0.2f, -0.3f, -0.9f, 0.1f, -0.2f};
+    const auto point = [](float u, float v) { return std::pair{0.1f + u * 1.0f + v * 0.3f, -0.2f + u * 0.2f + v * 0.9f}; };
+    // Barycentric coordinates of (x, y), solved independently by Cramer's rule.
+    const auto coords = [](float x, float y) {
+        const double px = x - 0.1, py = y + 0.2, det = 1.0 * 0.9 - 0.3 * 0.2;
+        return std::pair{(px * 0.9 - 0.3 * py) / det, (1.0 * py - 0.2 * px) / det};
+    };
+    std::mt19937 gen(12);
+    std::uniform_real_distribution<float> unit(0, 1), wide(-3, 3);
+    fj::Rng rng = fj::make_rng(3, 0);
+    int wrong = 0, outside = 0;
+    for (int i = 0; i < 5000; ++i) {
+        // Inside: the point itself (times the weight), colour u + v, no draws.
+        float u = unit(gen), v = unit(gen);
+        if (u + v > 1) {
+            u = 1 - u;
+            v = 1 - v;
+        }
+        const auto [x, y] = point(u, v);
+        const fj::Rng before = rng;
+        const Out in = apply("dc_triangle", x, y, 2.0f, {0.5f, 0}, 0.9f, rng, aff);
+        wrong += std::fabs(in.x - 2 * x) > 1e-5f || std::fabs(in.y - 2 * y) > 1e-5f ||
+                 std::fabs(in.c - std::fmod(u + v, 1.0f)) > 1e-5f || rng.state != before.state;
+        // Outside, without scatter: onto the triangle's boundary.
+        const float ox = wide(gen), oy = wide(gen);
+        const auto [ou, ov] = coords(ox, oy);
+        if (ou >= 0 && ov >= 0 && ou + ov <= 1) continue;
+        ++outside;
+        const Out edge = apply("dc_triangle", ox, oy, 1.0f, {0, 0}, 0.9f, rng, aff);
+        const auto [eu, ev] = coords(edge.x, edge.y);
+        const bool on_boundary = std::fabs(eu) < 1e-4 || std::fabs(ev) < 1e-4 || std::fabs(eu + ev - 1) < 1e-4;
+        wrong += !(eu > -1e-4 && ev > -1e-4 && eu + ev < 1 + 1e-4 && on_boundary);
+        wrong += std::fabs(edge.c - std::fmod(float(eu + ev), 1.0f)) > 1e-4f && std::fabs(eu + ev - 1) > 1e-4;
+        // zero_edges: to the corner, colour 0.
+        const Out corner = apply("dc_triangle", ox, oy, 1.0f, {0.5f, 1}, 0.9f, rng, aff);
+        wrong += std::fabs(corner.x - 0.1f) > 1e-6f || std::fabs(corner.y + 0.2f) > 1e-6f || corner.c != 0;
+        // Scatter: still within the plane's strip u + v <= 1.
+        const Out scattered = apply("dc_triangle", ox, oy, 1.0f, {0.5f, 0}, 0.9f, rng, aff);
+        const auto [su, sv] = coords(scattered.x, scattered.y);
+        wrong += su + sv > 1 + 1e-4;
+    }
+    CHECK(wrong == 0);
+    CHECK(outside > 1000);
+}
+
+TEST_CASE("direct colour: falloff2 scatters points and colours in proportion to their distance beyond mindist") {
+    // Parameters: scatter, mindist, mul_x, mul_y, mul_z, mul_c, x0, y0, z0, invert, type.
+    const auto params = [](float type, float invert = 0, float z0 = 0) {
+        return std::vector<float>{25, 0.5f, 1, 1, 0, 0.4f, 0, 0, z0, invert, type};
+    };
+    fj::Rng rng = fj::make_rng(4, 0);
+    // Within mindist of the centre: no scatter, the colour kept; each call
+    // draws four numbers all the same.
+    for (float type : {0.0f, 1.0f, 2.0f}) {
+        CAPTURE(type);
+        fj::Rng expect = rng;
+        for (int k = 0; k < 4; ++k) fj::next_u32(expect);
+        const Out o = apply("falloff2", 0.3f, -0.2f, 2.0f, params(type), 0.7f, rng);
+        CHECK(o.x == doctest::Approx(0.6));
+        CHECK(o.y == doctest::Approx(-0.4));
+        CHECK(o.c == 0.7f);
+        CHECK(rng.state == expect.state);
+    }
+    // The same point inverted (reach 1 - 0.36 > mindist) or lifted by z0 = 2
+    // is beyond mindist and moves.
+    float inverted = 0, lifted = 0;
+    for (int i = 0; i < 20; ++i) {
+        inverted = std::max(inverted, std::fabs(apply("falloff2", 0.3f, -0.2f, 2.0f, params(0, 1), 0.7f, rng).x - 0.6f));
+        lifted = std::max(lifted, std::fabs(apply("falloff2", 0.3f, -0.2f, 2.0f, params(0, 0, 2), 0.7f, rng).x - 0.6f));
+    }
+    CHECK(inverted > 0.01f);
+    CHECK(lifted > 0.01f);
+    // At distance 1.5 (dist = 0.04·25·(1.5 − 0.5) = 1), type 0: x and y each
+    // move uniformly within ±0.5; the colour index 0.3 within ±0.2.
+    const int n = 40000;
+    double sx = 0, sxx = 0, sc = 0, scc = 0;
+    float lo = 1, hi = 0;
+    for (int i = 0; i < n; ++i) {
+        const Out o = apply("falloff2", 1.2f, 0.9f, 1.0f, params(0), 0.3f, rng);
+        const double dx = o.x - 1.2;
+        sx += dx;
+        sxx += dx * dx;
+        sc += o.c;
+        scc += (o.c - 0.3) * (o.c - 0.3);
+        lo = std::min(lo, o.c);
+        hi = std::max(hi, o.c);
+    }
+    CHECK(std::fabs(sx / n) < 0.01);
+    CHECK(sxx / n == doctest::Approx(1.0 / 12).epsilon(0.03));
+    CHECK(sc / n == doctest::Approx(0.3).epsilon(0.01));
+    CHECK(scc / n == doctest::Approx(0.16 / 12).epsilon(0.03));
+    CHECK(lo >= 0.1f - 1e-6f);
+    CHECK(hi <= 0.5f + 1e-6f);
+    // Type 1 keeps the point on its ray within the radius scatter when only
+    // mul_x is set; at the origin it changes nothing, colour included.
+    std::vector<float> radial = params(1);
+    radial[3] = 0;
+    for (int i = 0; i < 1000; ++i) {
+        const Out o = apply("falloff2", 1.2f, 0.9f, 1.0f, radial, 0.3f, rng);
+        CHECK(std::atan2(o.y, o.x) == doctest::Approx(std::atan2(0.9, 1.2)).epsilon(1e-5));
+        CHECK(std::fabs(std::hypot(o.x, o.y) - 1.5) <= 0.5 + 1e-5);
+    }
+    const Out origin = apply("falloff2", 0, 0, 1.0f, params(1, 1), 0.3f, rng);
+    CHECK(origin.x == 0);
+    CHECK(origin.c == 0.3f);
+}
+
+TEST_CASE("direct colour: var_color reads clamped to [0, 1], writes when not 1, and interpolates") {
+    const auto flame = [](const std::string& attribute) {
+        return R"(<flame version="EMBER-LNX-1.0.0.19" size="64 48" scale="20"><xform weight="1" color="0" )"
+               R"(coefs="0.5 0 0 0.5 0.2 0" dc_gridout="0.5" )" +
+               attribute + R"(/><xform weight="1" color="1" coefs="0.5 0 0 0.5 -0.2 0" linear="1"/></flame>)";
+    };
+    const auto direct = [&](const std::string& attribute) {
+        return fj::read_flam3_string(flame(attribute), "test")[0].xforms[0].direct_color;
+    };
+    CHECK(direct("") == 1);
+    CHECK(direct(R"(var_color="0.25")") == 0.25);
+    CHECK(direct(R"(var_color="3")") == 1);
+    CHECK(direct(R"(var_color="-1")") == 0);
+
+    fj::Flame a = fj::read_flam3_string(flame(R"(var_color="0.25")"), "test")[0];
+    const std::string text = fj::write_flam3_string(a);
+    CHECK(text.find(R"(var_color="0.25")") != std::string::npos);
+    CHECK(fj::read_flam3_string(text, "written")[0].xforms[0].direct_color == 0.25);
+    fj::Flame b = a;
+    b.xforms[0].direct_color = 1;
+    CHECK(fj::write_flam3_string(b).find("var_color") == std::string::npos);
+
+    // Linearly between keyframes, as the xform's colour.
+    a.time = 0;
+    b.time = 1;
+    a.interpolation = b.interpolation = fj::Interpolation::Linear;
+    CHECK(fj::interpolate({a, b}, 0.5).xforms[0].direct_color == doctest::Approx(0.625));
+}
+
+TEST_CASE("direct colour: a direct-colour variation changes colours, never positions, as far as var_color lets it") {
+    // One contraction per grid step and a plain one: bounded, and every
+    // chain passes through dc_gridout often.
+    const std::string xml =
+        R"(<flame version="EMBER-LNX-1.0.0.19" size="48 48" center="0 0" scale="8" quality="20" )"
+        R"(estimator_radius="0"><xform weight="1" color="0" color_speed="0.2" coefs="0.5 0 0 0.5 0 0" )"
+        R"(dc_gridout="0.5" var_color="VC"/><xform weight="1" color="1" coefs="0.4 0 0 0.4 0.3 0.1" linear="1"/>)"
+        R"(PALETTE</flame>)";
+    const auto render = [&](const std::string& vc, bool gradient) {
+        std::string text = xml;
+        text.replace(text.find("VC"), 2, vc);
+        std::string palette;
+        for (int i = 0; i < 256; ++i) {
+            const int r = gradient ? i : 128, g = gradient ? 255 - i : 64;
+            palette += R"(<color index=")" + std::to_string(i) + R"(" rgb=")" + std::to_string(r) + " " +
+                       std::to_string(g) + R"( 200"/>)";
+        }
+        text.replace(text.find("PALETTE"), 7, palette);
+        fj::RenderOptions options;
+        options.backend = fj::BackendChoice::Cpu;
+        options.threads = 2;
+        options.seed = 77;
+        fj::Renderer renderer(options);
+        return renderer.render(fj::read_flam3_string(text, "test")[0]).image.rgba;
+    };
+    // With one colour in every palette entry the index cannot show: the
+    // points, and so the images, are the same whatever var_color is.
+    const auto flat = render("1", false);
+    CHECK(render("0", false) == flat);
+    CHECK(render("0.5", false) == flat);
+    // With a gradient the index shows, and var_color changes it.
+    const auto full = render("1", true), none = render("0", true), half = render("0.5", true);
+    CHECK(full != none);
+    CHECK(half != none);
+    CHECK(half != full);
+}
