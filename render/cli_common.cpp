@@ -7,6 +7,7 @@
 #include <cstdio>
 #include <filesystem>
 #include <iostream>
+#include <limits>
 #include <sstream>
 
 #include "cuda/driver_api.h"
@@ -36,6 +37,10 @@ GenomeInput load_genome(const ParsedArgs& args, const std::string& path, bool an
     ReadOptions read;
     read.drop_unknown_variations = args.has("drop-unknown");
     read.palette_file = args.value("palettes");
+    // Only the chosen flame has to be renderable (it is checked against the
+    // file's flame count below).
+    const long long chosen = args.has("flame") ? args.integer("flame", 0) : -1;
+    if (chosen >= 0 && chosen <= std::numeric_limits<int>::max()) read.only_flame = static_cast<int>(chosen);
     CuburnReadOptions cuburn;
     cuburn.profile_file = args.value("profile");
     cuburn.loop = animation;

@@ -111,6 +111,41 @@ TEST_CASE("cli: bad input gives exit 2, one to three lines, and no output file")
     }
 }
 
+TEST_CASE("cli: --flame I renders flame I though another flame of the file uses a variation flamejit lacks") {
+    const std::string dir = fj::test::scratch_dir("oneflame");
+    const std::string flame = R"(<flame size="16 12" scale="4" quality="2">)"
+                              R"(<xform weight="1" color="0" coefs="0.5 0 0 0.5 0.2 0" linear="1"/>)"
+                              R"(<xform weight="1" color="1" coefs="0.5 0 0 0.5 -0.2 0" VARIATION="1"/></flame>)";
+    std::string pack = "<flames>";
+    for (const char* v : {"spherical", "not_a_variation", "swirl"}) {
+        std::string f = flame;
+        f.replace(f.find("VARIATION"), 9, v);
+        pack += f;
+    }
+    fj::test::write_file(dir + "/pack.flam3", pack + "</flames>");
+    const auto render = [&](const std::string& options, const std::string& out) {
+        return run_command(quoted(fj::test::flamejit_binary()) + " render " + quoted(dir + "/pack.flam3") + " -o " +
+                           quoted(dir + "/" + out) + " --backend cpu --threads 1 --seed 1 " + options + " < /dev/null");
+    };
+    // The flames around the unknown one render, without a word about it.
+    for (const char* i : {"0", "2"}) {
+        const auto r = render(std::string("--flame ") + i, std::string("flame") + i + ".png");
+        CHECK(r.status == 0);
+        CHECK(r.output.find("not_a_variation") == std::string::npos);
+        CHECK(fj::test::file_exists(dir + "/flame" + i + ".png"));
+    }
+    // The unknown one is still refused by name, and the whole file with it.
+    for (const std::string options : {"--flame 1", ""}) {
+        CAPTURE(options);
+        const auto r = render(options, "refused.png");
+        CHECK(r.status == 2);
+        CHECK(r.output.find("flame 1") != std::string::npos);
+        CHECK(r.output.find("unknown variation \"not_a_variation\"") != std::string::npos);
+        CHECK_FALSE(fj::test::file_exists(dir + "/refused.png"));
+        CHECK_FALSE(fj::test::file_exists(dir + "/refused.00000.png"));
+    }
+}
+
 TEST_CASE("cli: compile of a flame with more xforms than a kernel takes exits 2 naming the flame") {
     const std::string dir = fj::test::scratch_dir("manyxforms");
     std::string xforms;

@@ -60,6 +60,7 @@ void ReadContext::fail(const std::string& where, const std::string& what) const 
 }
 
 void ReadContext::unsupported(const std::string& where, const std::string& what) const {
+    if (options && options->only_flame >= 0 && flame_index != options->only_flame) return;
     if (!options || !options->drop_unknown_variations) fail(where, what);
     if (warned && warned->insert(what).second) std::cerr << "warning: " << file << ": " << what << ", dropped\n";
 }

@@ -30,6 +30,11 @@ struct ReadOptions {
     // Drop unknown variations (and parameters) with one warning per name on
     // stderr instead of failing.
     bool drop_unknown_variations = false;
+    // The one flame a caller will use (-1: all of them). The others are
+    // still read, for the fix-ups across a sequence, but what flamejit does
+    // not render is dropped from them without a word: an unknown variation
+    // elsewhere in a file does not stop its flame I from rendering.
+    int only_flame = -1;
     // Library palettes; empty means $flam3_palettes, else flam3's install path.
     std::string palette_file;
 };
