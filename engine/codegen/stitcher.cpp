@@ -30,13 +30,14 @@ void write_use(std::ostringstream& out, UseEffect effect, const VariationSlot& s
     out << "        " << call << "at, " << args << px << ", " << py << ", c);\n    }\n";
 }
 
-// The function of one xform: pre-affine; colour blend; its uses in
-// application_order, the sum opened after those that change the transformed
-// point (as that point, Fractorium's rule, when the xform passes it on); post
-// affine if present; where a use may change the colour index, its mix with
-// the blended one by var_color (a NaN index becomes 0, as in Fractorium).
-// Offsets are constants of the layout; every value is read from the
-// parameter block.
+// The function of one xform: pre-affine; its uses in application_order, the
+// sum opened after those that change the transformed point (as that point,
+// Fractorium's rule, when the xform passes it on); post affine if present;
+// colour blend. Where a use may change the colour index, the blend comes
+// first, so the uses see it, and the changed index is mixed with the
+// blended one by var_color at the end (a NaN index becomes 0, as in
+// Fractorium). Offsets are constants of the layout; every value is read
+// from the parameter block.
 void write_xform(std::ostringstream& out, const std::string& fn, const XformShape& shape,
                  const XformLayout& x, const VariationRegistry& registry, const std::string& what) {
     out << "// " << what << ":";
@@ -47,11 +48,14 @@ void write_xform(std::ostringstream& out, const std::string& fn, const XformShap
         << "    const float* X = P + " << x.base << ";\n"
         << "    const fj::Affine* aff = reinterpret_cast<const fj::Affine*>(X + " << XformLayout::kAffine << ");\n"
         << "    float tx, ty;\n"
-        << "    fj::apply_affine(*aff, x, y, tx, ty);\n"
-        << "    c = X[" << XformLayout::kColorSpeed << "] * X[" << XformLayout::kColor << "] + (1.0f - X["
-        << XformLayout::kColorSpeed << "]) * c;\n";
+        << "    fj::apply_affine(*aff, x, y, tx, ty);\n";
+    const std::string blend = "    c = X[" + std::to_string(XformLayout::kColorSpeed) + "] * X[" +
+                              std::to_string(XformLayout::kColor) + "] + (1.0f - X[" +
+                              std::to_string(XformLayout::kColorSpeed) + "]) * c;\n";
+    // Where no use reads the colour index, the blend waits for the end: the
+    // kernels' register pressure is lower that way (the kernel report).
     const bool mixes_color = writes_color(shape, registry);
-    if (mixes_color) out << "    const float blended = c;\n";
+    if (mixes_color) out << blend << "    const float blended = c;\n";
     bool opened = false;
     const auto open_sum = [&] {
         if (opened) return;
@@ -77,6 +81,8 @@ void write_xform(std::ostringstream& out, const std::string& fn, const XformShap
     if (mixes_color)
         out << "    c = blended + X[" << XformLayout::kDirectColor << "] * (c - blended);\n"
             << "    if (c != c) c = 0.0f;\n";
+    else
+        out << blend;
     out << "}\n\n";
 }
 
