@@ -28,10 +28,11 @@ const char* kHelp =
     "pre-variation (moves the point before the other variations see it), what its pre_ and\n"
     "post_ uses do (Fractorium's pre_NAME and post_NAME, with parameters pre_PARAM and\n"
     "post_PARAM: they replace the point, before the other variations or after them, with\n"
-    "their value, or add it: \"replace\" or \"add\"; a pre-variation has none), whether it\n"
-    "changes the point's colour index (Fractorium's direct-colour variations; the xform's\n"
-    "var_color says how much of the change it keeps), and where the formula comes from.\n"
-    "With names or ids, lists only those.\n"
+    "their value, or add it: \"replace\" or \"add\"; a pre-variation has none, nor has one\n"
+    "that reads the sum of the variations before it), whether it changes the point's\n"
+    "colour index (Fractorium's direct-colour variations; the xform's var_color says how\n"
+    "much of the change it keeps), and where the formula comes from. With names or ids,\n"
+    "lists only those.\n"
     "\n"
     "  --json   one JSON object: {\"count\": N, \"variations\": [{\"id\", \"name\", \"also\", \"params\":\n"
     "           [{\"name\", \"default\"}], \"aliases\": [{\"alias\", \"param\"}], \"ignored\":\n"
@@ -39,8 +40,12 @@ const char* kHelp =
     "           (\"replace\", \"add\" or null), \"writes_color\", \"origin\"}]}\n"
     "  --help   print this text\n";
 
-// What the variation's pre_ and post_ uses do with its value.
-const char* pre_post(const VariationInfo& v) { return v.pre_post_sum ? "add" : "replace"; }
+// What the variation's pre_ and post_ uses do with its value; null when it
+// has none (a pre-variation, or one that reads the sum before it).
+const char* pre_post(const VariationInfo& v) {
+    if (v.pre || v.reads_sum) return nullptr;
+    return v.pre_post_sum ? "add" : "replace";
+}
 
 // Shortest text that reads back as the same double (defaults such as π).
 std::string number_text(double v) {
@@ -93,7 +98,7 @@ void print_json(const std::vector<const VariationInfo*>& list) {
                               {"ignored", ignored},
                               {"random_draws", v->random_draws},
                               {"pre", v->pre},
-                              {"pre_post", v->pre ? nlohmann::ordered_json() : nlohmann::ordered_json(pre_post(*v))},
+                              {"pre_post", pre_post(*v) ? nlohmann::ordered_json(pre_post(*v)) : nlohmann::ordered_json()},
                               {"writes_color", v->writes_color},
                               {"origin", v->origin}});
     }
@@ -123,7 +128,7 @@ void print_text(const std::vector<const VariationInfo*>& list, bool everything) 
         for (const ParamInfo& p : v->params)
             params += (params.empty() ? "" : ", ") + p.name + " " + number_text(p.default_value);
         std::printf("%*d  %-14s %-6s %-8s %-*s %s\n", id_width, v->id, v->name.c_str(), draws.c_str(),
-                    v->pre ? "pre" : pre_post(*v), origin_width, v->origin.c_str(), params.empty() ? "-" : params.c_str());
+                    v->pre ? "pre" : pre_post(*v) ? pre_post(*v) : "-", origin_width, v->origin.c_str(), params.empty() ? "-" : params.c_str());
         if (!v->also.empty()) {
             std::string also;
             for (const std::string& name : v->also) also += (also.empty() ? "" : ", ") + name;

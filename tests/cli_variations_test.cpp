@@ -120,10 +120,15 @@ TEST_CASE("cli variations: flam3's parameter spellings, aliases and flags") {
     CHECK(pre == 1);
     CHECK(entry(list, "pre_blur")["pre"] == true);
     // What Fractorium's pre_ and post_ uses do: blurs add, the rest replace;
-    // a pre-variation has none.
+    // a pre-variation has none, nor has one that reads the sum before it.
     CHECK(entry(list, "pre_blur")["pre_post"].is_null());
     CHECK(entry(list, "gaussian_blur")["pre_post"] == "add");
     CHECK(entry(list, "spherical")["pre_post"] == "replace");
+    CHECK(entry(list, "dc_linear")["pre_post"].is_null());
+    // Direct colour: Fractorium's dc_ variations and falloff2, none of flam3's.
+    CHECK(entry(list, "dc_gridout")["writes_color"] == true);
+    CHECK(entry(list, "falloff2")["writes_color"] == true);
+    CHECK(entry(list, "spherical")["writes_color"] == false);
     CHECK(entry(list, "log")["ignored"][0]["name"] == "log_base");
     CHECK(entry(list, "pre_blur")["also"] == nlohmann::json::array({"pre_gaussian_blur"}));
     CHECK(entry(list, "mobius")["also"] == nlohmann::json::array({"Mobius"}));

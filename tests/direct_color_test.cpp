@@ -13,6 +13,7 @@
 // tests/emulated_kernels_test.cpp.
 #include <doctest/doctest.h>
 
+#include <algorithm>
 #include <cmath>
 #include <random>
 #include <string>
@@ -33,12 +34,12 @@ struct Out {
     float x, y, c;
 };
 
-// Host variation `name` at (x, y) from a sum of 0, with colour index c.
+// Host variation `name` at (x, y), added to a sum of (sx, sy), with colour index c.
 Out apply(const char* name, float x, float y, float w, const std::vector<float>& p, float c, fj::Rng& rng,
-          const fj::Affine& aff = kIdentity) {
+          const fj::Affine& aff = kIdentity, float sx = 0, float sy = 0) {
     const fj::cpu::VariationEntry* v = fj::cpu::find_variation(name);
     REQUIRE_MESSAGE(v, name);
-    Out o{0, 0, c};
+    Out o{sx, sy, c};
     v->fn(fj::make_var_in(x, y, &aff), p.data(), w, rng, o.x, o.y, o.c);
     return o;
 }
@@ -212,6 +213,98 @@ TEST_CASE("direct colour: falloff2 scatters points and colours in proportion to 
     const Out origin = apply("falloff2", 0, 0, 1.0f, params(1, 1), 0.3f, rng);
     CHECK(origin.x == 0);
     CHECK(origin.c == 0.3f);
+}
+
+// dc_linear's (and dc_cylinder's) colour at sum (x, y), worked in double;
+// -1 near the wrap, where float rounding may land on either side.
+double linear_colour(double x, double y, double offset, double angle, double scale) {
+    const double v = std::fabs(0.5 * ((std::cos(angle) * x + std::sin(angle) * y + offset) / scale + 1));
+    const double c = std::fmod(v, 1.0);
+    return c < 1e-4 || c > 1 - 1e-4 ? -1 : c;
+}
+
+TEST_CASE("direct colour: dc_linear, dc_bubble and dc_cylinder colour by the xform's sum once their value is added") {
+    std::mt19937 gen(13);
+    std::uniform_real_distribution<float> coord(-3, 3), unit(0, 1);
+    fj::Rng rng = fj::make_rng(5, 0);
+    int wrong = 0, judged = 0;
+    double r_sum = 0, r_sq = 0;
+    const int n = 20000;
+    for (int i = 0; i < n; ++i) {
+        const float x = coord(gen), y = coord(gen), sx = coord(gen), sy = coord(gen), w = 0.2f + unit(gen);
+        const float offset = coord(gen), angle = coord(gen), scale = 0.5f + 2 * unit(gen);
+        // dc_linear: linear's value, coloured by the sum after it.
+        Out o = apply("dc_linear", x, y, w, {offset, angle, scale}, 0.5f, rng, kIdentity, sx, sy);
+        wrong += std::fabs(o.x - (sx + w * x)) > 1e-5f || std::fabs(o.y - (sy + w * y)) > 1e-5f;
+        double want = linear_colour(o.x, o.y, offset, angle, scale);
+        judged += want >= 0;
+        wrong += want >= 0 && std::fabs(o.c - want) > 1e-4;
+        // dc_bubble: bubble's value, coloured by the squared distance of the
+        // sum after it from (-centerx, -centery).
+        const float cx = coord(gen), cy = coord(gen);
+        o = apply("dc_bubble", x, y, w, {cx, cy, scale}, 0.5f, rng, kIdentity, sx, sy);
+        const Out b = apply("bubble", x, y, w, {}, 0.5f, rng, kIdentity, sx, sy);
+        wrong += o.x != b.x || o.y != b.y || b.c != 0.5f;
+        const double d2 = (double(o.x) + cx) * (o.x + cx) + (double(o.y) + cy) * (o.y + cy);
+        want = std::fmod(d2 / scale, 1.0);
+        wrong += want > 1e-3 && want < 1 - 1e-3 && std::fabs(o.c - want) > 1e-3 * std::max(1.0, d2 / scale);
+        // dc_cylinder (x 0.5, y 2, blur 0.25): y moves by an unweighted
+        // offset within ±0.5; the colour as dc_linear's.
+        o = apply("dc_cylinder", x, y, w, {offset, angle, scale, 0.5f, 2, 0.25f}, 0.5f, rng, kIdentity, sx, sy);
+        const double r = o.y - sy - 2.0 * y;
+        wrong += std::fabs(r) > 0.5 + 1e-5 || std::fabs(o.x - sx) > 0.5f * w + 1e-5f;
+        r_sum += r;
+        r_sq += r * r;
+        want = linear_colour(o.x, o.y, offset, angle, scale);
+        wrong += want >= 0 && std::fabs(o.c - want) > 1e-4;
+    }
+    CHECK(wrong == 0);
+    CHECK(judged > n * 9 / 10);
+    // Four centred uniforms times 0.25: mean 0, variance 0.25²·4/12.
+    CHECK(std::fabs(r_sum / n) < 0.005);
+    CHECK(r_sq / n == doctest::Approx(0.0625 / 3).epsilon(0.03));
+}
+
+TEST_CASE("direct colour: a variation that reads the sum before it reads only where Fractorium's order gives the same sum") {
+    const auto flame = [](const std::string& xform) {
+        return R"(<flame version="EMBER-LNX-1.0.0.19" size="64 48" scale="20"><xform weight="1" color="0" )"
+               R"(coefs="0.5 0 0 0.5 0.2 0" )" +
+               xform + R"(/><xform weight="1" color="1" coefs="0.5 0 0 0.5 -0.2 0" linear="1"/></flame>)";
+    };
+    const auto error = [&](const std::string& xform, bool drop = false) {
+        fj::ReadOptions options;
+        options.drop_unknown_variations = drop;
+        try {
+            fj::read_flam3_string(flame(xform), "ember.flame", options);
+        } catch (const fj::GenomeError& e) {
+            return std::string(e.what());
+        }
+        return std::string();
+    };
+    // Fractorium adds in the file's order, flamejit by id (linear 0,
+    // spherical 2, dc_linear 1016): the same uses before dc_linear, or not.
+    CHECK(error(R"(linear="0.5" dc_linear="1")") == "");
+    CHECK(error(R"(spherical="0.2" linear="0.5" dc_linear="1")") == "");
+    CHECK(error(R"(dc_gridout="0.5" dc_linear="1")") == "");
+    CHECK(error(R"(dc_linear="1" dc_gridout="0.5")") != "");  // dc_gridout (1012) adds before it here
+    const std::string refused = error(R"(dc_linear="1" linear="0.5")");
+    CHECK_MESSAGE(refused.find("\"dc_linear\"") != std::string::npos, refused);
+    CHECK_MESSAGE(refused.find("id order (linear before it)") != std::string::npos, refused);
+    CHECK_MESSAGE(refused.find("its own (none)") != std::string::npos, refused);
+    CHECK(error(R"(linear="0.5" dc_bubble="1" spherical="0.2")") != "");
+    // A zero weight adds nothing: it does not count.
+    CHECK(error(R"(dc_linear="1" linear="0")") == "");
+    // Its pre_ and post_ uses would read the point they replace.
+    CHECK(error(R"(pre_dc_linear="1")").find("only as a plain use") != std::string::npos);
+    // Dropped on request, with the others kept.
+    CHECK(error(R"(dc_linear="1" linear="0.5")", true) == "");
+    const fj::Flame dropped = [&] {
+        fj::ReadOptions options;
+        options.drop_unknown_variations = true;
+        return fj::read_flam3_string(flame(R"(dc_linear="1" linear="0.5")"), "ember.flame", options)[0];
+    }();
+    REQUIRE(dropped.xforms[0].variations.size() == 1);
+    CHECK(dropped.xforms[0].variations[0].id == 0);
 }
 
 TEST_CASE("direct colour: var_color reads clamped to [0, 1], writes when not 1, and interpolates") {

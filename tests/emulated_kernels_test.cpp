@@ -347,14 +347,14 @@ TEST_CASE("emulated kernels: direct-colour variations colour the hits as on the 
     REQUIRE_MESSAGE(fj::cuda_available(&why), why);
     using M = fj::VariationMode;
     // Every place a use can change the colour index (Regular, Pre, Post, the
-    // final xform), random ones among them, and var_color kept whole, halved
-    // and dropped.
+    // final xform), random ones among them, one that reads the sum before it,
+    // and var_color kept whole, halved and dropped.
     fj::Flame flame = test_flame(fj::PaletteMode::Linear);
     fj::VariationUse falloff = use("falloff2", 0.4, M::Post);
     falloff.params[0] = 5;    // scatter
     falloff.params[1] = 0.1;  // mindist
     falloff.params[5] = 1;    // mul_c
-    flame.xforms[0].variations = {use("linear", 0.6), use("dc_gridout", 0.3), falloff};
+    flame.xforms[0].variations = {use("linear", 0.6), use("dc_gridout", 0.3), use("dc_linear", 0.2), falloff};
     flame.xforms[0].direct_color = 0.5;
     flame.xforms[1].variations.insert(flame.xforms[1].variations.begin(), use("dc_carpet", 0.9, M::Pre));
     flame.xforms[2].variations.push_back(use("dc_triangle", 0.4));

@@ -65,6 +65,8 @@ VariationInfo parse_annotations(const std::string& path, const std::string& text
             info.pre_post_sum = true;
         } else if (tag == "color" && a.empty()) {
             info.writes_color = true;
+        } else if (tag == "reads" && a == "sum" && b.empty()) {
+            info.reads_sum = true;
         } else {
             fail(path, n, "unknown or malformed annotation '@" + tag + "'");
         }
@@ -85,6 +87,7 @@ VariationInfo parse_annotations(const std::string& path, const std::string& text
         fail(path, 1, "names `color` without @color");
     if (info.writes_color && text.find("color =") == std::string::npos)
         fail(path, 1, "@color, but never assigns `color`");
+    if (info.reads_sum && info.pre) fail(path, 1, "@reads sum: a pre-variation has no sum before it");
     for (const IgnoredParam& ignored : info.ignored)
         for (const auto& p : info.params)
             if (p.name == ignored.name) fail(path, 1, "@ignored " + ignored.name + " is also a @param");

@@ -21,6 +21,9 @@
 //   // @color                 writes the point's colour index (Fractorium's
 //                             direct-colour variations); no other snippet may
 //                             name `color`
+//   // @reads sum             reads ox, oy: the sum of the uses before it, which
+//                             Fractorium adds in its file's order (the reader
+//                             refuses files where that differs from the id order)
 // The registry is derived from these and nothing else; there is no hand-kept
 // list of variations anywhere in the engine.
 #pragma once
@@ -60,6 +63,7 @@ struct VariationInfo {
     bool pre = false;
     bool pre_post_sum = false;  // @assign sum
     bool writes_color = false;  // @color
+    bool reads_sum = false;     // @reads sum
     std::string origin;  // @origin: the renderer and version that defines it
     std::string path;    // relative to snippets/
 

@@ -95,6 +95,35 @@ const VariationInfo* named_variation(const VariationRegistry& registry, std::str
     return *mode != VariationMode::Regular && v && !v->pre ? v : nullptr;
 }
 
+// Fractorium adds an xform's plain uses in its file's order, flamejit in id
+// order. A variation that reads the sum of the uses before it (@reads sum)
+// sees the same sum in both only where the same uses come before it. The
+// first that does not, or null.
+const VariationInfo* sum_order_conflict(const std::vector<int>& file_order, const std::map<int, double>& weights,
+                                        const VariationRegistry& registry, std::string* why) {
+    const auto names = [&](const std::vector<int>& ids) {
+        std::string out;
+        for (int id : ids) out += (out.empty() ? "" : ", ") + registry.by_id(id)->name;
+        return out.empty() ? std::string("none") : out;
+    };
+    for (size_t i = 0; i < file_order.size(); ++i) {
+        const VariationInfo* v = registry.by_id(file_order[i]);
+        if (!v->reads_sum || weights.at(v->id) == 0) continue;
+        std::vector<int> in_file, by_id;
+        for (size_t j = 0; j < i; ++j)
+            if (weights.at(file_order[j]) != 0) in_file.push_back(file_order[j]);
+        for (const auto& [id, w] : weights)
+            if (id < v->id && w != 0) by_id.push_back(id);
+        std::vector<int> sorted = in_file;
+        std::sort(sorted.begin(), sorted.end());
+        if (sorted == by_id) continue;
+        *why = "colours by the sum of the variations before it, which flamejit adds in id order (" + names(by_id) +
+               " before it) and this file in its own (" + names(in_file) + ")";
+        return v;
+    }
+    return nullptr;
+}
+
 }  // namespace
 
 Xform& XformList::add_standard() {
@@ -118,6 +147,7 @@ void read_xform(const ReadContext& ctx, const pugi::xml_node& element, bool is_f
     const VariationRegistry& registry = VariationRegistry::standard();
     const std::string label = is_final ? "<finalxform>" : "<xform " + std::to_string(index) + ">";
     std::map<int, double> weights;  // Regular uses by registry id; linear starts at 0
+    std::vector<int> regular_order;  // their ids in file order
     std::vector<std::pair<VariationSlot, double>> moded;  // Pre and Post uses, in file order
     std::map<std::pair<VariationMode, int>, std::vector<double>> params;  // only those given
     std::map<int, double> unknown_weights;  // flam3 ids from var="…" we do not know
@@ -162,6 +192,7 @@ void read_xform(const ReadContext& ctx, const pugi::xml_node& element, bool is_f
             }
         } else if (name == "var" || name == "var1") {
             weights.clear();
+            regular_order.clear();
             unknown_weights.clear();
             std::vector<double> all(kFlam3Ids, 0.0);
             if (name == "var") {
@@ -174,6 +205,7 @@ void read_xform(const ReadContext& ctx, const pugi::xml_node& element, bool is_f
             for (int id = 0; id < kFlam3Ids; ++id) {
                 if (all[id] == 0) continue;
                 (registry.by_id(id) ? weights : unknown_weights)[id] = all[id];
+                if (registry.by_id(id)) regular_order.push_back(id);
             }
         } else if (name == "motion_frequency" || name == "motion_function") {
             ctx.fail(where, "motion attributes belong in a <motion> element");
@@ -188,9 +220,16 @@ void read_xform(const ReadContext& ctx, const pugi::xml_node& element, bool is_f
             const double w = parse_double(ctx, where, value);
             const VariationSlot slot{v->id, mode};
             auto same = std::find_if(moded.begin(), moded.end(), [&](const auto& m) { return m.first == slot; });
-            if (mode == VariationMode::Regular)
-                weights[v->id] = w;
-            else if (same != moded.end())  // two spellings of one use: the last counts, as for weights
+            if (mode == VariationMode::Regular) {
+                if (weights.emplace(v->id, w).second)
+                    regular_order.push_back(v->id);
+                else
+                    weights[v->id] = w;
+            } else if (v->reads_sum) {
+                // Its sum would be the point it replaces, which the snippet
+                // does not see.
+                ctx.unsupported(where, quote(name) + ": " + v->name + " is read only as a plain use");
+            } else if (same != moded.end())  // two spellings of one use: the last counts, as for weights
                 same->second = w;
             else
                 moded.emplace_back(slot, w);
@@ -222,6 +261,11 @@ void read_xform(const ReadContext& ctx, const pugi::xml_node& element, bool is_f
 
     for (const auto& [id, w] : unknown_weights)
         ctx.unknown_variation(label + " attribute \"var\"", "number " + std::to_string(id));
+    std::string why;
+    while (const VariationInfo* v = sum_order_conflict(regular_order, weights, registry, &why)) {
+        ctx.unsupported(label + " attribute " + quote(v->name), v->name + " " + why);
+        weights[v->id] = 0;  // dropped (--drop-unknown)
+    }
 
     // Xform order (Xform::variations).
     xf.variations.clear();
