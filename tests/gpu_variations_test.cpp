@@ -31,7 +31,8 @@
 // same rule covers bad values: where the host result and all its neighbours
 // are bad (NaN or beyond 1e10), the device's must be bad too. No variation
 // has needed a looser tolerance so far; one that does gets an entry in
-// kTolerance with the reason.
+// kTolerance with the reason. A parameter whose fractional values leave no
+// case well conditioned is drawn whole instead (kWholeParam, with the reason).
 #include <doctest/doctest.h>
 
 #include <algorithm>
@@ -60,6 +61,15 @@ constexpr unsigned long long kSeed = 0x5eed2026ull;
 
 // Variation name → relative tolerance, where 1e-5 cannot hold; with the reason.
 const std::map<std::string, double> kTolerance = {};
+
+// Parameters drawn as whole numbers, and not moved when judging a case's
+// conditioning (a whole number is exact on both sides), where any other
+// value makes every case ill-conditioned; with the reason.
+const std::map<std::string, int> kWholeParam = {
+    // 2π·k/power with k up to 32766: four ulps of a fractional power turn
+    // the angle by up to a tenth of a radian.
+    {"juliaq", 0},
+};
 
 // One case as the kernel reads it (floats): the pre-affine point, the weight,
 // the affine, the starting sum (the point itself for a pre-variation, else
@@ -145,6 +155,8 @@ public:
             if (d < 0.25) p = static_cast<float>(info.params[k].default_value);
             else if (d < 0.45) p = static_cast<float>(static_cast<int>(uni(-6, 7)));
             else p = uni(-3, 3);
+            const auto whole = kWholeParam.find(info.name);
+            if (whole != kWholeParam.end() && whole->second == static_cast<int>(k)) p = std::round(p);
             v[kParams + k] = p;
         }
     }
@@ -174,7 +186,10 @@ Verdict condition(const Case& c, int index, const Result& h, double tol) {
     const bool bad = fj::is_bad_point(h.x, h.y);
     const int inputs[] = {kTx, kTy, kW, kAff, kAff + 1, kAff + 2, kAff + 3, kAff + 4, kAff + 5, kC};
     std::vector<int> which(std::begin(inputs), std::end(inputs));
-    for (size_t k = 0; k < c.info->params.size(); ++k) which.push_back(kParams + static_cast<int>(k));
+    const auto whole = kWholeParam.find(c.info->name);
+    for (size_t k = 0; k < c.info->params.size(); ++k)
+        if (whole == kWholeParam.end() || whole->second != static_cast<int>(k))  // exact on both sides
+            which.push_back(kParams + static_cast<int>(k));
     for (int at : which) {
         // Zero is exact on both sides and often a case of its own (an axis,
         // a parameter that switches a branch off): it is not moved.
