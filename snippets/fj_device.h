@@ -240,11 +240,11 @@ FJ_HD FJ_INLINE float elliptic_xmax_minus_one(const VarIn& in, float& xmax) {
 //   ox, oy  what the variation adds w·V(in) to: the xform's running sum,
 //        or for flam3's pre_blur and Fractorium's pre_ and post_ uses the
 //        point or sum they change (zeroed first where they replace it)
-//   color   the point's colour index, already blended with the xform's colour
-//        (flam3 and Fractorium blend it before the variations). Only a
-//        variation annotated @color may write it (Fractorium's direct-colour
-//        variations); the xform then mixes the result with the blended index
-//        by its var_color weight.
+//   color   only for a variation annotated @color (Fractorium's direct-colour
+//        variations; no other may name it): the point's colour index, already
+//        blended with the xform's colour as flam3 and Fractorium blend it
+//        before the variations, for it to change; the xform then mixes the
+//        result with the blended index by its var_color weight
 #define FJ_VARIATION(name)                                                              \
     FJ_HD FJ_INLINE void fj_var_##name([[maybe_unused]] const fj::VarIn& in,           \
                                        [[maybe_unused]] const float* p, float w,         \

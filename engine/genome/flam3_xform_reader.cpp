@@ -228,7 +228,7 @@ void read_xform(const ReadContext& ctx, const pugi::xml_node& element, bool is_f
             } else if (v->reads_sum) {
                 // Its sum would be the point it replaces, which the snippet
                 // does not see.
-                ctx.unsupported(where, quote(name) + ": " + v->name + " is read only as a plain use");
+                ctx.unsupported(where, v->name + " is read only as a plain use");
             } else if (same != moded.end())  // two spellings of one use: the last counts, as for weights
                 same->second = w;
             else
