@@ -38,6 +38,8 @@ const char* kHelp =
     "  --threads N       CPU backend threads (default all cores)\n"
     "  --shuffle S, --block N, --accumulate A   kernel options, as for render (A: atomic,\n"
     "                    scalar, warp, shared, packed; packed is lossy in hot cells)\n"
+    "  --kernel K        specialized (default) or switch: every variation behind a switch,\n"
+    "                    the design's reference, on the same genomes (CUDA backend only)\n"
     "  --flam3           also time flam3-render (all cores) on the same genome, size and quality\n"
     "  --seed N          default 1\n"
     "  --json FILE       write the results as JSON\n";
@@ -116,7 +118,7 @@ double time_flam3(const std::string& genome_path, const Flame& original, int wid
 int bench_throughput(const Args& args) {
     const ParsedArgs a = parse_args(args,
                                     {"size", "quality", "backend", "threads", "shuffle", "block", "accumulate", "arch",
-                                     "seed", "json", "flame", "palettes"},
+                                     "kernel", "seed", "json", "flame", "palettes"},
                                     {"flam3", "help", "h", "drop-unknown"});
     if (a.has("help") || a.has("h")) {
         std::fputs(kHelp, stdout);
@@ -200,6 +202,7 @@ int bench_throughput(const Args& args) {
         out["shuffle"] = to_string(setup.options.kernel.shuffle);
         out["block"] = setup.options.kernel.block_size;
         out["accumulate"] = to_string(setup.options.kernel.accumulation);
+        out["kernel"] = setup.options.kernel.generic ? "switch" : "specialized";
         out["genomes"] = rows;
         write_json_file(a.value("json"), out);
     }

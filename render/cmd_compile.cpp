@@ -7,7 +7,7 @@
 #include "cli_args.h"
 #include "cli_common.h"
 #include "codegen/param_layout.h"
-#include "codegen/stitcher.h"
+#include "codegen/switch_kernel.h"
 #include "cuda/kernel_cache.h"
 #include "pipeline/prepared_frame.h"
 
@@ -31,10 +31,12 @@ const char* kHelp =
     "  --accumulate A        atomic (default: float4 atomics on sm_90), scalar, warp (aggregated),\n"
     "                        shared (per-block shared-memory cache), packed (64-bit packed\n"
     "                        integer atomics; lossy in hot cells, see render --help)\n"
+    "  --kernel K            specialized (default) or switch (every variation behind a\n"
+    "                        switch: the reference of the kernel report)\n"
     "  --palettes FILE, --drop-unknown   as for render\n";
 
 int run(const Args& args) {
-    const ParsedArgs a = parse_args(args, {"arch", "emit-cu", "flame", "shuffle", "block", "accumulate", "palettes"},
+    const ParsedArgs a = parse_args(args, {"arch", "emit-cu", "flame", "shuffle", "block", "accumulate", "kernel", "palettes"},
                                     {"help", "h", "drop-unknown"});
     if (a.has("help") || a.has("h")) {
         std::fputs(kHelp, stdout);
@@ -53,7 +55,7 @@ int run(const Args& args) {
         frame_options.kernel = kopt;
         const KernelKey key = in_flame(input, index, [&] { return prepare_still(input.flames[index], frame_options).key; });
         CompileRequest request;
-        request.source = stitch_kernel(key, make_param_layout(key, registry), registry, SnippetSource::standard());
+        request.source = kernel_source(key, make_param_layout(key, registry), registry, SnippetSource::standard());
         request.arch = kopt.arch;
         if (a.has("emit-cu")) {
             std::string path = a.value("emit-cu");

@@ -67,6 +67,10 @@ const char* kHelp =
     "                        16-bit integer fields): LOSSY when 128 or more hits reach one cell\n"
     "                        within an atomic round trip after its word passes 2^15 (counted,\n"
     "                        and render warns)\n"
+    "  --kernel K            specialized (default: the kernel generated for the flame's\n"
+    "                        structure) or switch (the reference it is measured against: every\n"
+    "                        variation behind a switch, xforms read as data; same image, CUDA\n"
+    "                        backend only)\n"
     "%s"
     "%s"
     "  --save-state FILE     also write the histogram, before the post-pass, to FILE: to resume\n"
@@ -195,7 +199,7 @@ std::vector<Job> plan_outputs(const std::vector<GenomeInput>& inputs, const std:
 
 int run(const Args& args) {
     const ParsedArgs a = parse_args(
-        args, {"o", "output", "backend", "quality", "seed", "threads", "flame", "arch", "emit-cu", "shuffle", "block", "accumulate", "bits", "palettes", "devices", "profile", "size-scale", "quality-scale", "progress", "strips", "memory-budget", "save-state", "resume-state", "progressive"},
+        args, {"o", "output", "backend", "quality", "seed", "threads", "flame", "arch", "emit-cu", "shuffle", "block", "accumulate", "kernel", "bits", "palettes", "devices", "profile", "size-scale", "quality-scale", "progress", "strips", "memory-budget", "save-state", "resume-state", "progressive"},
         {"help", "h", "transparent", "earlyclip", "drop-unknown", "no-png-comments", "resume", "linear", "sidecar"});
     if (a.has("help") || a.has("h")) {
         std::printf(kHelp, kScaleHelp, kStripHelp, kFormatHelp, kSidecarHelp);

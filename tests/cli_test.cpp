@@ -146,6 +146,21 @@ TEST_CASE("cli: --flame I renders flame I though another flame of the file uses 
     }
 }
 
+TEST_CASE("cli: --kernel switch is refused on the CPU backend, and an unknown kernel is a usage error") {
+    const std::string dir = fj::test::scratch_dir("kernelflag");
+    const std::string genome = fj::test::source_path("genomes/default.flam3");
+    for (const char* kernel : {"switch", "generic"}) {
+        CAPTURE(kernel);
+        const auto r = run_command(quoted(fj::test::flamejit_binary()) + " render " + quoted(genome) + " -o " +
+                                   quoted(dir + "/out.png") + " --backend cpu --kernel " + kernel + " < /dev/null");
+        CHECK(r.status == 2);
+        CHECK(count_lines(r.output) == 1);
+        CHECK(r.output.find(std::string(kernel) == "switch" ? "CUDA backend only" : "--kernel must be") !=
+              std::string::npos);
+        CHECK_FALSE(fj::test::file_exists(dir + "/out.png"));
+    }
+}
+
 TEST_CASE("cli: compile of a flame with more xforms than a kernel takes exits 2 naming the flame") {
     const std::string dir = fj::test::scratch_dir("manyxforms");
     std::string xforms;

@@ -24,11 +24,13 @@
 
 #include "codegen/kernel_key.h"
 #include "codegen/param_layout.h"
+#include "codegen/switch_kernel.h"
 #include "codegen/variation_registry.h"
 #include "cpu/cpu_backend.h"
 #include "cuda/compiler.h"
 #include "cuda/cuda_backend.h"
 #include "cuda/driver_api.h"
+#include "errors.h"
 #include "iterate/common.h"
 #include "test_support.h"
 
@@ -153,7 +155,8 @@ Run iterate_frame(fj::Backend& backend, const std::vector<Call>& calls, const fj
     Run run;
     for (size_t i = 0; i < calls.size(); ++i) {
         std::vector<std::vector<float>> params;
-        for (const Step& step : calls[i]) params.push_back(fj::pack_params(*step.flame, key, layout, plan.world_to_cell));
+        for (const Step& step : calls[i])
+            params.push_back(fj::pack_kernel_params(*step.flame, key, layout, plan.world_to_cell));
         fj::IterationRequest request{.flame = calls[i][0].flame, .key = &key, .layout = &layout, .plan = &plan,
                                      .frame_samples = frame_samples, .seed = 2026};
         for (size_t s = 0; s < calls[i].size(); ++s) request.steps.push_back({&params[s], calls[i][s].samples});
@@ -340,15 +343,11 @@ TEST_CASE("emulated kernels: Fractorium's pre_ and post_ uses plot as the flames
     check_same_hits(iterate(*cuda, mixed, {}, test_plan().samples, false, &reference), reference);
 }
 
-TEST_CASE("emulated kernels: direct-colour variations colour the hits as on the CPU backend, by var_color") {
-    REQUIRE(kStandIns);
-    if (!have_compiler()) return;
-    std::string why;
-    REQUIRE_MESSAGE(fj::cuda_available(&why), why);
+// Every place a use can change the colour index (Regular, Pre, Post, the
+// final xform), random ones among them, one that reads the sum before it,
+// and var_color kept whole, halved and dropped.
+fj::Flame direct_colour_flame() {
     using M = fj::VariationMode;
-    // Every place a use can change the colour index (Regular, Pre, Post, the
-    // final xform), random ones among them, one that reads the sum before it,
-    // and var_color kept whole, halved and dropped.
     fj::Flame flame = test_flame(fj::PaletteMode::Linear);
     fj::VariationUse falloff = use("falloff2", 0.4, M::Post);
     falloff.params[0] = 5;    // scatter
@@ -360,6 +359,15 @@ TEST_CASE("emulated kernels: direct-colour variations colour the hits as on the 
     flame.xforms[2].variations.push_back(use("dc_triangle", 0.4));
     flame.xforms[2].direct_color = 0;
     flame.final_xform.variations.push_back(use("dc_gridout", 0.2));
+    return flame;
+}
+
+TEST_CASE("emulated kernels: direct-colour variations colour the hits as on the CPU backend, by var_color") {
+    REQUIRE(kStandIns);
+    if (!have_compiler()) return;
+    std::string why;
+    REQUIRE_MESSAGE(fj::cuda_available(&why), why);
+    const fj::Flame flame = direct_colour_flame();
     auto cuda = emulated_cuda_backend("emulated-direct-colour-cache");
     auto cpu = fj::make_cpu_backend({2});
     CAPTURE(fj::make_kernel_key(flame, {}).canonical());
@@ -370,6 +378,30 @@ TEST_CASE("emulated kernels: direct-colour variations colour the hits as on the 
     for (fj::Xform& xf : dropped.xforms) xf.direct_color = 0;
     dropped.final_xform.direct_color = 0;
     CHECK(differing_cells(iterate(*cpu, dropped, {}), reference) > 100);
+}
+
+TEST_CASE("emulated kernels: the switch kernel (--kernel switch) plots the specialized kernel's hits") {
+    REQUIRE(kStandIns);
+    if (!have_compiler()) return;
+    std::string why;
+    REQUIRE_MESSAGE(fj::cuda_available(&why), why);
+    using M = fj::VariationMode;
+    // pre_ and post_ uses that replace and that add, flam3's pre_blur, a
+    // final xform, direct colour, parameters: everything the switch kernel
+    // reads from its records instead of having it compiled in.
+    fj::Flame flame = direct_colour_flame();
+    flame.xforms[2].variations = {use("swirl", 0.8, M::Pre), use("blur", 0.05, M::Pre), use("julia", 0.7),
+                                  use("pre_blur", 0.02), use("dc_triangle", 0.4), use("sineblur", 0.1, M::Post),
+                                  use("spherical", 0.9, M::Post)};
+    fj::KernelOptions generic;
+    generic.generic = true;
+    auto cuda = emulated_cuda_backend("emulated-switch-cache");
+    auto cpu = fj::make_cpu_backend({2});
+    CAPTURE(fj::make_kernel_key(flame, generic).canonical());
+    const Run reference = iterate(*cpu, flame, {});
+    check_same_hits(iterate(*cuda, flame, generic, test_plan().samples, false, &reference), reference);
+    // The CPU backend runs specialized code only, and says so.
+    CHECK_THROWS_AS(iterate(*cpu, flame, generic), fj::InputError);
 }
 
 TEST_CASE("emulated kernels: launches of a few rounds each continue the chains of one long launch") {

@@ -159,6 +159,11 @@ if wanted codegen; then
         FLAMEJIT_NVRTC_OPTIONS=$opts "$fj" bench throughput "$genomes"/*.flam3 --backend cuda --size $size \
             --quality $quality --json "$out/throughput-$label.json" 2>&1 | tee -a "$out/summary.txt"
     done
+    # The design's reason to exist, in iterations/s: the same genomes through
+    # the switch kernel every other renderer of that kind would run.
+    step "bench throughput --kernel switch"
+    "$fj" bench throughput "$genomes"/*.flam3 --backend cuda --size $size --quality $quality --kernel switch \
+        --json "$out/throughput-switch.json" 2>&1 | tee -a "$out/summary.txt"
 fi
 if wanted cpu; then
     step "bench throughput, CPU backend, same genomes"

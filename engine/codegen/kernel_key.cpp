@@ -117,6 +117,7 @@ std::string KernelKey::canonical() const {
     if (density_count) out << " count=1";
     if (time_steps) out << " steps=1";
     if (atomic_ceiling) out << " ceiling=1";
+    if (generic) out << " kernel=switch";
     return out.str();
 }
 
@@ -143,6 +144,7 @@ KernelKey make_kernel_key(const Flame& flame, const KernelOptions& options) {
     key.block_size = options.block_size;
     key.arch = options.arch;
     key.accumulation = options.accumulation;
+    key.generic = options.generic;
     return key;
 }
 

@@ -86,6 +86,7 @@ struct KernelOptions {
     int block_size = 256;       // threads per block, a multiple of 32
     std::string arch = "sm_90"; // NVRTC target
     Accumulation accumulation = Accumulation::Atomic;
+    bool generic = false;       // KernelKey::generic
 };
 
 struct KernelKey {
@@ -112,6 +113,11 @@ struct KernelKey {
     // kernel that `bench throughput` times; renders leave it out (it costs
     // about 8 % of a cold compile, benchmarks/README.md "Compile path").
     bool atomic_ceiling = false;
+    // The reference the design is measured against instead of the
+    // specialized kernel: every variation behind a switch, xforms read from
+    // the parameter block (codegen/switch_kernel.h), same hits. For
+    // benchmarks on the GPU; the CPU backend runs specialized code only.
+    bool generic = false;
 
     // A stable one-line text form; equal keys give equal text.
     std::string canonical() const;

@@ -9,6 +9,7 @@
 
 #include "codegen/param_layout.h"
 #include "codegen/stitch_parts.h"
+#include "codegen/stitcher.h"
 
 namespace fj {
 namespace {
@@ -203,6 +204,17 @@ std::vector<float> pack_switch_params(const Flame& flame, const KernelKey& key, 
     // Offsets travel as floats: they must stay exact.
     if (block.size() >= (1u << 24)) throw std::runtime_error("switch kernel parameter block too large");
     return block;
+}
+
+std::string kernel_source(const KernelKey& key, const ParamLayout& layout, const VariationRegistry& registry,
+                          const SnippetSource& source) {
+    return key.generic ? switch_kernel_source(key, registry, source) : stitch_kernel(key, layout, registry, source);
+}
+
+std::vector<float> pack_kernel_params(const Flame& flame, const KernelKey& key, const ParamLayout& layout,
+                                      const double world_to_cell[6]) {
+    if (!key.generic) return pack_params(flame, key, layout, world_to_cell);
+    return pack_switch_params(flame, key, VariationRegistry::standard(), world_to_cell);
 }
 
 }  // namespace fj

@@ -7,13 +7,15 @@
 // xform function loops over the xform's variation slots and switches over
 // every variation the registry knows. This file writes that kernel from the
 // same snippets, prologue and iteration template as the specialized stitcher
-// (stitch_parts.h), so the kernel report (tools/kernel_report.cpp) compares
-// the two ways of applying an xform and nothing else. It is a reference, not
-// a backend: the renderer never launches it.
+// (stitch_parts.h), so the kernel report (tools/kernel_report.cpp) and
+// `bench throughput --kernel switch` compare the two ways of applying an
+// xform and nothing else.
 //
 // Only the key's code switches shape the switch kernel (xaos, final xform
 // present, palette mode, shuffle, accumulation, block size, arch); two keys
-// that differ only in their xforms give the same source.
+// that differ only in their xforms give the same source. A key marked
+// generic (KernelKey::generic) has the renderer build and launch it in
+// place of the specialized kernel, for benchmarks on the GPU.
 //
 // Parameter block (floats), header first so every offset is a value:
 //   0   camera        6    as ParamLayout (world → histogram cell)
@@ -87,6 +89,13 @@ std::string switch_kernel_source(const KernelKey& key, const VariationRegistry& 
 // The switch kernel's parameter block for one flame; `key` must be the
 // flame's key (throws std::logic_error otherwise, as pack_params).
 std::vector<float> pack_switch_params(const Flame& flame, const KernelKey& key, const VariationRegistry& registry,
+                                      const double world_to_cell[6]);
+
+// The kernel a key names and its parameter block: the specialized kernel
+// (stitcher.h, param_layout.h) or, for a generic key, the switch kernel.
+std::string kernel_source(const KernelKey& key, const ParamLayout& layout, const VariationRegistry& registry,
+                          const SnippetSource& source);
+std::vector<float> pack_kernel_params(const Flame& flame, const KernelKey& key, const ParamLayout& layout,
                                       const double world_to_cell[6]);
 
 }  // namespace fj

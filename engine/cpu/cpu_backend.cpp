@@ -9,6 +9,7 @@
 #include <thread>
 
 #include "cpu/hit_buffer.h"
+#include "errors.h"
 #include "cpu/worker.h"
 #include "host_info.h"
 #include "huge_pages.h"
@@ -43,6 +44,9 @@ public:
         const auto t0 = std::chrono::steady_clock::now();
         if (!req.key || !req.layout || req.steps.empty())
             throw std::runtime_error("iterate: request lacks key, layout or time steps");
+        if (req.key->generic)
+            throw InputError("the switch kernel (--kernel switch) runs on the CUDA backend only; the CPU backend "
+                             "runs specialized code");
         cpu::FrameJob job;
         uint64_t total = 0;
         for (const IterationStep& step : req.steps) {

@@ -10,6 +10,7 @@
 
 #include "codegen/snippet_source.h"
 #include "codegen/stitcher.h"
+#include "codegen/switch_kernel.h"
 #include "codegen/variation_registry.h"
 
 namespace fj {
@@ -108,7 +109,7 @@ KernelKey KernelModules::device_key(const KernelKey& requested) const {
 
 CompiledKernel KernelModules::compile(const KernelKey& key, const ParamLayout& layout) {
     CompileRequest request;
-    request.source = stitch_kernel(key, layout, VariationRegistry::standard(), SnippetSource::standard());
+    request.source = kernel_source(key, layout, VariationRegistry::standard(), SnippetSource::standard());
     request.arch = arch_;
     request.entry = kIterateKernelName;
     return cache_.get(request);

@@ -7,6 +7,7 @@
 #include <sstream>
 #include <stdexcept>
 
+#include "codegen/switch_kernel.h"
 #include "codegen/variation_registry.h"
 #include "errors.h"
 #include "genome/interpolate.h"
@@ -34,7 +35,7 @@ FramePlan checked_plan(const Flame& flame, double quality, const std::string& wh
 std::vector<float> checked_pack(const Flame& flame, const KernelKey& key, const ParamLayout& layout,
                                 const double camera[6], const std::string& where) {
     try {
-        return pack_params(flame, key, layout, camera);
+        return pack_kernel_params(flame, key, layout, camera);
     } catch (const std::logic_error&) {
         throw;
     } catch (const std::runtime_error& e) {

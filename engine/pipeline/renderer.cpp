@@ -9,7 +9,7 @@
 #include <mutex>
 
 #include "codegen/param_layout.h"
-#include "codegen/stitcher.h"
+#include "codegen/switch_kernel.h"
 #include "cpu/cpu_backend.h"
 #include "cuda/cuda_backend.h"
 #include "cuda/driver_api.h"
@@ -225,7 +225,7 @@ RenderResult Renderer::render_plan_once(const PreparedFrame& frame, uint64_t see
     post.linear = options_.linear;
     if (!options_.emit_cu.empty()) {
         std::ofstream out(options_.emit_cu);
-        out << stitch_kernel(frame.key, frame.layout, registry, SnippetSource::standard());
+        out << kernel_source(frame.key, frame.layout, registry, SnippetSource::standard());
         if (!out) throw std::runtime_error("cannot write " + options_.emit_cu);
     }
 
