@@ -9,8 +9,8 @@
 #include <thread>
 
 #include "cpu/hit_buffer.h"
-#include "errors.h"
 #include "cpu/worker.h"
+#include "errors.h"
 #include "host_info.h"
 #include "huge_pages.h"
 #include "iterate/common.h"
