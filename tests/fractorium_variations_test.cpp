@@ -9,7 +9,9 @@
 // gives and pick the roots evenly, the flips mirror exactly where they say.
 #include <doctest/doctest.h>
 
+#include <algorithm>
 #include <cmath>
+#include <complex>
 #include <random>
 #include <string>
 #include <vector>
@@ -216,4 +218,82 @@ TEST_CASE("fractorium variations: julian2, juliaq and npolar land on one of thei
         wrong += std::fabs(o.x - v * std::log(r)) > 1e-4 || std::fabs(o.y) > w + 1e-5;
     }
     CHECK(wrong == 0);
+}
+
+TEST_CASE("fractorium variations: unpolar, expo, fdisc, idisc, sigmoid, tancos, petal, stwin worked in double") {
+    std::mt19937 gen(26);
+    std::uniform_real_distribution<float> coord(-2, 2);
+    fj::Rng rng = fj::make_rng(6, 0);
+    int wrong = 0;
+    // |got − want| within 1e-5 of max(1, |want|) (the point's size: a small
+    // coordinate of a large point carries the large one's rounding).
+    const auto near = [](const Out& got, double x, double y) {
+        return std::hypot(got.x - x, got.y - y) <= 1e-5 * std::max(1.0, std::hypot(x, y));
+    };
+    for (int i = 0; i < 5000; ++i) {
+        const float x = coord(gen), y = coord(gen), w = 0.8f;
+        const double r = std::hypot(double(x), double(y)), phi = std::atan2(double(y), double(x));
+        // unpolar: polar's inverse, e^y at angle x (sine first), over 2π.
+        const double u = w / (2 * M_PI) * std::exp(double(y));
+        wrong += !near(apply("unpolar", x, y, w, {}, rng), u * std::sin(double(x)), u * std::cos(double(x)));
+        // expo: the complex power c^z, c = -1 + 0.5i, z the point.
+        const std::complex<double> e = double(w) * std::exp(std::complex<double>(x, y) *
+                                                            std::log(std::complex<double>(-1, 0.5)));
+        wrong += !near(apply("expo", x, y, w, {-1, 0.5f}, rng), e.real(), e.imag());
+        // fdisc and idisc: the angle from the radius, the radius from the angle.
+        const double fa = 2 * M_PI / (r + 1), fr = w * (phi / M_PI + 1) / 2;
+        wrong += !near(apply("fdisc", x, y, w, {}, rng), fr * std::cos(fa), fr * std::sin(fa));
+        const double ia = M_PI / (r + 1), ir = w * phi / M_PI;
+        wrong += !near(apply("idisc", x, y, w, {}, rng), ir * std::cos(ia), ir * std::sin(ia));
+        // sigmoid, shift 2 on x: 2/(1 + e^(−10x)) − 1 = tanh(5x); shift
+        // −0.5 on y, inverted to −2 with the curve flipped: −2/(1 + e^(10y)) − 1.
+        wrong += !near(apply("sigmoid", x, y, -w, {2, -0.5f}, rng), w * std::tanh(5.0 * x),
+                       w * (-2 / (1 + std::exp(10.0 * y)) - 1));
+        // tancos and petal, as their definitions read.
+        const double d = r * r;
+        wrong += !near(apply("tancos", x, y, w, {}, rng), w / d * std::tanh(d) * 2 * x, w / d * std::cos(d) * 2 * y);
+        const double cx = std::cos(double(x)), sx = std::sin(double(x)), cy = std::cos(double(y));
+        wrong += !near(apply("petal", x, y, w, {}, rng), w * cx * std::pow(cx * cy, 3), w * cx * std::pow(sx * cy, 3));
+        // stwin: linear plus one ripple on both coordinates.
+        const double su = x * w * 0.05, sv = y * w * 0.05;
+        const double ripple = (su * su - sv * sv) * std::sin(2 * M_PI * 1.5 * (su + sv)) / (su * su + sv * sv);
+        wrong += !near(apply("stwin", x, y, w, {1.5f}, rng), w * x + ripple, w * y + ripple);
+    }
+    CHECK(wrong == 0);
+}
+
+TEST_CASE("fractorium variations: circus, spher and SphericalN scale along rays as they say") {
+    std::mt19937 gen(27);
+    std::uniform_real_distribution<float> coord(-2, 2);
+    fj::Rng rng = fj::make_rng(7, 0);
+    const int n = 30000;
+    int wrong = 0, spherical = 0, outside = 0, copies[3] = {};
+    for (int i = 0; i < n; ++i) {
+        const float x = coord(gen), y = coord(gen), w = 0.8f;
+        const double r = std::hypot(double(x), double(y)), phi = std::atan2(double(y), double(x));
+        // circus, scale 2: radius doubled inside the unit circle, halved outside.
+        Out o = apply("circus", x, y, w, {2}, rng);
+        wrong += std::fabs(std::hypot(o.x, o.y) - w * r * (r <= 1 ? 2 : 0.5)) > 1e-5 || o.x * x + o.y * y < 0;
+        // spher: nothing inside; outside, spherical or linear, half and half.
+        o = apply("spher", x, y, w, {}, rng);
+        if (r <= 1) {
+            wrong += o.x != 0 || o.y != 0;
+        } else {
+            ++outside;
+            const bool inverted = std::fabs(o.x - w * x / (r * r)) < 1e-6 && std::fabs(o.y - w * y / (r * r)) < 1e-6;
+            const bool plain = std::fabs(o.x - w * x) < 1e-6 && std::fabs(o.y - w * y) < 1e-6;
+            wrong += !inverted && !plain;
+            spherical += inverted;
+        }
+        // SphericalN, power 3, dist 1: radius w/r, at angle phi + k·2π/3 read
+        // with x the sine and y the cosine; each k a third of the time.
+        o = apply("SphericalN", x, y, w, {3, 1}, rng);
+        wrong += std::fabs(std::hypot(o.x, o.y) - w / r) > 1e-5 * std::max(1.0, w / r);
+        const double k = (std::atan2(o.x, o.y) - phi) / (2 * M_PI / 3);
+        wrong += off_grid(k, 1) > 1e-3;
+        ++copies[((static_cast<int>(std::lround(k)) % 3) + 3) % 3];
+    }
+    CHECK(wrong == 0);
+    CHECK(spherical == doctest::Approx(outside / 2.0).epsilon(0.04));
+    for (int c : copies) CHECK(c == doctest::Approx(n / 3.0).epsilon(0.04));
 }

@@ -1,0 +1,18 @@
+// @variation SphericalN
+// @id 1041
+// @origin Fractorium 1.0
+// @param SphericalN_Power 1
+// @param SphericalN_Dist 1
+// @random 1
+// spherical with n-fold copies: radius 1/r^dist, the angle turned by a
+// random whole number (below power) of 2π/⌊power⌋, with x and y the sine and
+// cosine, as Fractorium outside its flam3 compatibility mode.
+FJ_VARIATION(SphericalN) {
+    const float rd = powf(in.r, p[1]);
+    const float r = rd != 0.0f ? rd : FJ_FLT_EPSILON;
+    const float copies = floorf(p[0]);
+    const float n = floorf(p[0] * fj::rand01(rng));
+    const float a = in.phi + n * FJ_2PI / (copies != 0.0f ? copies : FJ_FLT_EPSILON);
+    ox += w * sinf(a) / r;
+    oy += w * cosf(a) / r;
+}

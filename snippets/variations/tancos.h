@@ -1,0 +1,9 @@
+// @variation tancos
+// @id 1036
+// @origin Fractorium 1.0
+// 2x·tanh(r²) and 2y·cos(r²), both over r², weighted.
+FJ_VARIATION(tancos) {
+    const float d = in.r2 != 0.0f ? in.r2 : FJ_FLT_EPSILON;
+    ox += (w / d) * (tanhf(d) * (2.0f * in.x));
+    oy += (w / d) * (cosf(d) * (2.0f * in.y));
+}
