@@ -127,8 +127,9 @@ void print_text(const std::vector<const VariationInfo*>& list, bool everything) 
         std::string params;
         for (const ParamInfo& p : v->params)
             params += (params.empty() ? "" : ", ") + p.name + " " + number_text(p.default_value);
-        std::printf("%*d  %-14s %-6s %-8s %-*s %s\n", id_width, v->id, v->name.c_str(), draws.c_str(),
-                    v->pre ? "pre" : pre_post(*v) ? pre_post(*v) : "-", origin_width, v->origin.c_str(), params.empty() ? "-" : params.c_str());
+        const char* uses = v->pre ? "pre" : pre_post(*v) ? pre_post(*v) : "-";
+        std::printf("%*d  %-14s %-6s %-8s %-*s %s\n", id_width, v->id, v->name.c_str(), draws.c_str(), uses,
+                    origin_width, v->origin.c_str(), params.empty() ? "-" : params.c_str());
         if (!v->also.empty()) {
             std::string also;
             for (const std::string& name : v->also) also += (also.empty() ? "" : ", ") + name;

@@ -62,8 +62,8 @@ void apply_xform(const XformProgram& prog, const float* P, const LaneSpan& g) {
         ox[i] = 0.0f;
         oy[i] = 0.0f;
         g.c[i] = speed * color + (1.0f - speed) * g.c[i];
-        blended[i] = g.c[i];
     }
+    if (prog.mixes_color) std::copy(g.c, g.c + g.count, blended);
     const auto run = [&](const VariationStep& s) {
         if (P[s.weight_offset] == 0.0f) return;  // weight 0: skipped, as flam3 and the kernel do
         if (s.effect == UseEffect::Sum) {

@@ -2,6 +2,7 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #include "genome/flame.h"
 
+#include <algorithm>
 #include <cmath>
 
 namespace fj {
@@ -22,6 +23,11 @@ size_t slot_position(const std::vector<VariationSlot>& slots, VariationSlot s) {
     if (s.mode == VariationMode::Post) return slots.size();
     while (at < slots.size() && slots[at].mode == VariationMode::Regular && slots[at].id < s.id) ++at;
     return at;
+}
+
+void add_slot(std::vector<VariationSlot>& slots, VariationSlot s) {
+    if (std::find(slots.begin(), slots.end(), s) == slots.end())
+        slots.insert(slots.begin() + static_cast<std::ptrdiff_t>(slot_position(slots, s)), s);
 }
 
 bool ColorCurves::identity() const {

@@ -58,6 +58,8 @@ struct VariationUse {
 // Xform::variations) that lacks it: after the Pre slots there, among the
 // Regular ones by id, or last.
 size_t slot_position(const std::vector<VariationSlot>& slots, VariationSlot s);
+// Adds `s` there, unless the list has it already.
+void add_slot(std::vector<VariationSlot>& slots, VariationSlot s);
 
 struct Xform {
     double weight = 0;

@@ -2,8 +2,8 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #include "genome/interpolate.h"
 
-#include <cmath>
 #include <algorithm>
+#include <cmath>
 #include <vector>
 
 #include "genome/palette_library.h"
@@ -159,8 +159,7 @@ Xform blend_xform(const std::vector<const Xform*>& x, const Weights& w, AffineIn
     std::vector<VariationSlot> used;
     for (int k = 0; k < w.n; ++k)
         for (const auto& v : x[k]->variations)
-            if (v.weight != 0 && std::find(used.begin(), used.end(), v.slot()) == used.end())
-                used.insert(used.begin() + static_cast<std::ptrdiff_t>(slot_position(used, v.slot())), v.slot());
+            if (v.weight != 0) add_slot(used, v.slot());
     for (VariationSlot slot : used) {
         const VariationUse absent = default_use(slot);
         std::vector<const VariationUse*> u(w.n);

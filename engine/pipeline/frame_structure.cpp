@@ -2,7 +2,6 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #include "pipeline/frame_structure.h"
 
-#include <algorithm>
 #include <cmath>
 #include <stdexcept>
 
@@ -16,10 +15,7 @@ namespace {
 const double kOneMarker = std::nextafter(1.0, 2.0);
 
 void merge(SlotShape& into, const Xform& xf) {
-    auto& slots = into.variations;
-    for (const auto& v : xf.variations)
-        if (std::find(slots.begin(), slots.end(), v.slot()) == slots.end())
-            slots.insert(slots.begin() + static_cast<std::ptrdiff_t>(slot_position(slots, v.slot())), v.slot());
+    for (const auto& v : xf.variations) add_slot(into.variations, v.slot());
     into.post = into.post || !xf.post.is_identity();
 }
 
