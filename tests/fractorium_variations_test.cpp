@@ -16,24 +16,18 @@
 #include <string>
 #include <vector>
 
-#include "cpu/variation_table.h"
+#include "test_support.h"
 
 namespace {
-
-const fj::Affine kIdentity{1, 0, 0, 0, 1, 0};
 
 struct Out {
     double x, y;
 };
 
-// Host variation `name` at (x, y) from a sum of 0.
+// What the host build of variation `name` adds at (x, y) (test_support.h).
 Out apply(const char* name, float x, float y, float w, const std::vector<float>& p, fj::Rng& rng) {
-    const fj::cpu::VariationEntry* v = fj::cpu::find_variation(name);
-    REQUIRE_MESSAGE(v, name);
-    float ox = 0, oy = 0, c = 0.5f;
-    v->fn(fj::make_var_in(x, y, &kIdentity), p.data(), w, rng, ox, oy, c);
-    CHECK(c == 0.5f);
-    return {ox, oy};
+    const std::complex<double> z = fj::test::host_variation(name, x, y, w, p, rng);
+    return {z.real(), z.imag()};
 }
 
 // How far a is from a whole multiple of `period`, in units of it.

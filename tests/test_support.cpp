@@ -2,6 +2,7 @@
 #include "test_support.h"
 
 #include "codegen/variation_registry.h"
+#include "cpu/variation_table.h"
 
 #include <doctest/doctest.h>
 #include <sys/wait.h>
@@ -117,6 +118,17 @@ std::string reduced_genome(const std::string& xml, double factor, double quality
     out = set_flame_attribute(out, "scale", std::to_string(std::stod(m[1]) * factor));
     out = set_flame_attribute(out, "quality", std::to_string(quality));
     return set_flame_attribute(out, "supersample", "1");
+}
+
+std::complex<double> host_variation(const char* name, float x, float y, float w, const std::vector<float>& p,
+                                    Rng& rng) {
+    const cpu::VariationEntry* v = cpu::find_variation(name);
+    REQUIRE_MESSAGE(v, name);
+    static const Affine identity{1, 0, 0, 0, 1, 0};
+    float ox = 0, oy = 0, c = 0.5f;
+    v->fn(make_var_in(x, y, &identity), p.data(), w, rng, ox, oy, c);
+    CHECK_MESSAGE(c == 0.5f, name << " changed the colour index");
+    return {ox, oy};
 }
 
 }  // namespace fj::test

@@ -2,7 +2,11 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #pragma once
 
+#include <complex>
 #include <string>
+#include <vector>
+
+#include "fj_device.h"
 
 namespace fj::test {
 
@@ -45,5 +49,12 @@ std::string set_flame_attribute(const std::string& xml, const std::string& name,
 // The first <flame> at `factor` of its size (framing kept: scale follows),
 // the given quality and supersample 1: the same picture, cheap enough for CI.
 std::string reduced_genome(const std::string& xml, double factor, double quality);
+
+// The host build of variation `name` (the CPU backend's) at (x, y) after an
+// identity pre-affine, from a sum of 0: what it adds, as x + iy. It sees the
+// colour index 0.5, which a variation without @color must leave alone
+// (checked here).
+std::complex<double> host_variation(const char* name, float x, float y, float w, const std::vector<float>& p,
+                                    Rng& rng);
 
 }  // namespace fj::test

@@ -9,10 +9,10 @@
 // cosine, as Fractorium outside its flam3 compatibility mode.
 FJ_VARIATION(SphericalN) {
     const float rd = powf(in.r, p[1]);
-    const float r = rd != 0.0f ? rd : FJ_FLT_EPSILON;
+    const float r = fj::zeps(rd);
     const float copies = floorf(p[0]);
     const float n = floorf(p[0] * fj::rand01(rng));
-    const float a = in.phi + n * FJ_2PI / (copies != 0.0f ? copies : FJ_FLT_EPSILON);
+    const float a = in.phi + n * FJ_2PI / fj::zeps(copies);
     ox += w * sinf(a) / r;
     oy += w * cosf(a) / r;
 }

@@ -5,7 +5,7 @@
 // Along its ray, the point moves to radius w·sqrt(r² + sin(a·angle) + 1).
 FJ_VARIATION(cardioid) {
     const float r = w * sqrtf(in.r2 + sinf(in.phi * p[0]) + 1.0f);
-    const float d = in.r != 0.0f ? in.r : FJ_FLT_EPSILON;  // the origin stays put, as in Fractorium
+    const float d = fj::zeps(in.r);  // the origin stays put, as in Fractorium
     ox += r * (in.x / d);
     oy += r * (in.y / d);
 }

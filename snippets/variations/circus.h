@@ -6,7 +6,7 @@
 // by 1/scale.
 FJ_VARIATION(circus) {
     const float r = in.r <= 1.0f ? in.r * p[0] : in.r * (1.0f / p[0]);
-    const float d = in.r != 0.0f ? in.r : FJ_FLT_EPSILON;  // the origin stays put, as in Fractorium
+    const float d = fj::zeps(in.r);  // the origin stays put, as in Fractorium
     ox += w * r * (in.x / d);
     oy += w * r * (in.y / d);
 }

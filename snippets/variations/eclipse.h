@@ -7,9 +7,7 @@
 // the y axis instead. Outside the disc, and with a negative weight: linear.
 // Fractorium wraps shift into [-2, 2].
 FJ_VARIATION(eclipse) {
-    float shift = p[0];
-    if (shift > 2.0f) shift = -2.0f + fmodf(shift + 2.0f, 4.0f);
-    else if (shift < -2.0f) shift = 2.0f - fmodf(2.0f - shift, 4.0f);
+    const float shift = fj::wrap_cyclic(p[0], -2.0f, 2.0f);
     float x = w * in.x;
     if (fabsf(in.y) <= w) {
         const float half_chord = sqrtf(w * w - in.y * in.y);

@@ -19,7 +19,7 @@ FJ_HD FJ_INLINE float fj_hexes_edge_ratio(float px, float py, float qx, float qy
     const float dx = px - qx, dy = py - qy;
     if (dx == 0.0f && dy == 0.0f) return 1.0f;
     const float d2 = dx * dx + dy * dy;
-    return 2.0f * ((ux - qx) * dx + (uy - qy) * dy) / (d2 != 0.0f ? d2 : FJ_FLT_EPSILON);
+    return 2.0f * ((ux - qx) * dx + (uy - qy) * dy) / fj::zeps(d2);
 }
 
 // The Voronoi distance of u in the cell centred at (cx[0], cy[0]) among its

@@ -11,7 +11,7 @@ FJ_VARIATION(hole) {
     const float delta = powf(in.phi / FJ_PI + 1.0f, p[0]);
     const bool inside = fminf(fmaxf(floorf(p[1] + 0.5f), 0.0f), 1.0f) != 0.0f;
     const float r = inside ? w * delta / (in.r + delta) : w * in.r + delta;
-    const float d = in.r != 0.0f ? in.r : FJ_FLT_EPSILON;  // the origin stays put, as in Fractorium
+    const float d = fj::zeps(in.r);  // the origin stays put, as in Fractorium
     ox += r * (in.x / d);
     oy += r * (in.y / d);
 }

@@ -9,7 +9,7 @@
 // power, a uniform choice of its roots). k/power is reduced modulo 1
 // exactly first, which float cannot do after multiplying by 2π.
 FJ_VARIATION(juliaq) {
-    const float power = p[0] == 0.0f ? FJ_FLT_EPSILON : p[0];
+    const float power = fj::zeps(p[0]);
     const float inv = p[1] / power;
     const float k = (float)(int)(fj::rand01(rng) * 32767.0f);
     const float a = in.phi * inv + fmodf(k, power) * (FJ_2PI / power);

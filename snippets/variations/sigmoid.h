@@ -17,7 +17,7 @@ FJ_HD FJ_INLINE float fj_sigmoid_axis(float v, float shift) {
         }
     }
     const float d = 1.0f + expf(-5.0f * steep * v);
-    return 2.0f * (scale / (d != 0.0f ? d : FJ_FLT_EPSILON) - 0.5f);
+    return 2.0f * (scale / fj::zeps(d) - 0.5f);
 }
 
 FJ_VARIATION(sigmoid) {

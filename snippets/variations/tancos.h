@@ -3,7 +3,7 @@
 // @origin Fractorium 1.0
 // 2x·tanh(r²) and 2y·cos(r²), both over r², weighted.
 FJ_VARIATION(tancos) {
-    const float d = in.r2 != 0.0f ? in.r2 : FJ_FLT_EPSILON;
+    const float d = fj::zeps(in.r2);
     ox += (w / d) * (tanhf(d) * (2.0f * in.x));
     oy += (w / d) * (cosf(d) * (2.0f * in.y));
 }
