@@ -187,6 +187,60 @@ FJ_HD FJ_INLINE float tangent(float x) {
 #endif
 }
 
+// A product and a sum each rounded on their own: the device otherwise fuses
+// a multiply and an add into one rounding, which the host does not.
+FJ_HD FJ_INLINE float mul_rn(float a, float b) {
+#if defined(__CUDA_ARCH__)  // device code (nvcc compiles host code too)
+    return __fmul_rn(a, b);
+#else
+    return a * b;
+#endif
+}
+
+FJ_HD FJ_INLINE float add_rn(float a, float b) {
+#if defined(__CUDA_ARCH__)  // device code (nvcc compiles host code too)
+    return __fadd_rn(a, b);
+#else
+    return a + b;
+#endif
+}
+
+// sin(a), the same bits on host and device: Cody–Waite reduction by π/2 and
+// minimax polynomials, every step rounded on its own. Within 2.5 ulp of
+// sin for |a| up to 10^5 (beyond, the reduction loses accuracy, not
+// determinism). For the shader hash below, where libm's last bit would
+// show; elsewhere sinf is faster and as good.
+FJ_HD FJ_INLINE float stable_sin(float a) {
+    const float round = 12582912.0f;  // 1.5·2^23: adding it rounds to a whole number
+    const float j = add_rn(add_rn(mul_rn(a, 0.636619772f), round), -round);
+    // π/2 in four parts, the first three of 8 bits: j times each is exact
+    // for |j| below 2^16.
+    float r = add_rn(a, mul_rn(j, -1.5703125f));
+    r = add_rn(r, mul_rn(j, -4.825592041015625e-4f));
+    r = add_rn(r, mul_rn(j, -1.2665987014770508e-6f));
+    r = add_rn(r, mul_rn(j, -9.92093629470503e-10f));
+    const float r2 = mul_rn(r, r);
+    float ps = add_rn(mul_rn(-1.9515296e-4f, r2), 8.3321609e-3f);
+    ps = add_rn(mul_rn(ps, r2), -1.6666655e-1f);
+    const float sn = add_rn(r, mul_rn(mul_rn(r, r2), ps));
+    float pc = add_rn(mul_rn(2.4433157e-5f, r2), -1.3887316e-3f);
+    pc = add_rn(mul_rn(pc, r2), 4.1666646e-2f);
+    const float cs = add_rn(add_rn(1.0f, mul_rn(-0.5f, r2)), mul_rn(mul_rn(r2, r2), pc));
+    const int quadrant = int_like_x86(j) & 3;
+    const float v = (quadrant & 1) ? cs : sn;
+    return (quadrant & 2) ? -v : v;
+}
+
+// The shader hash some of Fractorium's variations draw from takes the
+// fractional part of 43758.5453·sin(a), which magnifies the sine's last bits
+// 43758 times: so its argument is formed with mul_rn and add_rn, and the
+// sine is stable_sin, and both backends get the same bits. (Fractorium's
+// float and double builds differ from each other the same way, so which
+// cell gets which value is no renderer's constant.)
+FJ_HD FJ_INLINE float hash_sine(float a) {
+    return mul_rn(stable_sin(a), 43758.5453f);
+}
+
 // Fractorium's guard before a division: v, or float's epsilon where v is 0.
 FJ_HD FJ_INLINE float zeps(float v) {
     return v != 0.0f ? v : FJ_FLT_EPSILON;

@@ -505,6 +505,10 @@ unsigned int __match_any_sync(unsigned int mask, T value) {
 }
 
 inline int __ffs(int x) { return __builtin_ffs(x); }
+// Arithmetic the device rounds once per operation, never fused (the host
+// compiler, without FMA instructions, never fuses).
+inline float __fmul_rn(float a, float b) { return a * b; }
+inline float __fadd_rn(float a, float b) { return a + b; }
 
 // Relaxed, as the device's atomics; float adds by compare-and-swap.
 inline float atomicAdd(float* a, float v) { return std::atomic_ref<float>(*a).fetch_add(v, std::memory_order_relaxed); }
