@@ -3,6 +3,7 @@
 #include <nlohmann/json.hpp>
 
 #include <algorithm>
+#include <cmath>
 #include <cstdio>
 #include <cstdlib>
 #include <string>
@@ -37,7 +38,8 @@ const char* kHelp =
     "  --json   one JSON object: {\"count\": N, \"variations\": [{\"id\", \"name\", \"also\", \"params\":\n"
     "           [{\"name\", \"default\"}], \"aliases\": [{\"alias\", \"param\"}], \"ignored\":\n"
     "           [{\"name\", \"only\" (absent: any value)}], \"random_draws\", \"pre\", \"pre_post\"\n"
-    "           (\"replace\", \"add\" or null), \"writes_color\", \"origin\"}]}\n"
+    "           (\"replace\", \"add\" or null), \"writes_color\", \"discards_sum\",\n"
+    "           \"origin\"}]}\n"
     "  --help   print this text\n";
 
 // What the variation's pre_ and post_ uses do with its value; null when it
@@ -50,6 +52,11 @@ const char* pre_post(const VariationInfo& v) {
 // Shortest text that reads back as the same double (defaults such as π).
 std::string number_text(double v) {
     char buf[32];
+    // Whole numbers in full: 10, not 1e+01.
+    if (v == std::trunc(v) && std::fabs(v) < 1e15) {
+        std::snprintf(buf, sizeof buf, "%.0f", v);
+        return buf;
+    }
     for (int digits = 1; digits <= 17; ++digits) {
         std::snprintf(buf, sizeof buf, "%.*g", digits, v);
         if (std::strtod(buf, nullptr) == v) break;
@@ -100,6 +107,7 @@ void print_json(const std::vector<const VariationInfo*>& list) {
                               {"pre", v->pre},
                               {"pre_post", pre_post(*v) ? nlohmann::ordered_json(pre_post(*v)) : nlohmann::ordered_json()},
                               {"writes_color", v->writes_color},
+                              {"discards_sum", v->discards_sum},
                               {"origin", v->origin}});
     }
     const nlohmann::ordered_json out = {{"count", list.size()}, {"variations", variations}};
@@ -142,6 +150,7 @@ void print_text(const std::vector<const VariationInfo*>& list, bool everything) 
             more("aliases", aliases);
         }
         if (v->writes_color) more("colour", "changes the point's colour index (kept by the xform's var_color)");
+        if (v->discards_sum) more("sum", "a plain use drops the sum of the variations before it");
         if (!v->ignored.empty()) {
             std::string ignored;
             for (const IgnoredParam& p : v->ignored)

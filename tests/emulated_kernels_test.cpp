@@ -319,6 +319,14 @@ TEST_CASE("emulated kernels: Fractorium's pre_ and post_ uses plot as the flames
         v.push_back(use("flatten", 1, M::Post));
         pairs.push_back(p);
     }
+    {
+        // concentric drops the sum of the plain uses before it (id order:
+        // linear 0, swirl 3); neither draws, so the streams stay in step.
+        Pair p{"linear and swirl, then concentric = concentric alone", base, base};
+        p.with.xforms[1].variations = {use("linear", 0.6), use("swirl", 0.3), use("concentric", 0.8)};
+        p.without.xforms[1].variations = {use("concentric", 0.8)};
+        pairs.push_back(p);
+    }
     for (const Pair& p : pairs) {
         const std::string what = p.what;
         CAPTURE(what);
@@ -337,6 +345,7 @@ TEST_CASE("emulated kernels: Fractorium's pre_ and post_ uses plot as the flames
                                   use("pre_blur", 0.02), use("sinusoidal", 0.3), use("sineblur", 0.1, M::Post),
                                   use("spherical", 0.9, M::Post)};
     mixed.xforms[2].variations = {use("julia", 1, M::Pre), use("horseshoe", 0.5, M::Post)};
+    mixed.xforms[1].variations = {use("linear", 0.6), use("concentric", 0.8), use("rblur", 0.3)};
     auto cuda = emulated_cuda_backend("emulated-modes-cache");
     CAPTURE(fj::make_kernel_key(mixed, {}).canonical());
     const Run reference = iterate(*cpu, mixed, {});
@@ -393,6 +402,7 @@ TEST_CASE("emulated kernels: the switch kernel (--kernel switch) plots the speci
     flame.xforms[2].variations = {use("swirl", 0.8, M::Pre), use("blur", 0.05, M::Pre), use("julia", 0.7),
                                   use("pre_blur", 0.02), use("dc_triangle", 0.4), use("sineblur", 0.1, M::Post),
                                   use("spherical", 0.9, M::Post)};
+    flame.xforms[1].variations = {use("linear", 0.6), use("concentric", 0.8), use("rblur", 0.3)};
     fj::KernelOptions generic;
     generic.generic = true;
     auto cuda = emulated_cuda_backend("emulated-switch-cache");

@@ -504,6 +504,10 @@ TEST_CASE("fractorium: what changes a Fractorium image and flamejit does not ren
         {R"(cam_dof="0.1")", R"(linear="1")", "3D camera"},
         {"", R"(log="1" log_base="10")", "log_base \"10\" is not rendered"},
         {"", R"(crackle="1")", "unknown variation \"crackle\""},
+        // concentric drops the sum before it: linear's in id order, none in the file's.
+        {"", R"(concentric="1" linear="0.5")",
+         "concentric drops the sum of the variations before it, which flamejit adds in id order (linear before it) "
+         "and this file in its own (none)"},
     };
     for (const Case& c : cases) {
         const std::string xml = ember_flame(c.flame, c.xform);
@@ -514,6 +518,8 @@ TEST_CASE("fractorium: what changes a Fractorium image and flamejit does not ren
         // --drop-unknown renders the flame without it (flat, no curves, natural log).
         CHECK(read_error(xml, true) == "");
     }
+    // In the order flamejit adds them, concentric reads as written.
+    CHECK(read_error(ember_flame("", R"(linear="0.5" concentric="1")")) == "");
 }
 
 TEST_CASE("fractorium: linear3D renders linear's image bit for bit, and flatten changes no pixel") {

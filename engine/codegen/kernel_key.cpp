@@ -37,7 +37,8 @@ bool XformShape::passes_point() const {
 
 UseEffect use_effect(const VariationSlot& slot, const VariationInfo& info) {
     switch (slot.mode) {
-        case VariationMode::Regular: return info.pre ? UseEffect::AddPoint : UseEffect::Sum;
+        case VariationMode::Regular:
+            return info.pre ? UseEffect::AddPoint : info.discards_sum ? UseEffect::ResetSum : UseEffect::Sum;
         case VariationMode::Pre: return info.pre_post_sum ? UseEffect::AddPoint : UseEffect::SetPoint;
         case VariationMode::Post: return info.pre_post_sum ? UseEffect::AddSum : UseEffect::SetSum;
     }

@@ -63,6 +63,7 @@ struct XformShape {
 // and the switch kernel all apply uses by these two functions.
 enum class UseEffect {
     Sum,       // a Regular use: added to the xform's sum
+    ResetSum,  // a Regular use that drops the sum before it (@discards sum), then adds
     AddPoint,  // flam3's pre_blur, or a Pre use that sums (@assign sum): added to the transformed point
     SetPoint,  // a Pre use: replaces the transformed point
     AddSum,    // a Post use that sums: added to the sum
@@ -71,6 +72,8 @@ enum class UseEffect {
 UseEffect use_effect(const VariationSlot& slot, const VariationInfo& info);
 inline bool changes_point(UseEffect e) { return e == UseEffect::AddPoint || e == UseEffect::SetPoint; }
 inline bool replaces(UseEffect e) { return e == UseEffect::SetPoint || e == UseEffect::SetSum; }
+// Evaluated at the transformed point and added to the sum (a Regular use).
+inline bool adds_at_point(UseEffect e) { return e == UseEffect::Sum || e == UseEffect::ResetSum; }
 
 // The indices of `shape.variations` in the order they apply: flam3's
 // pre_blur, then the rest in xform order (Pre, Regular, Post).

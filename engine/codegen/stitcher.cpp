@@ -22,6 +22,12 @@ void write_use(std::ostringstream& out, UseEffect effect, const VariationSlot& s
         out << "    if (" << weight << ") " << call << "in, " << args << "ox, oy, c);\n";
         return;
     }
+    if (effect == UseEffect::ResetSum) {
+        out << "    if (" << weight << ") {  // drops the sum before it\n"
+            << "        ox = 0.0f;\n        oy = 0.0f;\n"
+            << "        " << call << "in, " << args << "ox, oy, c);\n    }\n";
+        return;
+    }
     // The others evaluate at the point (or sum) they then change.
     const std::string px = changes_point(effect) ? "tx" : "ox", py = changes_point(effect) ? "ty" : "oy";
     out << "    if (" << weight << ") {  // " << mode_prefix(slot.mode) << info.name << "\n"

@@ -47,7 +47,7 @@ __device__ FJ_INLINE void fj_switch_xform(const float* __restrict__ X, float& x,
     // One loop and one dispatch site, as a renderer of this kind would have.
     // Slots below pre_slots change the transformed point; those below
     // sum_end add to the sum at the point as it then stands; the rest (Post)
-    // change the sum.
+    // change the sum. A slot's flag zeroes what it changes first.
     float ox = 0.0f, oy = 0.0f;
     fj::VarIn in{};
     for (int s = 0; s <= end; ++s) {
@@ -61,10 +61,8 @@ __device__ FJ_INLINE void fj_switch_xform(const float* __restrict__ X, float& x,
         if (s == end) break;
         const bool on_point = s < pre_slots;
         float vx = on_point ? tx : ox, vy = on_point ? ty : oy;
-        if (on_point || s >= sum_end) {
-            in = fj::make_var_in(vx, vy, aff);
-            if (S[2] != 0.0f) vx = vy = 0.0f;
-        }
+        if (on_point || s >= sum_end) in = fj::make_var_in(vx, vy, aff);
+        if (S[2] != 0.0f) vx = vy = 0.0f;
         S += 3 + fj_apply_variation((int)S[0], in, S + 3, S[1], rng, vx, vy, c);
         if (on_point) {
             tx = vx;
@@ -187,9 +185,10 @@ std::vector<float> pack_switch_params(const Flame& flame, const KernelKey& key, 
             const float weight = spec[x.base + x.weight_offset[v]];
             block.push_back(static_cast<float>(info->id));
             block.push_back(weight);
-            block.push_back(replaces(effect) && weight != 0.0f ? 1.0f : 0.0f);
+            const bool zeroes = replaces(effect) || effect == UseEffect::ResetSum;
+            block.push_back(zeroes && weight != 0.0f ? 1.0f : 0.0f);
             append(x.base + x.param_offset[v], static_cast<int>(info->params.size()));
-            ++counts[changes_point(effect) ? 0 : effect == UseEffect::Sum ? 1 : 2];
+            ++counts[changes_point(effect) ? 0 : adds_at_point(effect) ? 1 : 2];
         }
         block[at + SwitchLayout::kPreSlots] = static_cast<float>(counts[0]);
         block[at + SwitchLayout::kSlots] = static_cast<float>(counts[1]);

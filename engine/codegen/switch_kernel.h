@@ -35,9 +35,10 @@
 //       pre_blur, then Fractorium's Pre uses)
 //   19  slot count of the Regular uses
 //   20  slot count of the Post uses
-//   21  slots, in that order: id, weight, 1 when the use replaces the point
-//       or sum it changes (0: adds to it), then the variation's parameters
-//       (as many as its @param annotations)
+//   21  slots, in that order: id, weight, 1 when the use zeroes the point
+//       or sum it changes first (a replacing Pre or Post use, a Regular use
+//       that drops the sum before it; 0: adds to it), then the variation's
+//       parameters (as many as its @param annotations)
 // Ids and counts are small integers, exact in float.
 #pragma once
 

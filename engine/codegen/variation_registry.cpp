@@ -67,6 +67,8 @@ VariationInfo parse_annotations(const std::string& path, const std::string& text
             info.writes_color = true;
         } else if (tag == "reads" && a == "sum" && b.empty()) {
             info.reads_sum = true;
+        } else if (tag == "discards" && a == "sum" && b.empty()) {
+            info.discards_sum = true;
         } else {
             fail(path, n, "unknown or malformed annotation '@" + tag + "'");
         }
@@ -88,6 +90,7 @@ VariationInfo parse_annotations(const std::string& path, const std::string& text
     if (info.writes_color && text.find("color =") == std::string::npos)
         fail(path, 1, "@color, but never assigns `color`");
     if (info.reads_sum && info.pre) fail(path, 1, "@reads sum: a pre-variation has no sum before it");
+    if (info.discards_sum && info.pre) fail(path, 1, "@discards sum: a pre-variation has no sum before it");
     for (const IgnoredParam& ignored : info.ignored)
         for (const auto& p : info.params)
             if (p.name == ignored.name) fail(path, 1, "@ignored " + ignored.name + " is also a @param");

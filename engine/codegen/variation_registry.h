@@ -64,6 +64,7 @@ struct VariationInfo {
     bool pre_post_sum = false;  // @assign sum
     bool writes_color = false;  // @color
     bool reads_sum = false;     // @reads sum
+    bool discards_sum = false;  // @discards sum: a plain use drops the sum before it
     std::string origin;  // @origin: the renderer and version that defines it
     std::string path;    // relative to snippets/
 

@@ -66,7 +66,11 @@ void apply_xform(const XformProgram& prog, const float* P, const LaneSpan& g) {
     if (prog.mixes_color) std::copy(g.c, g.c + g.count, blended);
     const auto run = [&](const VariationStep& s) {
         if (P[s.weight_offset] == 0.0f) return;  // weight 0: skipped, as flam3 and the kernel do
-        if (s.effect == UseEffect::Sum) {
+        if (adds_at_point(s.effect)) {
+            if (s.effect == UseEffect::ResetSum) {
+                std::fill(ox, ox + g.count, 0.0f);
+                std::fill(oy, oy + g.count, 0.0f);
+            }
             s.batch({tx, ty, ox, oy, g.c, g.rng, aff, P + s.param_offset, P[s.weight_offset], g.count});
             return;
         }

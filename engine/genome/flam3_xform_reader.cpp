@@ -97,8 +97,8 @@ const VariationInfo* named_variation(const VariationRegistry& registry, std::str
 
 // Fractorium adds an xform's plain uses in its file's order, flamejit in id
 // order. A variation that reads the sum of the uses before it (@reads sum)
-// sees the same sum in both only where the same uses come before it. The
-// first that does not, or null.
+// or drops it (@discards sum) sees the same sum in both only where the same
+// uses come before it. The first that does not, or null.
 const VariationInfo* sum_order_conflict(const std::vector<int>& file_order, const std::map<int, double>& weights,
                                         const VariationRegistry& registry, std::string* why) {
     const auto names = [&](const std::vector<int>& ids) {
@@ -108,7 +108,7 @@ const VariationInfo* sum_order_conflict(const std::vector<int>& file_order, cons
     };
     for (size_t i = 0; i < file_order.size(); ++i) {
         const VariationInfo* v = registry.by_id(file_order[i]);
-        if (!v->reads_sum || weights.at(v->id) == 0) continue;
+        if (!(v->reads_sum || v->discards_sum) || weights.at(v->id) == 0) continue;
         std::vector<int> in_file, by_id;
         for (size_t j = 0; j < i; ++j)
             if (weights.at(file_order[j]) != 0) in_file.push_back(file_order[j]);
@@ -117,7 +117,8 @@ const VariationInfo* sum_order_conflict(const std::vector<int>& file_order, cons
         std::vector<int> sorted = in_file;
         std::sort(sorted.begin(), sorted.end());
         if (sorted == by_id) continue;
-        *why = "colours by the sum of the variations before it, which flamejit adds in id order (" + names(by_id) +
+        *why = std::string(v->reads_sum ? "colours by" : "drops") +
+               " the sum of the variations before it, which flamejit adds in id order (" + names(by_id) +
                " before it) and this file in its own (" + names(in_file) + ")";
         return v;
     }
