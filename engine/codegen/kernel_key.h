@@ -60,7 +60,7 @@ struct XformShape {
 };
 
 // What one use does with its variation's value. The stitcher, the CPU worker
-// and the switch kernel all apply uses by these two functions.
+// and the switch kernel all apply uses by use_effect and the tests below it.
 enum class UseEffect {
     Sum,       // a Regular use: added to the xform's sum
     ResetSum,  // a Regular use that drops the sum before it (@discards sum), then adds
