@@ -367,6 +367,48 @@ FJ_HD FJ_INLINE void elliptic_coords(float x, float y2, float& ch, float& sh, fl
     nu = 2.0f * arctan2(sqrtf(below), sqrtf(above));
 }
 
+// The principal square root of a + ib (for arcsech and arcsech2): the sign
+// of b, zero included, picks the side of the cut along the negative axis.
+FJ_HD FJ_INLINE void complex_sqrt(float a, float b, float& re, float& im) {
+    const float t = sqrtf(0.5f * (hypotf(a, b) + fabsf(a)));
+    const float other = t > 0.0f ? 0.5f * fabsf(b) / t : 0.0f;
+    re = a >= 0.0f ? t : other;
+    im = copysignf(a >= 0.0f ? other : t, b);
+}
+
+// The square spiral out from the origin through the whole-number lattice,
+// counterclockwise, each ring left at its bottom-right corner (gridout,
+// dc_gridout): the unit step (sx, sy) it takes from lattice point (x, y).
+FJ_HD FJ_INLINE void spiral_step(float x, float y, float& sx, float& sy) {
+    sx = 0.0f;
+    sy = 0.0f;
+    if (y <= 0.0f) {
+        if (x > 0.0f) {
+            if (-y >= x) sx = 1.0f; else sy = 1.0f;
+        } else {
+            if (y <= x) sx = 1.0f; else sy = -1.0f;
+        }
+    } else {
+        if (x > 0.0f) {
+            if (y >= x) sx = -1.0f; else sy = 1.0f;
+        } else {
+            if (y > -x) sx = -1.0f; else sy = -1.0f;
+        }
+    }
+}
+
+// waves4's and waves42's height for band k: h = the fractional part
+// (truncated towards zero) of hash_sine(12.9898·k + 78.233·k + 1 +
+// 0.001·yfact·y), formed in Fractorium's order; with cont (rounded, at
+// least 0.5) 1 where h exceeds 1/2, else 0.
+FJ_HD FJ_INLINE float hashed_height(float k, float y, float yfact, float cont) {
+    const float a =
+        add_rn(add_rn(add_rn(mul_rn(k, 12.9898f), mul_rn(k, 78.233f)), 1.0f), mul_rn(y, mul_rn(yfact, 0.001f)));
+    const float v = hash_sine(a);
+    const float h = v - truncf(v);
+    return cont >= 0.5f ? (h > 0.5f ? 1.0f : 0.0f) : h;
+}
+
 }  // namespace fj
 
 // Every variation snippet defines exactly one function with this signature:

@@ -11,22 +11,12 @@
 // the cut, u's imaginary zero takes the sign of x whatever the sign of
 // y's, as std::complex's division (Smith's algorithm) leaves it in
 // Fractorium: that zero picks the side of the cut.
-
-// The principal square root of a + ib; the sign of b, zero included, picks
-// the side of the cut along the negative axis.
-FJ_HD FJ_INLINE void fj_arcsech_sqrt(float a, float b, float& re, float& im) {
-    const float t = sqrtf(0.5f * (hypotf(a, b) + fabsf(a)));
-    const float other = t > 0.0f ? 0.5f * fabsf(b) / t : 0.0f;
-    re = a >= 0.0f ? t : other;
-    im = copysignf(a >= 0.0f ? other : t, b);
-}
-
 FJ_VARIATION(arcsech) {
     const float inv = 1.0f / hypotf(in.x, in.y);
     const float ux = in.x * inv * inv, uy = in.y != 0.0f ? -in.y * inv * inv : copysignf(0.0f, in.x);
     float ar, ai, br, bi;
-    fj_arcsech_sqrt(0.5f * (ux + 1.0f), 0.5f * uy, ar, ai);
-    fj_arcsech_sqrt(0.5f * (ux - 1.0f), 0.5f * uy, br, bi);
+    fj::complex_sqrt(0.5f * (ux + 1.0f), 0.5f * uy, ar, ai);
+    fj::complex_sqrt(0.5f * (ux - 1.0f), 0.5f * uy, br, bi);
     const float sr = ar + br, si = ai + bi;
     const float k = w * (1.0f / FJ_PI);
     ox += k * logf(sr * sr + si * si);

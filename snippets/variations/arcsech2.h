@@ -9,22 +9,12 @@
 // principal roots, which does not cancel; on the real axis 1/z's imaginary
 // zero takes x's sign, as std::complex's division leaves it in Fractorium,
 // and picks the side of the cut; the origin has no image (NaN).
-
-// The principal square root of a + ib; the sign of b, zero included, picks
-// the side of the cut along the negative axis.
-FJ_HD FJ_INLINE void fj_arcsech2_sqrt(float a, float b, float& re, float& im) {
-    const float t = sqrtf(0.5f * (hypotf(a, b) + fabsf(a)));
-    const float other = t > 0.0f ? 0.5f * fabsf(b) / t : 0.0f;
-    re = a >= 0.0f ? t : other;
-    im = copysignf(a >= 0.0f ? other : t, b);
-}
-
 FJ_VARIATION(arcsech2) {
     const float inv = 1.0f / hypotf(in.x, in.y);
     const float ux = in.x * inv * inv, uy = in.y != 0.0f ? -in.y * inv * inv : copysignf(0.0f, in.x);
     float ar, ai, br, bi;
-    fj_arcsech2_sqrt(0.5f * (ux + 1.0f), 0.5f * uy, ar, ai);
-    fj_arcsech2_sqrt(0.5f * (ux - 1.0f), 0.5f * uy, br, bi);
+    fj::complex_sqrt(0.5f * (ux + 1.0f), 0.5f * uy, ar, ai);
+    fj::complex_sqrt(0.5f * (ux - 1.0f), 0.5f * uy, br, bi);
     const float sr = ar + br, si = ai + bi;
     const float k = w * (2.0f / FJ_PI);
     const float vx = k * logf(sr * sr + si * si), vy = 2.0f * k * fj::arctan2(si, sr);

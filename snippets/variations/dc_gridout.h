@@ -10,20 +10,8 @@
 FJ_VARIATION(dc_gridout) {
     const float x = in.x >= 0.0f ? truncf(in.x + 0.5f) : truncf(in.x - 0.5f);
     const float y = in.y >= 0.0f ? truncf(in.y + 0.5f) : truncf(in.y - 0.5f);
-    float sx = 0.0f, sy = 0.0f;
-    if (y <= 0.0f) {
-        if (x > 0.0f) {
-            if (-y >= x) sx = 1.0f; else sy = 1.0f;
-        } else {
-            if (y <= x) sx = 1.0f; else sy = -1.0f;
-        }
-    } else {
-        if (x > 0.0f) {
-            if (y >= x) sx = -1.0f; else sy = 1.0f;
-        } else {
-            if (y > -x) sx = -1.0f; else sy = -1.0f;
-        }
-    }
+    float sx, sy;
+    fj::spiral_step(x, y, sx, sy);
     ox += w * (in.x + sx);
     oy += w * (in.y + sy);
     color = fmodf(color + (sx != 0.0f ? 0.25f : 0.75f), 1.0f);

@@ -10,20 +10,8 @@
 // 0.49999997 up.
 FJ_VARIATION(gridout) {
     const float x = roundf(in.x), y = roundf(in.y);
-    float sx = 0.0f, sy = 0.0f;
-    if (y <= 0.0f) {
-        if (x > 0.0f) {
-            if (-y >= x) sx = 1.0f; else sy = 1.0f;
-        } else {
-            if (y <= x) sx = 1.0f; else sy = -1.0f;
-        }
-    } else {
-        if (x > 0.0f) {
-            if (y >= x) sx = -1.0f; else sy = 1.0f;
-        } else {
-            if (y > -x) sx = -1.0f; else sy = -1.0f;
-        }
-    }
+    float sx, sy;
+    fj::spiral_step(x, y, sx, sy);
     ox += w * (in.x + sx);
     oy += w * (in.y + sy);
 }

@@ -19,11 +19,7 @@
 // follows Fractorium's order).
 FJ_VARIATION(waves4) {
     const float k = floorf(in.y * p[2] / FJ_2PI);
-    const float a = fj::add_rn(fj::add_rn(fj::add_rn(fj::mul_rn(k, 12.9898f), fj::mul_rn(k, 78.233f)), 1.0f),
-                               fj::mul_rn(in.y, fj::mul_rn(p[5], 0.001f)));
-    const float v = fj::hash_sine(a);
-    float h = v - truncf(v);
-    if (p[4] >= 0.5f) h = h > 0.5f ? 1.0f : 0.0f;
+    const float h = fj::hashed_height(k, in.y, p[5], p[4]);
     ox += w * (in.x + sinf(in.y * p[2]) * h * h * p[0]);
     oy += w * (in.y + sinf(in.x * p[3]) * p[1]);
 }
