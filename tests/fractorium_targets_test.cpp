@@ -25,11 +25,7 @@ namespace {
 using cd = std::complex<double>;
 
 const auto apply = &fj::test::host_variation;
-
-// Within 1e-5 of the larger of 1 and |want|, times `slack`.
-bool near(cd got, cd want, double slack = 1) {
-    return std::abs(got - want) <= 1e-5 * slack * std::max(1.0, std::abs(want));
-}
+using fj::test::near;
 
 // Whether a count out of n is within 5 standard deviations of n·prob.
 bool frequency_ok(int count, int n, double prob) {

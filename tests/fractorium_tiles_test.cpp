@@ -32,12 +32,7 @@ using cd = std::complex<double>;
 
 // What the host build of a variation adds at a point (test_support.h).
 const auto apply = &fj::test::host_variation;
-
-// Within 1e-5 of the larger of 1 and |want| (a small coordinate of a large
-// point carries the large one's rounding), times `slack`.
-bool near(cd got, cd want, double slack = 1) {
-    return std::abs(got - want) <= 1e-5 * slack * std::max(1.0, std::abs(want));
-}
+using fj::test::near;
 
 // How far v lies from the nearest integer.
 double off_integer(double v) { return std::fabs(v - std::round(v)); }

@@ -34,11 +34,7 @@ using cd = std::complex<double>;
 
 // What the host build of a variation adds at a point (test_support.h).
 const auto apply = &fj::test::host_variation;
-
-// Within 1e-5 of the larger of 1 and |want|, times `slack`.
-bool near(cd got, cd want, double slack = 1) {
-    return std::abs(got - want) <= 1e-5 * slack * std::max(1.0, std::abs(want));
-}
+using fj::test::near;
 
 // sn(u | m) by RK4 on s' = c·d, c' = −s·d, d' = −m·s·c from (0, 1, 1); good
 // to about 1e-9 over the arguments used here, for any m.

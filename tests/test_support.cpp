@@ -131,4 +131,8 @@ std::complex<double> host_variation(const char* name, float x, float y, float w,
     return {ox, oy};
 }
 
+bool near(std::complex<double> got, std::complex<double> want, double slack) {
+    return std::abs(got - want) <= 1e-5 * slack * std::max(1.0, std::abs(want));
+}
+
 }  // namespace fj::test

@@ -56,5 +56,9 @@ std::string reduced_genome(const std::string& xml, double factor, double quality
 // (checked here).
 std::complex<double> host_variation(const char* name, float x, float y, float w, const std::vector<float>& p,
                                     Rng& rng);
+// Whether `got` is within 1e-5 of `want`, relative to the larger of 1 and
+// |want| (a small coordinate of a large point carries the large one's
+// rounding), times `slack`.
+bool near(std::complex<double> got, std::complex<double> want, double slack = 1);
 
 }  // namespace fj::test

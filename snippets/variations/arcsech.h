@@ -12,13 +12,9 @@
 // y's, as std::complex's division (Smith's algorithm) leaves it in
 // Fractorium: that zero picks the side of the cut.
 FJ_VARIATION(arcsech) {
-    const float inv = 1.0f / hypotf(in.x, in.y);
-    const float ux = in.x * inv * inv, uy = in.y != 0.0f ? -in.y * inv * inv : copysignf(0.0f, in.x);
-    float ar, ai, br, bi;
-    fj::complex_sqrt(0.5f * (ux + 1.0f), 0.5f * uy, ar, ai);
-    fj::complex_sqrt(0.5f * (ux - 1.0f), 0.5f * uy, br, bi);
-    const float sr = ar + br, si = ai + bi;
+    float re, im;
+    fj::arcsech(in.x, in.y, re, im);
     const float k = w * (1.0f / FJ_PI);
-    ox += k * logf(sr * sr + si * si);
-    oy += 2.0f * k * fj::arctan2(si, sr);
+    ox += k * re;
+    oy += k * im;
 }

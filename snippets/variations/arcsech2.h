@@ -10,14 +10,10 @@
 // zero takes x's sign, as std::complex's division leaves it in Fractorium,
 // and picks the side of the cut; the origin has no image (NaN).
 FJ_VARIATION(arcsech2) {
-    const float inv = 1.0f / hypotf(in.x, in.y);
-    const float ux = in.x * inv * inv, uy = in.y != 0.0f ? -in.y * inv * inv : copysignf(0.0f, in.x);
-    float ar, ai, br, bi;
-    fj::complex_sqrt(0.5f * (ux + 1.0f), 0.5f * uy, ar, ai);
-    fj::complex_sqrt(0.5f * (ux - 1.0f), 0.5f * uy, br, bi);
-    const float sr = ar + br, si = ai + bi;
+    float re, im;
+    fj::arcsech(in.x, in.y, re, im);
     const float k = w * (2.0f / FJ_PI);
-    const float vx = k * logf(sr * sr + si * si), vy = 2.0f * k * fj::arctan2(si, sr);
+    const float vx = k * re, vy = k * im;
     if (vy < 0.0f) {
         ox += vx;
         oy += vy + 1.0f;
