@@ -503,7 +503,7 @@ TEST_CASE("fractorium: what changes a Fractorium image and flamejit does not ren
         {R"(cam_zpos="1")", R"(linear="1")", "3D camera"},
         {R"(cam_dof="0.1")", R"(linear="1")", "3D camera"},
         {"", R"(log="1" log_base="10")", "log_base \"10\" is not rendered"},
-        {"", R"(crackle="1")", "unknown variation \"crackle\""},
+        {"", R"(julia3D="1")", "unknown variation \"julia3D\""},
         // concentric drops the sum before it: linear's in id order, none in the file's.
         {"", R"(concentric="1" linear="0.5")",
          "concentric drops the sum of the variations before it, which flamejit adds in id order (linear before it) "
