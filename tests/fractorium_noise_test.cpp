@@ -5,10 +5,11 @@
 // fj::simplex_noise is checked against a double evaluation written here
 // another way (the simplex found by sorting the offsets, the gradients from a
 // table) and for the properties the variations rely on: zero at the lattice,
-// bounded, smooth. crackle and crackle2 are checked by replaying their draws
-// from a copy of the random stream and rebuilding their cells in double:
-// crackle's sites from the noise above, crackle2's offsets from
-// fj::hash_sine (itself checked against sin in variations_test).
+// bounded, smooth. crackle, crackle2 and dc_perlin are checked by replaying
+// their draws from a copy of the random stream and rebuilding their cells or
+// tries in double: crackle's sites and dc_perlin's octaves from the noise
+// above, crackle2's offsets from fj::hash_sine (itself checked against sin
+// in variations_test).
 #include <doctest/doctest.h>
 
 #include <algorithm>
@@ -18,6 +19,7 @@
 #include <random>
 #include <vector>
 
+#include "cpu/variation_table.h"
 #include "test_support.h"
 
 namespace {
@@ -294,4 +296,113 @@ TEST_CASE("fractorium noise: crackle2 lands between its cell's site and a random
     // cellsize below Fractorium's bound of 0.0001 reads as 0.0001.
     fj::Rng r1 = rng, r2 = rng;
     CHECK(near(apply("crackle2", 0.5f, 0.5f, 1, {0}, r1), apply("crackle2", 0.5f, 0.5f, 1, {0.0001f}, r2)));
+}
+
+namespace {
+
+// dc_perlin as its definition reads, in double but for the noise (float
+// arguments, as the variation passes them): the accepted try's point, its
+// noise, and whether some try's sharpened noise came within `margin` of the
+// band's edges or an argument grew past 100 (then a float's rounding may
+// decide differently: not judged).
+struct PerlinTry {
+    double x = 0, y = 0, noise = 0;
+    int tries = 0;
+    bool delicate = false;
+};
+
+PerlinTry dc_perlin_reference(const std::vector<float>& p, fj::Rng replay) {
+    const int shape = int(std::clamp(std::floor(p[0] + 0.5), 0.0, 2.0));
+    const int map = int(std::clamp(std::floor(p[1] + 0.5), 0.0, 5.0));
+    const double sc = std::clamp(double(p[2]), -1.0, 1.0), sr = std::clamp(double(p[3]), 0.1, 2.0);
+    const double edge = p[6], scale = p[7], amps = p[9], freqs = p[10], z = p[11];
+    const int octaves = int(std::clamp(std::floor(p[8] + 0.5), 1.0, 5.0));
+    const int bailout = int(std::clamp(std::floor(p[12] + 0.5), 2.0, 1000.0));
+    double bottom = std::min(sc - sr, 0.75), top = std::max(sc + sr, -0.75);
+    if (bottom < -2) bottom = -3;
+    if (top > 3) top = 3;
+    PerlinTry t;
+    for (;;) {
+        double r, e = 0;
+        if (shape == 0) {
+            t.x = (1 + edge) * (fj::rand01(replay) - 0.5);
+            t.y = (1 + edge) * (fj::rand01(replay) - 0.5);
+            r = std::max(std::fabs(t.x), std::fabs(t.y));
+        } else {
+            if (shape == 1) {
+                const double a = fj::rand01(replay), b = fj::rand01(replay);
+                r = a + b > 1 ? 2 - (a + b) : a + b;  // the tent: the sum folded at 1
+            } else {
+                r = fj::rand01(replay);
+            }
+            r *= 1 + edge;
+            const double angle = 2 * M_PI * fj::rand01(replay);
+            t.x = r / 2 * std::sin(angle);
+            t.y = r / 2 * std::cos(angle);
+        }
+        if (r > 1 - edge) e = (r - 1 + edge) / (2 * edge);
+        const double q = t.x * t.x + t.y * t.y;
+        double v[3] = {scale * t.x, scale * t.y, scale * z};
+        if (map >= 1 && map <= 3) {
+            const double inv = 1 / (map == 1 ? q : q + (map == 2 ? 0.5 : 0.25));
+            v[0] *= inv;
+            v[1] *= inv;
+        } else if (map >= 4) {
+            v[2] = scale * ((map == 4 ? 1 : 2) * std::sqrt(std::fabs(0.25 - q)) + z);
+        }
+        t.noise = 0;
+        double amp = 1;
+        for (int o = 0; o < octaves; ++o) {
+            for (double c : v) t.delicate = t.delicate || std::fabs(c) > 100;
+            t.noise += fj::simplex_noise(float(v[0]), float(v[1]), float(v[2])) / amp;
+            amp *= amps;
+            v[0] *= freqs * freqs;  // x twice, z never: Fractorium's octave step
+            v[1] *= freqs;
+        }
+        const double sharp = t.noise * (1 + 20 * e * e) + (t.noise > 0 ? 2 * e : -2 * e);
+        const double margin = 1e-3 * std::max(1.0, std::fabs(sharp));
+        t.delicate = t.delicate || std::fabs(sharp - bottom) < margin || std::fabs(sharp - top) < margin ||
+                     std::fabs(t.noise) < 1e-4;
+        const bool inside = sharp >= bottom && sharp <= top;
+        if (inside || t.tries++ >= bailout) return t;
+    }
+}
+
+}  // namespace
+
+TEST_CASE("fractorium noise: dc_perlin keeps the tries whose noise falls in the band, coloured by it") {
+    const fj::cpu::VariationEntry* v = fj::cpu::find_variation("dc_perlin");
+    REQUIRE(v != nullptr);
+    std::mt19937 gen(85);
+    std::uniform_real_distribution<float> unit(0, 1), sym(-1, 1);
+    fj::Rng rng = fj::make_rng(85, 0);
+    static const fj::Affine identity{1, 0, 0, 0, 1, 0};
+    int wrong_point = 0, wrong_colour = 0, checked = 0, retried = 0, gave_up = 0;
+    for (int i = 0; i < 6000; ++i) {
+        // shape, map, select_centre, select_range, centre, range, edge,
+        // scale, octaves, amps, freqs, z, bailout
+        const std::vector<float> p = {3 * unit(gen) - 0.5f, 6 * unit(gen) - 0.5f, sym(gen), 0.05f + unit(gen),
+                                      sym(gen), 2 * sym(gen), 0.3f * unit(gen), 0.5f + 1.5f * unit(gen),
+                                      0.5f + 3 * unit(gen), 0.5f + 2 * unit(gen), 0.5f + 1.5f * unit(gen),
+                                      sym(gen), 1 + 20 * unit(gen)};
+        const PerlinTry want = dc_perlin_reference(p, rng);
+        const double w = 0.9;
+        float ox = 0, oy = 0, c = 0.5f;
+        v->fn(fj::make_var_in(sym(gen), sym(gen), &identity), p.data(), float(w), rng, ox, oy, c);
+        if (want.delicate) continue;
+        ++checked;
+        retried += want.tries > 0;
+        gave_up += want.tries > int(std::clamp(std::floor(p[12] + 0.5), 2.0, 1000.0));
+        wrong_point += !near(cd(ox, oy), w * cd(want.x, want.y), 10);
+        const double col = p[4] + p[5] * want.noise;
+        const double frac = col - std::floor(col);
+        // A fraction near 0 or 1 may wrap either way.
+        wrong_colour += std::fabs(c - frac) > 1e-4 && std::fabs(std::fabs(c - frac) - 1) > 1e-4;
+    }
+    MESSAGE(checked << " judged, " << retried << " drew again, " << gave_up << " gave up");
+    CHECK(wrong_point == 0);
+    CHECK(wrong_colour == 0);
+    CHECK(checked > 4000);
+    CHECK(retried > checked / 10);
+    CHECK(gave_up > 0);
 }

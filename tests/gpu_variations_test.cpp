@@ -97,7 +97,7 @@ bool whole_param(const std::string& variation, size_t k) {
 // One case as the kernel reads it (floats): the pre-affine point, the weight,
 // the affine, the starting sum (the point itself for a pre-variation, else
 // 0), the colour index, then the parameters.
-constexpr int kTx = 0, kTy = 1, kW = 2, kAff = 3, kOx = 9, kOy = 10, kC = 11, kParams = 12, kMaxParams = 12;
+constexpr int kTx = 0, kTy = 1, kW = 2, kAff = 3, kOx = 9, kOy = 10, kC = 11, kParams = 12, kMaxParams = 16;
 constexpr int kCaseFloats = kParams + kMaxParams;
 
 // What a variation leaves: the sum it added to and the colour index.
