@@ -87,6 +87,10 @@ const std::map<std::string, std::set<int>> kWholeParam = {
     // Truncated to whole numbers: a whole draw (the default 2 among them)
     // sits on the truncation's edge, where a four-ulp move changes the power.
     {"waves22", {6, 7}},
+    // The root index is a random 24-bit integer modulo re: four ulps of a
+    // fractional re move that residue by up to N·4ulp/re, several whole
+    // units, and so turn the angle 2π·k/re anywhere.
+    {"Juliac", {0}},
 };
 
 bool whole_param(const std::string& variation, size_t k) {
