@@ -80,6 +80,8 @@ const std::map<std::string, std::set<int>> kWholeParam = {
     {"juliaq", {0}},
     {"hypertile2", {0}},
     {"cpow2", {2}},
+    // cpow3 turns by 2π·k/divisor the same way.
+    {"cpow3", {2}},
     // Below |power| 1 the root is any 24-bit number k (2π·k/power), and
     // the julia's radius r^(1/power) grows fast enough to put the waves'
     // sines at huge arguments.

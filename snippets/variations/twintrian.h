@@ -2,7 +2,9 @@
 // @id 47
 // @origin flam3 3.1.1
 // @random 1
-// flam3 uses the weight inside the formula here.
+// @also TwinTrian
+// flam3 uses the weight inside the formula here. Fractorium's TwinTrian
+// is the same formula under another name.
 FJ_VARIATION(twintrian) {
     const float r = fj::rand01(rng) * w * in.r;
     const float s = sinf(r), c = cosf(r);
