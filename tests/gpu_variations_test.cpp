@@ -68,6 +68,11 @@ const std::map<std::string, double> kTolerance = {
     // of times the relative change of its input, so at 1e-5 more than half
     // its cases are too ill-conditioned to judge.
     {"ripple", 4e-5},
+    // vibration moves the point by amp·sin(2π·freq·d + …) twice: its slope,
+    // |amp|·2π·|freq| per unit of d, is tens at ordinary parameters (amp
+    // and freq up to 3 or 7), so at 1e-5 most cases are too ill-conditioned
+    // to judge, as with ripple.
+    {"vibration", 4e-5},
 };
 
 // Parameters drawn as whole numbers, and not moved when judging a case's
@@ -93,6 +98,11 @@ const std::map<std::string, std::set<int>> kWholeParam = {
     // fractional re move that residue by up to N·4ulp/re, several whole
     // units, and so turn the angle 2π·k/re anywhere.
     {"Juliac", {0}},
+    // hex_truchet's shader hash magnifies its argument's last bits 43758
+    // times: a fractional side moves the cell's lattice point and a
+    // fractional seed the hash's argument by ulps that turn the hash into any
+    // value, so the cell's rotation flips.
+    {"hex_truchet", {1, 2}},
 };
 
 bool whole_param(const std::string& variation, size_t k) {
