@@ -103,6 +103,15 @@ const std::map<std::string, std::set<int>> kWholeParam = {
     // fractional seed the hash's argument by ulps that turn the hash into any
     // value, so the cell's rotation flips.
     {"hex_truchet", {1, 2}},
+    // hex_rand's shader hash likewise: fractional x and y move the drawn
+    // lattice point, and a fractional seed the hash's argument, by ulps
+    // that turn the hash, and so the hexagon's size and presence, into any
+    // value.
+    {"hex_rand", {0, 1, 5}},
+    // dust hashes its cell's coordinates modulo density over density: four
+    // ulps of a fractional density move them by ulps the hash magnifies
+    // 43758 times.
+    {"dust", {0}},
 };
 
 bool whole_param(const std::string& variation, size_t k) {
