@@ -241,6 +241,13 @@ FJ_HD FJ_INLINE float hash_sine(float a) {
     return mul_rn(stable_sin(a), 43758.5453f);
 }
 
+// The shader hash itself, as most of those variations use it: the fraction
+// of hash_sine(12.9898·a + 78.233·b + seed), in [0, 1).
+FJ_HD FJ_INLINE float shader_hash(float a, float b, float seed) {
+    const float v = hash_sine(add_rn(add_rn(mul_rn(a, 12.9898f), mul_rn(b, 78.233f)), seed));
+    return v - floorf(v);
+}
+
 // Fractorium's guard before a division: v, or float's epsilon where v is 0.
 FJ_HD FJ_INLINE float zeps(float v) {
     return v != 0.0f ? v : FJ_FLT_EPSILON;

@@ -31,12 +31,8 @@ using cd = std::complex<double>;
 
 const auto apply = &fj::test::host_variation;
 using fj::test::near;
-
-// Whether a count out of n is within 5 standard deviations of n·prob.
-bool frequency_ok(int count, int n, double prob) {
-    const double sd = std::sqrt(n * prob * (1 - prob));
-    return std::fabs(count - n * prob) <= 5 * sd + 1;
-}
+using fj::test::frequency_ok;
+using fj::test::shader_hash;
 
 // The circles' lattice noise: n = x + 57y, n ^= n << 13,
 // (n·(15731n² + 789221) + 1376312589) mod 2^31, over 2^31 − 1; the
@@ -49,12 +45,6 @@ double noise(int64_t x, int64_t y) {
     const uint64_t inner = (sq * 15731 + 789221) % mod;
     const uint64_t v = (n * inner + 1376312589) % mod;
     return double(v & 0x7fffffff) / 2147483647.0;
-}
-
-// The shader hash's fraction, its sine from fj::hash_sine.
-double shader_hash(float a, float b, float seed) {
-    const float v = fj::hash_sine(fj::add_rn(fj::add_rn(fj::mul_rn(a, 12.9898f), fj::mul_rn(b, 78.233f)), seed));
-    return double(v) - std::floor(double(v));
 }
 
 struct Disc {

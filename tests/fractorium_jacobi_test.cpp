@@ -31,6 +31,7 @@ using cd = std::complex<double>;
 
 const auto apply = &fj::test::host_variation;
 using fj::test::near;
+using fj::test::frequency_ok;
 
 // sn, cn, dn of u for parameter m: the ODE from 0 to u in `steps` RK4 steps,
 // in any number field T (double, or complex for a complex argument).
@@ -79,12 +80,6 @@ cd jac_formula(Jac which, double x, double y, double k, double w, double* diviso
         case Jac::cn: return w / den * cd(c * c1, -s * d * s1 * d1);
         default: return w / den * cd(d * c1 * d1, -k * s * c * s1);
     }
-}
-
-// Whether a count out of n is within 5 standard deviations of n·prob.
-bool frequency_ok(int count, int n, double prob) {
-    const double sd = std::sqrt(n * prob * (1 - prob));
-    return std::fabs(count - n * prob) <= 5 * sd + 1;
 }
 
 }  // namespace

@@ -24,15 +24,10 @@ namespace {
 
 using cd = std::complex<double>;
 using fj::test::near;
+using fj::test::frequency_ok;
 const auto apply = &fj::test::host_variation;
 
 bool same_place(const fj::Rng& a, const fj::Rng& b) { return a.state == b.state; }
-
-// Whether a count out of n is within 5 standard deviations of n·prob.
-bool frequency_ok(int count, int n, double prob) {
-    const double sd = std::sqrt(n * prob * (1 - prob));
-    return std::fabs(count - n * prob) <= 5 * sd + 1;
-}
 
 double clamp01(double v) { return std::min(std::max(v, 0.0), 1.0); }
 

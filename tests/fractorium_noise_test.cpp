@@ -1,5 +1,5 @@
-// flamejit — the noise behind crackle, and Fractorium's crackle and crackle2,
-// against what their definitions say.
+// flamejit — the noise behind crackle, and Fractorium's crackle, crackle2 and
+// dc_perlin, against what their definitions say.
 // SPDX-License-Identifier: GPL-3.0-or-later
 //
 // fj::simplex_noise is checked against a double evaluation written here
@@ -8,8 +8,7 @@
 // bounded, smooth. crackle, crackle2 and dc_perlin are checked by replaying
 // their draws from a copy of the random stream and rebuilding their cells or
 // tries in double: crackle's sites and dc_perlin's octaves from the noise
-// above, crackle2's offsets from fj::hash_sine (itself checked against sin
-// in variations_test).
+// above, crackle2's offsets from the shader hash (fj::test::shader_hash).
 #include <doctest/doctest.h>
 
 #include <algorithm>
@@ -28,12 +27,7 @@ using cd = std::complex<double>;
 
 const auto apply = &fj::test::host_variation;
 using fj::test::near;
-
-// Whether a count out of n is within 5 standard deviations of n·prob.
-bool frequency_ok(int count, int n, double prob) {
-    const double sd = std::sqrt(n * prob * (1 - prob));
-    return std::fabs(count - n * prob) <= 5 * sd + 1;
-}
+using fj::test::frequency_ok;
 
 // 3D simplex noise in double: skew to the cubic lattice, find the simplex by
 // ranking the offsets, and add each corner's (0.6 − d²)⁴ · (gradient · d).
@@ -259,11 +253,8 @@ namespace {
 // crackle2's site of unit cell (a, b): its offset is the fraction of the
 // shader hash, scaled by 1/cellsize.
 cd crackle2_site(float a, float b, float inv) {
-    auto frac = [](float v) { return double(v) - std::floor(double(v)); };
-    const float hx = fj::hash_sine(fj::add_rn(fj::add_rn(fj::mul_rn(a, 12.9898f), fj::mul_rn(b, 78.233f)), 34554.0f));
-    const float hy =
-        fj::hash_sine(fj::add_rn(fj::add_rn(fj::mul_rn(b, 12.9898f), fj::mul_rn(3.0f * a, 78.233f)), 34561.0f));
-    return cd(a + double(inv) * frac(hx), b + double(inv) * frac(hy));
+    return cd(a + double(inv) * fj::test::shader_hash(a, b, 34554.0f),
+              b + double(inv) * fj::test::shader_hash(b, 3.0f * a, 34561.0f));
 }
 
 }  // namespace

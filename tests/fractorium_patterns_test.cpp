@@ -32,19 +32,10 @@ using cd = std::complex<double>;
 
 const auto apply = &fj::test::host_variation;
 using fj::test::near;
+using fj::test::frequency_ok;
+using fj::test::shader_hash;
 
 const double kPi = M_PI;
-
-// Whether a count out of n is within 5 standard deviations of n·prob.
-bool frequency_ok(int count, int n, double prob) {
-    const double sd = std::sqrt(n * prob * (1 - prob));
-    return std::fabs(count - n * prob) <= 5 * sd + 1;
-}
-
-double shader_hash(float a, float b, float seed) {
-    const float v = fj::hash_sine(fj::add_rn(fj::add_rn(fj::mul_rn(a, 12.9898f), fj::mul_rn(b, 78.233f)), seed));
-    return double(v) - std::floor(double(v));
-}
 
 // The largest projection of z on the normals of a pointy-top hexagon's
 // sides (at 0°, 60°, ... 300°): z lies in the hexagon of inradius h about

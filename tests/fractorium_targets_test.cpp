@@ -26,12 +26,7 @@ using cd = std::complex<double>;
 
 const auto apply = &fj::test::host_variation;
 using fj::test::near;
-
-// Whether a count out of n is within 5 standard deviations of n·prob.
-bool frequency_ok(int count, int n, double prob) {
-    const double sd = std::sqrt(n * prob * (1 - prob));
-    return std::fabs(count - n * prob) <= 5 * sd + 1;
-}
+using fj::test::frequency_ok;
 
 // target's band turn: which of even/odd applies to band value t.
 double band_turn(double t, double size, double even, double odd) {

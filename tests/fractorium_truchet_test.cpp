@@ -31,6 +31,7 @@ using cd = std::complex<double>;
 
 const auto apply = &fj::test::host_variation;
 using fj::test::near;
+using fj::test::shader_hash;
 
 const double kEps = FJ_FLT_EPSILON;
 
@@ -44,12 +45,6 @@ struct Sampler {
     // Exponents spread over [0.002, 2] by their logarithm: small ones too.
     float exponent() { return float(std::exp(uni(std::log(0.002), std::log(2.0)))); }
 };
-
-// The shader hash's fraction, its sine from fj::hash_sine.
-double shader_hash(float a, float b, float seed) {
-    const float v = fj::hash_sine(fj::add_rn(fj::add_rn(fj::mul_rn(a, 12.9898f), fj::mul_rn(b, 78.233f)), seed));
-    return double(v) - std::floor(double(v));
-}
 
 // A band of a square Truchet tile: how far offset (dx, dy) from its corner
 // is from the arc of radius 1/2 in the L^n norm, over its half-width.

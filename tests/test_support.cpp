@@ -8,6 +8,7 @@
 #include <sys/wait.h>
 
 #include <atomic>
+#include <cmath>
 #include <cstdio>
 #include <cstdlib>
 #include <filesystem>
@@ -133,6 +134,16 @@ std::complex<double> host_variation(const char* name, float x, float y, float w,
 
 bool near(std::complex<double> got, std::complex<double> want, double slack) {
     return std::abs(got - want) <= 1e-5 * slack * std::max(1.0, std::abs(want));
+}
+
+bool frequency_ok(int count, int n, double prob) {
+    const double sd = std::sqrt(n * prob * (1 - prob));
+    return std::fabs(count - n * prob) <= 5 * sd + 1;
+}
+
+double shader_hash(float a, float b, float seed) {
+    const float v = hash_sine(add_rn(add_rn(mul_rn(a, 12.9898f), mul_rn(b, 78.233f)), seed));
+    return double(v) - std::floor(double(v));
 }
 
 }  // namespace fj::test

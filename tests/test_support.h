@@ -60,5 +60,12 @@ std::complex<double> host_variation(const char* name, float x, float y, float w,
 // |want| (a small coordinate of a large point carries the large one's
 // rounding), times `slack`.
 bool near(std::complex<double> got, std::complex<double> want, double slack = 1);
+// Whether a count out of n is within 5 standard deviations of n·prob.
+bool frequency_ok(int count, int n, double prob);
+// The shader hash some of Fractorium's variations draw from, as their
+// definition reads: the fraction of 43758.5453·sin(12.9898·a + 78.233·b +
+// seed), the sine and its factor from fj::hash_sine (checked against sin in
+// variations_test), the argument rounded step by step as the snippets form it.
+double shader_hash(float a, float b, float seed);
 
 }  // namespace fj::test

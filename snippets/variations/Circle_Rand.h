@@ -13,25 +13,20 @@
 // (u uniform), and where the cell's hash h(y, x) is below density, a
 // uniform point of a disc of radius size·h(x, y)^power about it is taken,
 // times the weight. h is the shader hash, the fraction of
-// 43758.5453·sin(12.9898·a + 78.233·b + seed) (fj::hash_sine). size is kept
+// 43758.5453·sin(12.9898·a + 78.233·b + seed) (fj::shader_hash). size is kept
 // at least 0 and density in [0, 1], as Fractorium bounds them. Where the
 // radius is not positive (a lattice point not drawn by the density, or
 // size 0), Fractorium writes nothing and so adds whatever its previous
 // variation left behind; here nothing is added. A hash of exactly 0 with a
 // negative power, an infinite radius in Fractorium, also adds nothing.
-FJ_HD FJ_INLINE float fj_Circle_Rand_hash(float a, float b, float seed) {
-    const float v = fj::hash_sine(fj::add_rn(fj::add_rn(fj::mul_rn(a, 12.9898f), fj::mul_rn(b, 78.233f)), seed));
-    return v - floorf(v);
-}
-
 FJ_VARIATION(Circle_Rand) {
     const float size = fmaxf(p[2], 0.0f), density = fminf(fmaxf(p[4], 0.0f), 1.0f), seed = p[5];
     const float a = FJ_2PI * fj::rand01(rng);
     const float r = sqrtf(fj::rand01(rng));
     const float x = 2.0f * (floorf(fj::rand01(rng) * p[0] + 0.5f) - 0.5f * p[0]);
     const float y = 2.0f * (floorf(fj::rand01(rng) * p[1] + 0.5f) - 0.5f * p[1]);
-    if (!(fj_Circle_Rand_hash(y, x, seed) < density)) return;
-    const float radius = size * r * expf(logf(fj_Circle_Rand_hash(x, y, seed)) * p[3]);
+    if (!(fj::shader_hash(y, x, seed) < density)) return;
+    const float radius = size * r * expf(logf(fj::shader_hash(x, y, seed)) * p[3]);
     if (radius > 0.0f && radius <= FJ_FLT_MAX) {
         ox += w * (cosf(a) * radius + x);
         oy += w * (sinf(a) * radius + y);

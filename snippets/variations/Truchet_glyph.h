@@ -16,7 +16,7 @@
 // it lies on, minus the input). Outside the diamonds the input is returned
 // unweighted, as in Fractorium. Which corners a tile uses: seed 0 and 1 fix
 // it; any other seed takes fj::truchet_tile of the shader hash, the
-// fraction of 43758.5453·sin(12.9898·X + 78.233·Y + seed) (fj::hash_sine),
+// fraction of 43758.5453·sin(12.9898·X + 78.233·Y + seed) (fj::shader_hash),
 // of the input rounded (half up) in absolute value. As in Fractorium:
 // exponent and arc_width are held to [0.001, 2] and [0.001, 1], amp to at
 // least float epsilon, max to at least 0. The weight enters only through
@@ -43,8 +43,7 @@ FJ_VARIATION(Truchet_glyph) {
     float type = seed == 1.0f ? 1.0f : 0.0f;
     if (seed != 0.0f && seed != 1.0f) {
         const float hx = floorf(fabsf(in.x) + 0.5f), hy = floorf(fabsf(in.y) + 0.5f);
-        const float v = fj::hash_sine(fj::add_rn(fj::add_rn(fj::mul_rn(hx, 12.9898f), fj::mul_rn(hy, 78.233f)), seed));
-        type = fj::truchet_tile(v - floorf(v));
+        type = fj::truchet_tile(fj::shader_hash(hx, hy, seed));
     }
     const bool second = !(type < 1.0f);
     const float near0 = fj::truchet_arc_distance(second ? x - 1.0f : x, y, n, width);

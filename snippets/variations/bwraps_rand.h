@@ -13,7 +13,7 @@
 // with a random size per cell: the disc of the cell centred at (cx, cy) has
 // radius h·cellsize/(2·(1 + space²)), h the shader hash of the centre (its
 // squares where symm is non-zero, so mirrored cells match), the fraction
-// of 43758.5453·sin(12.9898·a + 78.233·b + seed) (fj::hash_sine). Points
+// of 43758.5453·sin(12.9898·a + 78.233·b + seed) (fj::shader_hash). Points
 // outside the discs, or all at cellsize 0, are only weighted. Unlike
 // bwraps, the magnification is gain² with nothing added. A zero peak
 // magnification (gain 0) and a zero radius become float epsilon in the
@@ -26,8 +26,7 @@ FJ_VARIATION(bwraps_rand) {
         const float cx = (floorf(vx * inv) + 0.5f) * cellsize, cy = (floorf(vy * inv) + 0.5f) * cellsize;
         const float lx = vx - cx, ly = vy - cy;
         const float ha = p[5] == 0.0f ? cx : cx * cx, hb = p[5] == 0.0f ? cy : cy * cy;
-        const float hv = fj::hash_sine(fj::add_rn(fj::add_rn(fj::mul_rn(ha, 12.9898f), fj::mul_rn(hb, 78.233f)), seed));
-        const float radius = 0.5f * (cellsize / (1.0f + space * space)) * (hv - floorf(hv));
+        const float radius = 0.5f * (cellsize / (1.0f + space * space)) * fj::shader_hash(ha, hb, seed);
         const float mb = g2 * radius;
         const float peak = mb > 2.0f ? 1.0f : mb / (mb * mb * 0.25f + 1.0f);
         const float r2 = radius * radius;

@@ -9,21 +9,16 @@
 // in [0, 1), and the dot lies at angle 2π·(X + distortion·h(X, Y, 1)) and
 // radius (Y + distortion·h(Y, X, 2))^power, times the weight: at most
 // density² dots, scattered by the shader hash h(a, b, s), the fraction of
-// 43758.5453·sin(12.9898·a + 78.233·b + s) (fj::hash_sine). A density of
+// 43758.5453·sin(12.9898·a + 78.233·b + s) (fj::shader_hash). A density of
 // 0 becomes float epsilon, as in Fractorium. Where the radius is not a
 // finite number (a negative base, or a zero one with a power ≤ 0), which
 // Fractorium would plot as NaN or infinity, nothing is added.
-FJ_HD FJ_INLINE float fj_dust_hash(float a, float b, float seed) {
-    const float v = fj::hash_sine(fj::add_rn(fj::add_rn(fj::mul_rn(a, 12.9898f), fj::mul_rn(b, 78.233f)), seed));
-    return v - floorf(v);
-}
-
 FJ_VARIATION(dust) {
     const float density = fj::zeps(p[0]);
     const float X = fmodf(floorf(fabsf(in.x)), density) / density;
     const float Y = fmodf(floorf(fabsf(in.y)), density) / density;
-    const float a = (X + fj_dust_hash(X, Y, 1.0f) * p[1]) * FJ_2PI;
-    const float r = expf(logf(Y + fj_dust_hash(Y, X, 2.0f) * p[1]) * p[2]);
+    const float a = (X + fj::shader_hash(X, Y, 1.0f) * p[1]) * FJ_2PI;
+    const float r = expf(logf(Y + fj::shader_hash(Y, X, 2.0f) * p[1]) * p[2]);
     if (!(r <= FJ_FLT_MAX)) return;
     ox += w * cosf(a) * r;
     oy += w * sinf(a) * r;

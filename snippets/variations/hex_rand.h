@@ -15,18 +15,13 @@
 // hexagon about it of inradius size/2·h(a, b)^power is taken, times the
 // weight; at size 1 and power 0 the hexagons tile the plane. Cells the
 // density leaves out add 0. h is the shader hash, the fraction of
-// 43758.5453·sin(12.9898·a + 78.233·b + seed) (fj::hash_sine). The
+// 43758.5453·sin(12.9898·a + 78.233·b + seed) (fj::shader_hash). The
 // hexagon's point: one of its six edges and a place t along it are drawn,
 // giving the point of the boundary (of circumradius 1) at distance
 // √(1 − t + t²) and angle asin(√3/2·t/√(1 − t + t²)) from the edge's
 // corner, then scaled by √u towards the centre. density is held to
 // [0, 1], as Fractorium bounds it. A hash of 0 with a negative power, an
 // infinite radius in Fractorium, adds nothing.
-FJ_HD FJ_INLINE float fj_hex_rand_hash(float a, float b, float seed) {
-    const float v = fj::hash_sine(fj::add_rn(fj::add_rn(fj::mul_rn(a, 12.9898f), fj::mul_rn(b, 78.233f)), seed));
-    return v - floorf(v);
-}
-
 FJ_VARIATION(hex_rand) {
     const float half_sqrt3 = 0.866025404f;
     const float k = 6.0f * fj::rand01(rng);
@@ -41,10 +36,10 @@ FJ_VARIATION(hex_rand) {
     const float Y = floorf(fj::rand01(rng) * p[1] * 2.0f) - p[1];
     const float cx = X + 0.5f * Y, cy = Y * half_sqrt3;
     const float density = fminf(fmaxf(p[4], 0.0f), 1.0f);
-    if (!(fj_hex_rand_hash(cy, cx, p[5]) < density)) return;
+    if (!(fj::shader_hash(cy, cx, p[5]) < density)) return;
     // 2/√3: from the circumradius-1 boundary to inradius 1.
     const float scaled = dist * sqrtf(fj::rand01(rng)) * 1.154700538f;
-    const float radius = 0.5f * p[2] * scaled * powf(fj_hex_rand_hash(cx, cy, p[5]), p[3]);
+    const float radius = 0.5f * p[2] * scaled * powf(fj::shader_hash(cx, cy, p[5]), p[3]);
     if (!(fabsf(radius) <= FJ_FLT_MAX)) return;
     ox += (cosf(angle) * radius + cx) * w;
     oy += (sinf(angle) * radius + cy) * w;

@@ -14,14 +14,9 @@
 // cell's hash h(X, Y) is at least 1/2 the bands are turned by π/3 to the
 // other three corners. Times the weight. size is held to [−1, 1], as
 // Fractorium bounds it. h is the shader hash, the fraction of
-// 43758.5453·sin(12.9898·X + 78.233·Y + seed) (fj::hash_sine). The corners
+// 43758.5453·sin(12.9898·X + 78.233·Y + seed) (fj::shader_hash). The corners
 // and angles are Fractorium's four-digit roundings (2.0943 for 2π/3 and so
 // on), kept so that the bands meet where Fractorium's do.
-FJ_HD FJ_INLINE float fj_hex_truchet_hash(float a, float b, float seed) {
-    const float v = fj::hash_sine(fj::add_rn(fj::add_rn(fj::mul_rn(a, 12.9898f), fj::mul_rn(b, 78.233f)), seed));
-    return v - floorf(v);
-}
-
 FJ_VARIATION(hex_truchet) {
     const float size = fminf(fmaxf(p[0], -1.0f), 1.0f), side = p[1];
     const float shrink = 0.5f * (1.0f - size) * 0.85f;
@@ -40,7 +35,7 @@ FJ_VARIATION(hex_truchet) {
     const float cells = 2.0f * side + 1.0f;
     const float X = 2.0f * (floorf(fj::rand01(rng) * cells) - side);
     const float Y = 2.0f * (floorf(fj::rand01(rng) * cells) - side);
-    const float turn = fj_hex_truchet_hash(X, Y, p[2]) < 0.5f ? 0.0f : 1.0471f;
+    const float turn = fj::shader_hash(X, Y, p[2]) < 0.5f ? 0.0f : 1.0471f;
     const float c = cosf(turn), s = sinf(turn);
     const float a = angle + 2.6179f - turn;
     ox += (cosf(a) * r + cx * c + cy * s + X + 0.5f * Y) * w;

@@ -16,14 +16,9 @@
 // when a second hash (seed zero_seed) falls below `zero`. A cell size of 0
 // is linear. min and max are kept at least 0.
 // The hash is Fractorium's fract(43758.5453·sin(12.9898·cx² + 78.233·cy² +
-// seed)) (fj::hash_sine), in [0, 1); its value magnifies the sine's rounding
+// seed)) (fj::shader_hash), in [0, 1); its value magnifies the sine's rounding
 // 43758 times, so it differs from Fractorium's double build's: which cells
 // turn differs, not how many.
-FJ_HD FJ_INLINE float fj_squares_hash(float cx2, float cy2, float seed) {
-    const float v = fj::hash_sine(fj::add_rn(fj::add_rn(fj::mul_rn(cx2, 12.9898f), fj::mul_rn(cy2, 78.233f)), seed));
-    return v - floorf(v);
-}
-
 FJ_VARIATION(squares) {
     const float size = p[0], num = p[3];
     if (size == 0.0f) {
@@ -37,9 +32,9 @@ FJ_VARIATION(squares) {
     const float rings = 2.0f * num / size;
     const float m = fmaxf(fabsf(floorf(lx * rings + 0.5f)), fabsf(floorf(ly * rings + 0.5f)));
     const float cx2 = cx * cx, cy2 = cy * cy;
-    const float most = hi + floorf(fj_squares_hash(cx2, cy2, p[4]) * (num - hi));
+    const float most = hi + floorf(fj::shader_hash(cx2, cy2, p[4]) * (num - hi));
     const float level = (m > most || m < lo) ? 0.0f : m - lo;
-    const float turn = fj_squares_hash(cx2, cy2, p[6]) < p[5] ? 0.0f : level * FJ_PI_2;
+    const float turn = fj::shader_hash(cx2, cy2, p[6]) < p[5] ? 0.0f : level * FJ_PI_2;
     const float c = cosf(turn), s = sinf(turn);
     ox += w * (cx + lx * c - ly * s);
     oy += w * (cy + lx * s + ly * c);
