@@ -304,6 +304,21 @@ FJ_HD FJ_INLINE float elliptic_xmax_minus_one(const VarIn& in, float& xmax) {
     return d / (2.0f * xmax + 2.0f);
 }
 
+// For the variations that carry squares to circles (circlize, circlize2):
+// where (x, y) lies along the perimeter of its square ring, the square of
+// half-width `side` = max(|x|, |y|), measured counter-clockwise from the
+// ring's lower right corner: 0 to 2·side up the right edge, then the top,
+// the left and the bottom, 8·side in all.
+FJ_HD FJ_INLINE float square_ring_place(float x, float y, float& side) {
+    const float ax = fabsf(x), ay = fabsf(y);
+    if (ax >= ay) {
+        side = ax;
+        return x >= ay ? ax + y : 5.0f * ax - y;
+    }
+    side = ay;
+    return y >= ax ? 3.0f * ay - x : 7.0f * ay + x;
+}
+
 // For the hypertile variations: in the Poincaré disc, the distance from the
 // centre to the centre of a neighbouring tile of the hyperbolic {p, q}
 // tiling (1 where p and q make no hyperbolic tiling).

@@ -7,15 +7,8 @@
 // place along the square's perimeter gives, the perimeter measured from the
 // square's lower right corner.
 FJ_VARIATION(circlize) {
-    const float ax = fabsf(in.x), ay = fabsf(in.y);
-    float along, side;
-    if (ax >= ay) {
-        along = in.x >= ay ? ax + in.y : 5.0f * ax - in.y;
-        side = ax;
-    } else {
-        along = in.y >= ax ? 3.0f * ay - in.x : 7.0f * ay + in.x;
-        side = ay;
-    }
+    float side;
+    const float along = fj::square_ring_place(in.x, in.y, side);
     const float r = w / (FJ_PI / 4.0f) * side + p[0];
     const float a = (FJ_PI / 4.0f) * along / side - FJ_PI / 4.0f;
     ox += r * cosf(a);

@@ -10,15 +10,8 @@
 // weighted too. At the origin (no square) Fractorium divides 0 by 0; here
 // the half-width is taken as float epsilon there, giving the angle −π/4.
 FJ_VARIATION(circlize2) {
-    const float ax = fabsf(in.x), ay = fabsf(in.y);
-    float along, side;
-    if (ax >= ay) {
-        along = in.x >= ay ? ax + in.y : 5.0f * ax - in.y;
-        side = ax;
-    } else {
-        along = in.y >= ax ? 3.0f * ay - in.x : 7.0f * ay + in.x;
-        side = ay;
-    }
+    float side;
+    const float along = fj::square_ring_place(in.x, in.y, side);
     const float r = w * (side + p[0]);
     const float a = (FJ_PI / 4.0f) * along / fj::zeps(side) - FJ_PI / 4.0f;
     ox += r * cosf(a);
