@@ -23,6 +23,7 @@
 #include <vector>
 
 #include "codegen/variation_registry.h"
+#include "shared/hashes.h"
 #include "test_support.h"
 
 namespace {

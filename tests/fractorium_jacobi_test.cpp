@@ -23,6 +23,7 @@
 #include <random>
 #include <vector>
 
+#include "shared/jacobi.h"
 #include "test_support.h"
 
 namespace {

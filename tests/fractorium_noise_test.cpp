@@ -19,6 +19,8 @@
 #include <vector>
 
 #include "cpu/variation_table.h"
+#include "shared/hashes.h"
+#include "shared/noise.h"
 #include "test_support.h"
 
 namespace {

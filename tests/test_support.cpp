@@ -3,6 +3,7 @@
 
 #include "codegen/variation_registry.h"
 #include "cpu/variation_table.h"
+#include "shared/hashes.h"
 
 #include <doctest/doctest.h>
 #include <sys/wait.h>

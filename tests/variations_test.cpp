@@ -33,6 +33,7 @@
 #include "codegen/variation_registry.h"
 #include "cpu/variation_table.h"
 #include "fj_device.h"
+#include "shared/hashes.h"
 
 extern "C" {
 #include <flam3.h>

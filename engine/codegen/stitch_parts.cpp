@@ -4,6 +4,7 @@
 
 #include <sstream>
 #include <stdexcept>
+#include <vector>
 
 namespace fj::stitch {
 namespace {
@@ -28,6 +29,30 @@ const char* accumulation_macro(Accumulation a) {
         case Accumulation::None: return "NONE";
     }
     return "ATOMIC";
+}
+
+// The helpers under snippets/shared/ that a snippet includes.
+std::vector<std::string> shared_includes(const std::string& text) {
+    static const std::string kInclude = "#include \"";
+    std::vector<std::string> paths;
+    std::istringstream in(text);
+    std::string line;
+    while (std::getline(in, line)) {
+        if (line.rfind(kInclude + "shared/", 0) != 0) continue;
+        const size_t end = line.find('"', kInclude.size());
+        if (end == std::string::npos) throw std::runtime_error("unterminated #include: " + line);
+        paths.push_back(line.substr(kInclude.size(), end - kInclude.size()));
+    }
+    return paths;
+}
+
+// A shared helper once, after the helpers it includes itself.
+void write_shared(std::ostream& out, const std::string& path, const SnippetSource& source,
+                  std::set<std::string>& written) {
+    if (!written.insert(path).second) return;
+    const std::string text = need(source, path);
+    for (const std::string& dep : shared_includes(text)) write_shared(out, dep, source, written);
+    out << "// ---- " << path << "\n" << strip_includes(text) << "\n";
 }
 
 }  // namespace
@@ -62,11 +87,17 @@ void write_prologue(std::ostream& out, const std::string& what, const SnippetSou
 
 void write_variations(std::ostream& out, const std::set<int>& ids, const VariationRegistry& registry,
                       const SnippetSource& source) {
+    std::vector<std::string> texts;
+    std::set<std::string> shared;
     for (int id : ids) {
         const VariationInfo* info = registry.by_id(id);
         if (!info) throw std::runtime_error("no snippet for variation id " + std::to_string(id));
-        out << "// ---- " << info->path << "\n" << strip_includes(need(source, info->path)) << "\n";
+        texts.push_back(need(source, info->path));
+        for (const std::string& path : shared_includes(texts.back())) write_shared(out, path, source, shared);
     }
+    size_t i = 0;
+    for (int id : ids)
+        out << "// ---- " << registry.by_id(id)->path << "\n" << strip_includes(texts[i++]) << "\n";
 }
 
 void write_code_switches(std::ostream& out, const KernelKey& key) {

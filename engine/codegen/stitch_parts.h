@@ -22,8 +22,8 @@ namespace fj::stitch {
 std::string need(const SnippetSource& source, const std::string& path);
 
 // The text without #include and #pragma once lines: snippets include
-// fj_device.h and common.h for the host build, and the stitched file already
-// holds those once, at the top.
+// fj_device.h, common.h and shared/ helpers for the host build, and the
+// stitched file already holds each once, ahead of them.
 std::string strip_includes(const std::string& text);
 
 // Throws std::runtime_error for a block size the iteration template cannot use.
@@ -32,7 +32,9 @@ void check_block_size(int block_size);
 // The generated-by comment, fj_device.h and iterate/common.h.
 void write_prologue(std::ostream& out, const std::string& what, const SnippetSource& source);
 
-// The snippet of each variation id once, in id order.
+// The helpers under snippets/shared/ that those snippets include, each once
+// and after those it includes, then the snippet of each variation id once, in
+// id order.
 void write_variations(std::ostream& out, const std::set<int>& ids, const VariationRegistry& registry,
                       const SnippetSource& source);
 

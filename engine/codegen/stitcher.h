@@ -1,8 +1,8 @@
 // flamejit — writes the one .cu file of a kernel key.
 // SPDX-License-Identifier: GPL-3.0-or-later
 //
-// Output, in order: fj_device.h, the snippet of each variation the key uses
-// (once each), one inlined function per xform that holds exactly its
+// Output, in order: fj_device.h, the shared helpers (snippets/shared/) and
+// the snippet of each variation the key uses (once each), one inlined function per xform that holds exactly its
 // variations (no switch over variations), the warp-uniform xform dispatch, the
 // parameter-layout constants, and the iteration kernel template
 // (snippets/iterate/iterate_kernel.cuh). The text is readable on purpose: a

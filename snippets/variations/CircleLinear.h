@@ -22,6 +22,9 @@
 // cells from the origin, where Fractorium's int arithmetic overflows, the
 // cell's noise comes from x86's conversion (fj::int_like_x86) and its
 // centre from float arithmetic.
+
+#include "shared/hashes.h"
+
 FJ_VARIATION(CircleLinear) {
     const float sc = p[0] != 0.0f ? p[0] : FJ_FLT_EPSILON, k = p[1], dens1 = p[2], dens2 = p[3];
     const float mf = floorf(0.5f * in.x / sc), nf = floorf(0.5f * in.y / sc);

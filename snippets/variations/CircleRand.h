@@ -15,6 +15,9 @@
 // or, as Fractorium bounds the search, 11 points have been drawn, and the
 // last is taken. Times the weight. Sc at 0 becomes float epsilon and Seed is
 // rounded to a whole number, as Fractorium keeps them.
+
+#include "shared/hashes.h"
+
 FJ_VARIATION(CircleRand) {
     const float sc = p[0] != 0.0f ? p[0] : FJ_FLT_EPSILON;
     const fj::u32 seed = (fj::u32)fj::int_like_x86(floorf(p[4] + 0.5f));

@@ -19,6 +19,9 @@
 // Fractorium. Otherwise the halved point stays. Times the weight. Sc at 0
 // becomes float epsilon and Seed is rounded to a whole number, as
 // Fractorium keeps them.
+
+#include "shared/hashes.h"
+
 FJ_VARIATION(CircleTrans1) {
     const float sc = fj::zeps(p[0]), dens = p[1], cx = p[2], cy = p[3];
     const fj::u32 seed = (fj::u32)fj::int_like_x86(floorf(p[4] + 0.5f));

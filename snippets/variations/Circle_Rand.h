@@ -19,6 +19,9 @@
 // size 0), Fractorium writes nothing and so adds whatever its previous
 // variation left behind; here nothing is added. A hash of exactly 0 with a
 // negative power, an infinite radius in Fractorium, also adds nothing.
+
+#include "shared/hashes.h"
+
 FJ_VARIATION(Circle_Rand) {
     const float size = fmaxf(p[2], 0.0f), density = fminf(fmaxf(p[4], 0.0f), 1.0f), seed = p[5];
     const float a = FJ_2PI * fj::rand01(rng);

@@ -22,6 +22,9 @@
 // `extended` changes nothing (it is read and kept). A weight of 0 is
 // divided through float epsilon. Rounding is to the nearest whole number,
 // as Fractorium's Round does within int's range.
+
+#include "shared/truchet.h"
+
 FJ_VARIATION(Truchet) {
     const float n = fminf(fmaxf(p[1], FJ_FLT_EPSILON), 2.0f);
     const float width = fminf(n, 1.0f);

@@ -17,6 +17,9 @@
 // pair. exponent wraps into [0.001, 2] and arc_width into [0.001, 1], as
 // Fractorium stores them. The weight enters only through the scale; a
 // weight of 0 is divided through float epsilon.
+
+#include "shared/truchet.h"
+
 FJ_VARIATION(Truchet_fill) {
     const float n = fj::wrap_cyclic(p[0], 0.001f, 2.0f);
     const float width = fj::wrap_cyclic(p[1], 0.001f, 1.0f);

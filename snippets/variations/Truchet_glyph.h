@@ -21,6 +21,10 @@
 // exponent and arc_width are held to [0.001, 2] and [0.001, 1], amp to at
 // least float epsilon, max to at least 0. The weight enters only through
 // the scale; a weight of 0 is divided through float epsilon.
+
+#include "shared/hashes.h"
+#include "shared/truchet.h"
+
 FJ_VARIATION(Truchet_glyph) {
     const float n = fminf(fmaxf(p[0], 0.001f), 2.0f);
     const float width = fminf(fmaxf(p[1], 0.001f), 1.0f);

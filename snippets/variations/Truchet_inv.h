@@ -18,6 +18,9 @@
 // exponent and arc_width are held to [0.001, 2] and [0.001, 1], size to at
 // least 0, as in Fractorium. The weight enters only through the scale; a
 // weight of 0 is divided through float epsilon.
+
+#include "shared/truchet.h"
+
 FJ_VARIATION(Truchet_inv) {
     const float n = fminf(fmaxf(p[0], 0.001f), 2.0f);
     const float width = fminf(fmaxf(p[1], 0.001f), 1.0f);

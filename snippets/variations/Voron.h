@@ -19,6 +19,9 @@
 // index is held to ±2^30 and the hash arguments wrap as unsigned integers:
 // Fractorium's int overflows there (past 2^31 / 257 squares) and its float
 // build rounds the seed's addition; within range both agree with this.
+
+#include "shared/hashes.h"
+
 FJ_VARIATION(Voron) {
     const float k = p[0];
     const float step = p[1] != 0.0f ? p[1] : FJ_FLT_EPSILON;

@@ -11,6 +11,9 @@
 // the cut, u's imaginary zero takes the sign of x whatever the sign of
 // y's, as std::complex's division (Smith's algorithm) leaves it in
 // Fractorium: that zero picks the side of the cut.
+
+#include "shared/complex.h"
+
 FJ_VARIATION(arcsech) {
     float re, im;
     fj::arcsech(in.x, in.y, re, im);

@@ -9,6 +9,9 @@
 // principal roots, which does not cancel; on the real axis 1/z's imaginary
 // zero takes x's sign, as std::complex's division leaves it in Fractorium,
 // and picks the side of the cut; the origin has no image (NaN).
+
+#include "shared/complex.h"
+
 FJ_VARIATION(arcsech2) {
     float re, im;
     fj::arcsech(in.x, in.y, re, im);

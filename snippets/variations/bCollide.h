@@ -10,6 +10,9 @@
 // C's fmod, so in the first sector a negative turn is not wrapped and those
 // points cross sigma = 0 instead. Fractorium wraps a into [-1, 1] and keeps
 // num at FLT_EPSILON or more.
+
+#include "shared/coordinates.h"
+
 FJ_VARIATION(bCollide) {
     const float a = fj::wrap_cyclic(p[0], -1.0f, 1.0f);
     const float num = fminf(fmaxf(p[1], FJ_FLT_EPSILON), 2147483647.0f);

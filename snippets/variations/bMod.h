@@ -8,6 +8,9 @@
 // |tau| < radius, tau is shifted by distance·radius and wrapped back into the
 // band, which cuts the plane along one circle of Apollonius and slides the
 // rings between. Fractorium keeps radius at 0 or more and distance in [0, 2].
+
+#include "shared/coordinates.h"
+
 FJ_VARIATION(bMod) {
     const float radius = fmaxf(p[0], 0.0f);
     const float dist = fj::wrap_cyclic(p[1], 0.0f, 2.0f);

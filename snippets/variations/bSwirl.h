@@ -7,6 +7,9 @@
 // angle the foci subtend, turns by out·tau + in/tau, so the circles of
 // Apollonius around each focus swirl, fast near the y axis (tau = 0, where
 // Fractorium divides by FLT_EPSILON instead) and far out near the foci.
+
+#include "shared/coordinates.h"
+
 FJ_VARIATION(bSwirl) {
     float tau, sigma;
     fj::bipolar_coords(in.x, in.y, tau, sigma);

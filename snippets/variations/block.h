@@ -7,6 +7,9 @@
 // is π/2 − ν, ν the angular elliptic coordinate, which
 // fj::elliptic_coords forms without the cancellation that Fractorium's
 // √(1 − (x/xmax)²) suffers near the axis beyond the foci.
+
+#include "shared/coordinates.h"
+
 FJ_VARIATION(block) {
     float ch, sh, mu, nux, nuy;
     fj::elliptic_coords(in.x, in.y * in.y, ch, sh, mu, nux);

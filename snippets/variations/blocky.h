@@ -9,6 +9,9 @@
 // sides; the weight enters twice, as in Fractorium. mp at 0 becomes float
 // epsilon, as Fractorium keeps it non-zero, and a zero divisor float
 // epsilon too. asin(x/xmax) is formed as block forms it.
+
+#include "shared/coordinates.h"
+
 FJ_VARIATION(blocky) {
     const float mp = p[2] != 0.0f ? p[2] : FJ_FLT_EPSILON;
     const float r = w * w / fj::zeps((cosf(in.x) + cosf(in.y)) / mp + 1.0f);

@@ -18,6 +18,9 @@
 // bwraps, the magnification is gain² with nothing added. A zero peak
 // magnification (gain 0) and a zero radius become float epsilon in the
 // divisors, as in Fractorium.
+
+#include "shared/hashes.h"
+
 FJ_VARIATION(bwraps_rand) {
     const float cellsize = p[0], space = p[1], g2 = p[2] * p[2], inner = p[3], outer = p[4], seed = p[6];
     float vx = in.x, vy = in.y;

@@ -6,6 +6,9 @@
 // |x| and |y|) goes to the circle of radius 4·w·s/π + hole, at the angle its
 // place along the square's perimeter gives, the perimeter measured from the
 // square's lower right corner.
+
+#include "shared/grids.h"
+
 FJ_VARIATION(circlize) {
     float side;
     const float along = fj::square_ring_place(in.x, in.y, side);

@@ -9,6 +9,9 @@
 // Unlike circlize, the radius is s itself (no 4/π) and the hole is
 // weighted too. At the origin (no square) Fractorium divides 0 by 0; here
 // the half-width is taken as float epsilon there, giving the angle −π/4.
+
+#include "shared/grids.h"
+
 FJ_VARIATION(circlize2) {
     float side;
     const float along = fj::square_ring_place(in.x, in.y, side);

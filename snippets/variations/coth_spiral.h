@@ -10,6 +10,9 @@
 // the point far off the spiral; the half-angle form of the bipolar helper
 // (cosh t − cos(a·t) = 2·(sinh²(t/2) + sin²(a·t/2))) does not cancel.
 // t = 0 itself gives the origin, as in Fractorium.
+
+#include "shared/coordinates.h"
+
 FJ_VARIATION(coth_spiral) {
     const float t = (fj::rand01(rng) - 0.5f) * FJ_2PI;
     float x, y;

@@ -20,6 +20,8 @@
 // distort 0 the pictures are Fractorium's, otherwise the same kind of
 // crackle with other cells.
 
+#include "shared/noise.h"
+
 // The site of grid cell (col, row): spacing s, jittered by d·noise.
 FJ_HD FJ_INLINE void fj_crackle_site(int col, int row, float z, float s, float d, float& sx, float& sy) {
     const float c = 2.5f * (float)col, r = 2.5f * (float)row, zz = 2.5f * z;

@@ -10,6 +10,9 @@
 // cellsize. The weight is not applied, as in Fractorium. cellsize is kept
 // at least 0.0001, as Fractorium bounds it. The hash is the shader one
 // (fj::shader_hash), so which site falls where is no renderer's constant.
+
+#include "shared/hashes.h"
+
 FJ_VARIATION(crackle2) {
     (void)w;
     const float size = fmaxf(p[0], 0.0001f), inv = 1.0f / size;

@@ -7,6 +7,9 @@
 // that lattice point lies in, steps the point by one unit along x or y. A
 // step along x adds 0.25 to the colour index, one along y 0.75, wrapped into
 // [0, 1).
+
+#include "shared/grids.h"
+
 FJ_VARIATION(dc_gridout) {
     const float x = in.x >= 0.0f ? truncf(in.x + 0.5f) : truncf(in.x - 0.5f);
     const float y = in.y >= 0.0f ? truncf(in.y + 0.5f) : truncf(in.y - 0.5f);

@@ -32,6 +32,9 @@
 // by freqs and leaves z alone, as Fractorium's octave loop does. The noise
 // is fj::simplex_noise, not Fractorium's tables (see crackle): the same
 // kind of picture, other values.
+
+#include "shared/noise.h"
+
 FJ_VARIATION(dc_perlin) {
     const int shape = (int)fminf(fmaxf(floorf(p[0] + 0.5f), 0.0f), 2.0f);
     const int map = (int)fminf(fmaxf(floorf(p[1] + 0.5f), 0.0f), 5.0f);

@@ -13,6 +13,9 @@
 // 0 becomes float epsilon, as in Fractorium. Where the radius is not a
 // finite number (a negative base, or a zero one with a power ≤ 0), which
 // Fractorium would plot as NaN or infinity, nothing is added.
+
+#include "shared/hashes.h"
+
 FJ_VARIATION(dust) {
     const float density = fj::zeps(p[0]);
     const float X = fmodf(floorf(fabsf(in.x)), density) / density;

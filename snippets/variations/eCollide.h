@@ -9,6 +9,9 @@
 // backwards in odd ones, wrapping within the sector; the point keeps its
 // ellipse. As in Fractorium, points on the x axis count as below it.
 // Fractorium wraps a into [0, 1] and rounds num to a whole number, 1 or more.
+
+#include "shared/coordinates.h"
+
 FJ_VARIATION(eCollide) {
     const float a = fj::wrap_cyclic(p[0], 0.0f, 1.0f);
     const float num = fminf(fmaxf(floorf(p[1] + 0.5f), 1.0f), 2147483647.0f);

@@ -9,6 +9,9 @@
 // inverted point z/|z|²; as in Fractorium, the origin inverts through a
 // FLT_EPSILON guard to 1/sqrt(FLT_EPSILON) up the y axis. Fractorium rounds
 // power to a whole number and makes 0 into ±1.
+
+#include "shared/coordinates.h"
+
 FJ_VARIATION(eJulia) {
     float power = floorf(p[0] + 0.5f);
     if (power == 0.0f) power = p[0] < 0.0f ? -1.0f : 1.0f;

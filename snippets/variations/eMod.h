@@ -10,6 +10,9 @@
 // ellipses slide outwards and reappear at the segment between the foci; a
 // negative mu crosses the segment to the point's mirror image. Fractorium
 // keeps radius at 0 or more and distance in [0, 2].
+
+#include "shared/coordinates.h"
+
 FJ_VARIATION(eMod) {
     const float radius = fmaxf(p[0], 0.0f);
     const float dist = fj::wrap_cyclic(p[1], 0.0f, 2.0f);

@@ -8,6 +8,9 @@
 // above it mu shrinks by `move`; a point pushed past the segment between the
 // foci (mu ≤ 0) comes out on its other side, as (-mu, -nu). Then nu turns
 // by `rotate`, which Fractorium wraps into [0, 2π].
+
+#include "shared/coordinates.h"
+
 FJ_VARIATION(eMotion) {
     const float move = p[0];
     const float rotate = fj::wrap_cyclic(p[1], 0.0f, FJ_2PI);

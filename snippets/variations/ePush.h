@@ -7,6 +7,9 @@
 // Elliptic coordinates about the foci (±1, 0): mu picks the confocal
 // ellipse, nu the place on it. mu is scaled by dist and moved by push, nu
 // turned by rotate (which Fractorium wraps into [-π, π]).
+
+#include "shared/coordinates.h"
+
 FJ_VARIATION(ePush) {
     const float rotate = fj::wrap_cyclic(p[2], -FJ_PI, FJ_PI);
     float ch, sh, mu, nu;

@@ -6,6 +6,9 @@
 // confocal ellipse by the angle rotate (nu += rotate; Fractorium wraps rotate
 // into [-π, π] and the sum into one turn, which changes no point, so the
 // latter is left out).
+
+#include "shared/coordinates.h"
+
 FJ_VARIATION(eRotate) {
     const float rotate = fj::wrap_cyclic(p[0], -FJ_PI, FJ_PI);
     float ch, sh, mu, nu;

@@ -10,6 +10,9 @@
 // Fractorium keeps scale in (0, 1] (below 1e-6 it becomes FLT_EPSILON) and
 // wraps angle into [0, 2π]; its final wrap of nu into [-π, π] changes no
 // point and is left out.
+
+#include "shared/coordinates.h"
+
 FJ_VARIATION(eScale) {
     float scale = fminf(fmaxf(p[0], 0.0f), 1.0f);
     if (scale < 1e-6f) scale = FJ_FLT_EPSILON;

@@ -8,6 +8,9 @@
 // segment between the foci (mu = 0) and far out. On the segment itself
 // Fractorium divides by zero; here, as bSwirl does at its own zero, by
 // FLT_EPSILON instead.
+
+#include "shared/coordinates.h"
+
 FJ_VARIATION(eSwirl) {
     float ch, sh, mu, nu;
     fj::elliptic_coords(in.x, in.y * in.y, ch, sh, mu, nu);

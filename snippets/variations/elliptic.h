@@ -2,6 +2,9 @@
 // @id 62
 // @origin flam3 3.1.1
 // xmax − 1 comes from fj::elliptic_xmax_minus_one (no cancellation).
+
+#include "shared/coordinates.h"
+
 FJ_VARIATION(elliptic) {
     float xmax;
     const float xm1 = fj::elliptic_xmax_minus_one(in, xmax);

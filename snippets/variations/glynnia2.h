@@ -10,6 +10,9 @@
 // fj::complex_sqrt, which does not cancel. On the negative x axis itself,
 // where Fractorium's float guard returns about the origin, the lower half's
 // limit is taken. At the origin 1/√z becomes 0/epsilon, 0.
+
+#include "shared/complex.h"
+
 FJ_VARIATION(glynnia2) {
     const bool upper = in.y > 0.0f;
     float sr, si;

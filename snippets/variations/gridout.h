@@ -8,6 +8,9 @@
 // rounded away from zero) takes along the spiral. roundf rounds as
 // Fractorium's double build does; its float build's x + 0.5 can round
 // 0.49999997 up.
+
+#include "shared/grids.h"
+
 FJ_VARIATION(gridout) {
     const float x = roundf(in.x), y = roundf(in.y);
     float sx, sy;

@@ -22,6 +22,9 @@
 // corner, then scaled by √u towards the centre. density is held to
 // [0, 1], as Fractorium bounds it. A hash of 0 with a negative power, an
 // infinite radius in Fractorium, adds nothing.
+
+#include "shared/hashes.h"
+
 FJ_VARIATION(hex_rand) {
     const float half_sqrt3 = 0.866025404f;
     const float k = 6.0f * fj::rand01(rng);

@@ -17,6 +17,9 @@
 // 43758.5453·sin(12.9898·X + 78.233·Y + seed) (fj::shader_hash). The corners
 // and angles are Fractorium's four-digit roundings (2.0943 for 2π/3 and so
 // on), kept so that the bands meet where Fractorium's do.
+
+#include "shared/hashes.h"
+
 FJ_VARIATION(hex_truchet) {
     const float size = fminf(fmaxf(p[0], -1.0f), 1.0f), side = p[1];
     const float shrink = 0.5f * (1.0f - size) * 0.85f;

@@ -8,6 +8,9 @@
 // (fj::hyperbolic_move), towards the neighbour n·2π/p round from the first,
 // times the weight. hypertile1 picks the neighbour at random; hypertile2
 // turns the result instead.
+
+#include "shared/hyperbolic.h"
+
 FJ_VARIATION(hypertile) {
     const float step = FJ_2PI / fj::zeps(p[0]);
     const float r = fj::hyperbolic_tile_step(fj::zeps(p[0]), fj::zeps(p[1]));

@@ -6,6 +6,9 @@
 // @random 1
 // hypertile towards one of the ⌊p⌋ neighbouring tiles, chosen at random (as
 // Fractorium outside its flam3 compatibility mode).
+
+#include "shared/hyperbolic.h"
+
 FJ_VARIATION(hypertile1) {
     const float sides = fj::zeps(p[0]);
     const float r = fj::hyperbolic_tile_step(sides, fj::zeps(p[1]));

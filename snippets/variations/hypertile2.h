@@ -8,6 +8,9 @@
 // 2π·k/p, k uniform in 0..32766 as Fractorium draws it (for a whole p, one
 // of its p turns). k/p is reduced modulo 1 exactly first, which float
 // cannot do after multiplying by 2π.
+
+#include "shared/hyperbolic.h"
+
 FJ_VARIATION(hypertile2) {
     const float sides = fj::zeps(p[0]);
     const float r = fj::hyperbolic_tile_step(sides, fj::zeps(p[1]));

@@ -10,6 +10,9 @@
 // complex sn of parameter 1 − k only at the default k = 1/2; elsewhere it is
 // Fractorium's variant, kept. A zero divisor (at the poles) gets float
 // epsilon, as in Fractorium. Times the weight.
+
+#include "shared/jacobi.h"
+
 FJ_VARIATION(jac_sn) {
     const float k = fminf(fmaxf(p[0], -1.0f), 1.0f);
     float sx, cx, dx, sy, cy, dy;

@@ -19,6 +19,9 @@
 // seed)) (fj::shader_hash), in [0, 1); its value magnifies the sine's rounding
 // 43758 times, so it differs from Fractorium's double build's: which cells
 // turn differs, not how many.
+
+#include "shared/hashes.h"
+
 FJ_VARIATION(squares) {
     const float size = p[0], num = p[3];
     if (size == 0.0f) {

@@ -17,6 +17,9 @@
 // which height a period gets depends on the float arithmetic, as it does in
 // Fractorium (fj::hash_sine gives both backends the same; the argument
 // follows Fractorium's order).
+
+#include "shared/hashes.h"
+
 FJ_VARIATION(waves4) {
     const float k = floorf(in.y * p[2] / FJ_2PI);
     const float h = fj::hashed_height(k, in.y, p[5], p[4]);

@@ -17,6 +17,9 @@
 // sine's last bits 43758 times: which height a band gets depends on the
 // float arithmetic, as in Fractorium (fj::hash_sine gives both backends
 // the same; the argument follows Fractorium's order).
+
+#include "shared/hashes.h"
+
 FJ_VARIATION(waves42) {
     const float k = floorf(in.y * p[6]);
     const float h = fj::hashed_height(k, in.y, p[5], p[4]);
