@@ -227,3 +227,34 @@ TEST_CASE("stitcher: one function per xform holding exactly its variations, no s
     std::ofstream(dir + "/kernel.cu") << src;
     MESSAGE("stitched source: " << dir << "/kernel.cu");
 }
+
+TEST_CASE("stitcher: a shared helper comes with the snippets that include it, once, after its own helpers") {
+    const auto& reg = fj::VariationRegistry::standard();
+    auto stitched = [&](std::initializer_list<const char*> names) {
+        fj::Flame f;
+        f.xforms.push_back(make_xform(names, 1.0));
+        const fj::KernelKey key = fj::make_kernel_key(f, {});
+        return fj::stitch_kernel(key, fj::make_param_layout(key, reg), reg, fj::SnippetSource::standard());
+    };
+    const auto count = [](const std::string& text, const std::string& what) {
+        size_t n = 0;
+        for (size_t at = text.find(what); at != std::string::npos; at = text.find(what, at + 1)) ++n;
+        return n;
+    };
+    // flam3's variations need none of them.
+    CHECK(count(stitched({"linear", "julia"}), "// ---- shared/") == 0);
+    // crackle includes the noise, which includes the hashes; crackle2 and
+    // dust include the hashes themselves: each is written once, the hashes
+    // first, both before the first variation.
+    const std::string src = stitched({"crackle", "crackle2", "dust"});
+    CHECK(count(src, "// ---- shared/hashes.h") == 1);
+    CHECK(count(src, "// ---- shared/noise.h") == 1);
+    CHECK(count(src, "FJ_HD FJ_INLINE float simplex_noise(") == 1);
+    CHECK(src.find("// ---- shared/hashes.h") < src.find("// ---- shared/noise.h"));
+    CHECK(src.find("// ---- shared/noise.h") < src.find("// ---- variations/"));
+    CHECK(src.find("#include \"shared/") == std::string::npos);
+    // jac_sn brings only its own helper.
+    const std::string jac = stitched({"jac_sn"});
+    CHECK(count(jac, "// ---- shared/") == 1);
+    CHECK(count(jac, "// ---- shared/jacobi.h") == 1);
+}
