@@ -15,6 +15,7 @@
 #include "errors.h"
 #include "genome/cuburn_reader.h"
 #include "genome/flam3_reader.h"
+#include "genome/flam3_writer.h"
 #include "genome/genome_text.h"
 #include "image/exr_io.h"
 
@@ -81,6 +82,17 @@ GenomeInput load_genome(const ParsedArgs& args, const std::string& path, bool an
 
 GenomeInput load_genomes(const ParsedArgs& args, bool animation) {
     return load_genome(args, args.positional.empty() ? std::string() : args.positional[0], animation);
+}
+
+void write_genomes(const ParsedArgs& args, const std::vector<Flame>& flames) {
+    const std::string path = args.value("o", args.value("output"));
+    if (!path.empty() && path != "-") {
+        write_flam3_file(path, flames);
+        return;
+    }
+    const std::string text = write_flam3_string(flames);
+    if (std::fwrite(text.data(), 1, text.size(), stdout) != text.size() || std::fflush(stdout) != 0)
+        throw std::runtime_error("cannot write to standard output");
 }
 
 ScaleOptions scale_options_from(const ParsedArgs& args) {

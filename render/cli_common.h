@@ -32,6 +32,9 @@ struct GenomeInput {
 GenomeInput load_genome(const ParsedArgs& args, const std::string& path, bool animation = false);
 // The same for the first positional argument, or the bundled genome without one.
 GenomeInput load_genomes(const ParsedArgs& args, bool animation = false);
+// Writes `flames` as flam3 XML to the file -o names (temporary name, then
+// renamed), or to standard output without -o or with "-o -".
+void write_genomes(const ParsedArgs& args, const std::vector<Flame>& flames);
 // --size-scale and --quality-scale: flam3-render's and flam3-animate's ss and qs.
 struct ScaleOptions {
     double size = 1, quality = 1;

@@ -5,7 +5,6 @@
 
 #include "cli_args.h"
 #include "cli_common.h"
-#include "genome/flam3_writer.h"
 #include "genome/interpolate.h"
 #include "genome/sequence.h"
 
@@ -57,14 +56,7 @@ int run(const Args& args) {
         for (int index : input.selected) out.push_back(input.flames[index]);
     }
 
-    const std::string path = a.value("o", a.value("output"));
-    if (path.empty() || path == "-") {
-        const std::string text = write_flam3_string(out);
-        if (std::fwrite(text.data(), 1, text.size(), stdout) != text.size() || std::fflush(stdout) != 0)
-            throw std::runtime_error("cannot write to standard output");
-    } else {
-        write_flam3_file(path, out);
-    }
+    write_genomes(a, out);
     return 0;
 }
 

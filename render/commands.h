@@ -20,6 +20,7 @@ int cmd_compare(const Args& args);
 int cmd_variations(const Args& args);
 int cmd_bench(const Args& args);
 int cmd_convert(const Args& args);
+int cmd_sequence(const Args& args);
 int cmd_cache(const Args& args);
 
 }  // namespace fj::cli

@@ -17,6 +17,7 @@ const char* kUsage =
     "  render   render genome files to PNG images\n"
     "  animate  render the frames of an animation (keyframe sequence) to numbered PNGs\n"
     "  convert  write a genome (flam3 XML or cuburn JSON) as flam3 XML, or a sequence at one time\n"
+    "  sequence Electric Sheep loops and transitions of genomes, one genome per frame\n"
     "  compile  generate and compile a genome's kernel (no GPU needed); print its report\n"
     "  info     which backends work, devices, driver and NVRTC versions, kernel cache\n"
     "  cache    the kernel cache: folder and size; clear it or prune it to a size\n"
@@ -42,6 +43,7 @@ int main(int argc, char** argv) {
     if (command == "render") return fj::cli::cmd_render(args);
     if (command == "animate") return fj::cli::cmd_animate(args);
     if (command == "convert") return fj::cli::cmd_convert(args);
+    if (command == "sequence") return fj::cli::cmd_sequence(args);
     if (command == "compile") return fj::cli::cmd_compile(args);
     if (command == "info") return fj::cli::cmd_info(args);
     if (command == "cache") return fj::cli::cmd_cache(args);

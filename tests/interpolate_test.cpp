@@ -26,32 +26,6 @@ namespace {
 
 using fj::test::quoted;
 
-// The <flame ...>...</flame> elements of a document, in order.
-std::vector<std::string> flame_elements(const std::string& xml) {
-    std::vector<std::string> out;
-    for (size_t at = 0; (at = xml.find("<flame ", at)) != std::string::npos;) {
-        const size_t end = xml.find("</flame>", at);
-        REQUIRE(end != std::string::npos);
-        out.push_back(xml.substr(at, end + 8 - at));
-        at = end;
-    }
-    return out;
-}
-
-// Sets (or adds) an attribute of a flame element's opening tag.
-std::string with_attribute(std::string flame, const std::string& name, const std::string& value) {
-    const size_t tag_end = flame.find('>');
-    const std::string key = " " + name + "=\"";
-    const size_t at = flame.find(key);
-    if (at != std::string::npos && at < tag_end) {
-        const size_t v = at + key.size();
-        flame.replace(v, flame.find('"', v) - v, value);
-    } else {
-        flame.insert(6, key + value + "\"");
-    }
-    return flame;
-}
-
 std::string sequence_document(const std::vector<std::string>& flames) {
     std::string doc = "<sequence>\n";
     for (const auto& f : flames) doc += f + "\n";
@@ -64,7 +38,8 @@ struct Tally {
 
 // Interpolates `xml` at `times` with flam3 and with us; reports every field
 // that differs (at most a few lines per time).
-void compare_sequence(const std::string& name, const std::string& xml, const std::vector<double>& times, Tally* tally) {
+void compare_sequence(const std::string& name, const std::string& xml, const std::vector<double>& times, Tally* tally,
+                      double stagger = 0) {
     fj::test::Flam3Genomes ref(xml, name);
     REQUIRE_MESSAGE(ref.count > 0, name << ": flam3 read no flames");
     const std::vector<fj::Flame> ours = fj::read_flam3_string(xml, name);
@@ -73,8 +48,8 @@ void compare_sequence(const std::string& name, const std::string& xml, const std
     for (double t : times) {
         flam3_genome result;
         std::memset(&result, 0, sizeof result);
-        flam3_interpolate(ref.cps, ref.count, t, 0.0, &result);
-        const fj::Flame mine = fj::interpolate(ours, t);
+        flam3_interpolate(ref.cps, ref.count, t, stagger, &result);
+        const fj::Flame mine = fj::interpolate(ours, t, stagger);
         fj::test::FlameDiff diff(1e-9);
         diff.compare(mine, result);
         clear_cp(&result, flam3_defaults_on);
@@ -103,7 +78,7 @@ std::vector<std::string> random_flames(const std::string& dir, int seed) {
     const auto gen = run_command("env seed=" + std::to_string(seed) + " isaac_seed=interp" + std::to_string(seed) +
                                  " noedits=1 repeat=4 use_vars=" + fj::test::flam3_genome_variation_ids() + " flam3-genome > " + quoted(out));
     REQUIRE_MESSAGE(gen.status == 0, gen.output);
-    std::vector<std::string> flames = flame_elements(fj::test::read_file(out));
+    std::vector<std::string> flames = fj::test::flame_elements(fj::test::read_file(out));
     REQUIRE(flames.size() == 4);
     return flames;
 }
@@ -127,14 +102,14 @@ TEST_CASE("interpolate: random genome sequences equal flam3_interpolate in every
                 const bool smooth = (a + p + seed) % 2 == 0;
                 std::vector<std::string> flames;
                 for (int k = 0; k < 4; ++k) {
-                    std::string f = with_attribute(base[k], "time", std::to_string(key_times[k]));
+                    std::string f = fj::test::set_flame_attribute(base[k], "time", std::to_string(key_times[k]));
                     // The left keyframe's modes govern a segment: vary them along the sequence too.
-                    f = with_attribute(f, "interpolation_type", affine_modes[(a + (k == 2 ? 1 : 0)) % 4]);
-                    f = with_attribute(f, "palette_interpolation", palette_modes[p]);
-                    if (p == 1 && k == 1) f = with_attribute(f, "hsv_rgb_palette_blend", "0.35");
-                    if (smooth) f = with_attribute(f, "interpolation", "smooth");
+                    f = fj::test::set_flame_attribute(f, "interpolation_type", affine_modes[(a + (k == 2 ? 1 : 0)) % 4]);
+                    f = fj::test::set_flame_attribute(f, "palette_interpolation", palette_modes[p]);
+                    if (p == 1 && k == 1) f = fj::test::set_flame_attribute(f, "hsv_rgb_palette_blend", "0.35");
+                    if (smooth) f = fj::test::set_flame_attribute(f, "interpolation", "smooth");
                     // Rotations more than half a turn apart test the parser's unwrapping.
-                    f = with_attribute(f, "rotate", std::to_string(k * 170.0 - 90));
+                    f = fj::test::set_flame_attribute(f, "rotate", std::to_string(k * 170.0 - 90));
                     flames.push_back(f);
                 }
                 const std::string name = "random" + std::to_string(seed) + "-" + affine_modes[a] + "-" +
@@ -162,6 +137,32 @@ std::string flame(double time, const std::string& mode, const std::string& body)
 }
 
 }  // namespace
+
+TEST_CASE("interpolate: staggered xforms equal flam3_interpolate's stagger, on linear and smooth segments") {
+    if (run_command("command -v flam3-genome").status != 0) {
+        FAIL("flam3-genome not installed (Debian flam3-utils): tools/test.sh installs it");
+        return;
+    }
+    const std::string dir = fj::test::scratch_dir("interpolate-stagger");
+    Tally tally;
+    for (int seed : {34, 35}) {
+        const std::vector<std::string> base = random_flames(dir, seed);
+        for (bool smooth : {false, true}) {
+            std::vector<std::string> flames;
+            for (int k = 0; k < 4; ++k) {
+                std::string f = fj::test::set_flame_attribute(base[k], "time", std::to_string(k));
+                if (smooth) f = fj::test::set_flame_attribute(f, "interpolation", "smooth");
+                flames.push_back(f);
+            }
+            // Four xforms against two to six: padding xforms stagger too.
+            for (double stagger : {0.25, 0.6, 1.0})
+                compare_sequence("stagger" + std::to_string(seed) + (smooth ? "-smooth" : ""),
+                                 sequence_document(flames), sample_times(0, 3, 29), &tally, stagger);
+        }
+    }
+    MESSAGE(tally.times << " times, " << tally.values << " values compared");
+    CHECK(tally.failures == 0);
+}
 
 TEST_CASE("interpolate: padding identities, parameter copies, finals and edge values equal flam3's") {
     const std::string one = xform_element("weight=\"1\" linear=\"1\" coefs=\"0.5 0.1 -0.2 0.6 0.3 -0.1\"");
@@ -224,9 +225,9 @@ TEST_CASE("interpolate: the electric-sheep corpus as one smooth sequence equals 
     std::sort(files.begin(), files.end());
     std::vector<std::string> flames;
     for (const auto& file : files)
-        for (const auto& f : flame_elements(fj::test::read_file(file))) {
-            std::string g = with_attribute(f, "time", std::to_string(2 * flames.size()));
-            if (flames.size() % 3 != 2) g = with_attribute(g, "interpolation", "smooth");
+        for (const auto& f : fj::test::flame_elements(fj::test::read_file(file))) {
+            std::string g = fj::test::set_flame_attribute(f, "time", std::to_string(2 * flames.size()));
+            if (flames.size() % 3 != 2) g = fj::test::set_flame_attribute(g, "interpolation", "smooth");
             flames.push_back(g);
         }
     REQUIRE(flames.size() >= 4);

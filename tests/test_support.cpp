@@ -97,6 +97,17 @@ bool other_renderers_alias(const std::string& variation, const std::string& alia
     return false;
 }
 
+std::vector<std::string> flame_elements(const std::string& xml) {
+    std::vector<std::string> out;
+    for (size_t at = 0; (at = xml.find("<flame ", at)) != std::string::npos;) {
+        const size_t end = xml.find("</flame>", at);
+        REQUIRE(end != std::string::npos);
+        out.push_back(xml.substr(at, end + 8 - at));
+        at = end;
+    }
+    return out;
+}
+
 std::string set_flame_attribute(const std::string& xml, const std::string& name, const std::string& value) {
     const size_t open = xml.find("<flame ");
     REQUIRE(open != std::string::npos);

@@ -43,6 +43,8 @@ std::string flam3_genome_variation_ids();
 // which flam3 does not read.
 bool other_renderers_alias(const std::string& variation, const std::string& alias);
 
+// The <flame ...>...</flame> elements of a document's text, in order.
+std::vector<std::string> flame_elements(const std::string& xml);
 // Sets name="value" on the first <flame> tag of a genome's text, replacing
 // the attribute if present (for genomes both flam3 and flamejit then read).
 std::string set_flame_attribute(const std::string& xml, const std::string& name, const std::string& value);

@@ -175,8 +175,70 @@ std::string affine_text(const AffineD& m, const Where& w, const char* field) {
     return numbers({m.a, m.d, m.b, m.e, m.c, m.f}, w, field);
 }
 
-void write_xform(pugi::xml_node node, const Xform& xf, bool is_final, bool fractorium, const Where& w) {
+// The variation weights, then their parameters, as flam3 writes them. In an
+// xform a zero weight (interpolation keeps a segment's variations at 0 so the
+// kernel stays one) reads as absent, so it is not written, and every
+// parameter is, so that no reader's default is assumed. In a <motion>
+// element (`amplitudes`) what is not written reads as 0: only non-zero
+// weights and parameters are written, and a variation whose parameters alone
+// move is kept. In Fractorium's dialect flam3's pre_blur, which applies
+// before the Pre uses, is written first: there it reads back as the first of
+// them.
+void write_uses(pugi::xml_node node, const std::vector<VariationUse>& variations, bool amplitudes, bool fractorium,
+                const Where& w) {
     const VariationRegistry& registry = VariationRegistry::standard();
+    const auto moves = [](const VariationUse& use) {
+        return std::any_of(use.params.begin(), use.params.end(), [](double p) { return p != 0; });
+    };
+    std::vector<std::pair<const VariationUse*, const VariationInfo*>> uses;
+    for (const VariationUse& use : variations) {
+        if (use.weight == 0 && !(amplitudes && moves(use))) continue;
+        const VariationInfo* info = registry.by_id(use.id);
+        if (!info) throw std::invalid_argument("cannot write " + w.element + ": no variation with id " + std::to_string(use.id));
+        const bool first = fractorium && info->pre;
+        uses.insert(first ? uses.begin() : uses.end(), {&use, info});
+    }
+    for (const auto& [use, info] : uses) {
+        if (use->weight == 0) continue;
+        const std::string name = fractorium && info->pre && !info->also.empty()
+                                     ? info->also.front()
+                                     : mode_prefix(use->mode) + info->name;
+        set(node, name.c_str(), number(use->weight, w, "variation weight"));
+    }
+    for (const auto& [use, info] : uses)
+        for (size_t p = 0; p < info->params.size() && p < use->params.size(); ++p)
+            if (!amplitudes || use->params[p] != 0)
+                set(node, (mode_prefix(use->mode) + info->params[p].name).c_str(),
+                    number(use->params[p], w, "variation parameter"));
+}
+
+const char* motion_function_name(MotionFunction f) {
+    switch (f) {
+        case MotionFunction::Sin: return "sin";
+        case MotionFunction::Triangle: return "triangle";
+        case MotionFunction::Hill: return "hill";
+    }
+    return "hill";
+}
+
+// A <motion> element: its function and frequency, and the amplitudes that
+// are not 0 (the reader's default for every one of them).
+void write_motion(pugi::xml_node node, const Motion& m, bool fractorium, const Where& w) {
+    set(node, "motion_frequency", std::to_string(m.frequency));
+    set(node, "motion_function", motion_function_name(m.function));
+    const Xform& a = m.amplitude;
+    const std::pair<const char*, double> scalars[] = {{"weight", a.weight},           {"color", a.color},
+                                                      {"color_speed", a.color_speed}, {"animate", a.animate},
+                                                      {"opacity", a.opacity},         {"var_color", a.direct_color}};
+    for (const auto& [name, value] : scalars)
+        if (value != 0) set(node, name, number(value, w, name));
+    write_uses(node, a.variations, true, fractorium, w);
+    const AffineD zero{0, 0, 0, 0, 0, 0};
+    if (!(a.affine == zero)) set(node, "coefs", affine_text(a.affine, w, "coefs"));
+    if (!(a.post == zero)) set(node, "post", affine_text(a.post, w, "post"));
+}
+
+void write_xform(pugi::xml_node node, const Xform& xf, bool is_final, bool fractorium, const Where& w) {
     if (!is_final) set(node, "weight", number(xf.weight, w, "weight"));
     set(node, "color", number(xf.color, w, "color"));
     set(node, "color_speed", number(xf.color_speed, w, "color_speed"));
@@ -185,30 +247,7 @@ void write_xform(pugi::xml_node node, const Xform& xf, bool is_final, bool fract
     // Fractorium's attribute; flam3 ignores it (with a warning), so only a
     // value that matters is written.
     if (xf.direct_color != 1) set(node, "var_color", number(xf.direct_color, w, "var_color"));
-    // A zero weight (interpolation keeps a segment's variations at 0 so the
-    // kernel stays one) reads as absent, so it is not written. In Fractorium's
-    // dialect flam3's pre_blur, which applies before the Pre uses, is written
-    // first: there it reads back as the first of them.
-    std::vector<std::pair<const VariationUse*, const VariationInfo*>> uses;
-    for (const VariationUse& use : xf.variations) {
-        if (use.weight == 0) continue;
-        const VariationInfo* info = registry.by_id(use.id);
-        if (!info) throw std::invalid_argument("cannot write " + w.element + ": no variation with id " + std::to_string(use.id));
-        const bool first = fractorium && info->pre;
-        uses.insert(first ? uses.begin() : uses.end(), {&use, info});
-    }
-    for (const auto& [use, info] : uses) {
-        const std::string name = fractorium && info->pre && !info->also.empty()
-                                     ? info->also.front()
-                                     : mode_prefix(use->mode) + info->name;
-        set(node, name.c_str(), number(use->weight, w, "variation weight"));
-    }
-    // Parameters after all weights, as flam3 writes them; every one, so that
-    // no reader's default is assumed.
-    for (const auto& [use, info] : uses)
-        for (size_t p = 0; p < info->params.size() && p < use->params.size(); ++p)
-            set(node, (mode_prefix(use->mode) + info->params[p].name).c_str(),
-                number(use->params[p], w, "variation parameter"));
+    write_uses(node, xf.variations, false, fractorium, w);
     set(node, "coefs", affine_text(xf.affine, w, "coefs"));
     if (!xf.post.is_identity()) set(node, "post", affine_text(xf.post, w, "post"));
     if (!xf.chaos.empty()) {
@@ -222,6 +261,7 @@ void write_xform(pugi::xml_node node, const Xform& xf, bool is_final, bool fract
         }
         if (!row.empty()) set(node, "chaos", row);
     }
+    for (const Motion& m : xf.motions) write_motion(node.append_child("motion"), m, fractorium, w);
 }
 
 // ---- palette ---------------------------------------------------------------
@@ -423,7 +463,8 @@ void write_palette(pugi::xml_node flame, const Flame& f, const Where& w) {
 bool same_xform(const Xform& a, const Xform& b) {
     if (a.weight != b.weight || a.color != b.color || a.color_speed != b.color_speed || a.opacity != b.opacity ||
         a.animate != b.animate || a.direct_color != b.direct_color || !(a.affine == b.affine) ||
-        !(a.post == b.post) || a.chaos != b.chaos || a.variations.size() != b.variations.size())
+        !(a.post == b.post) || a.chaos != b.chaos || a.variations.size() != b.variations.size() ||
+        !a.motions.empty() || !b.motions.empty())
         return false;
     for (size_t i = 0; i < a.variations.size(); ++i) {
         const VariationUse& u = a.variations[i];

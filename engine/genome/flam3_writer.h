@@ -22,6 +22,9 @@
 //     pre_/post_ names in Fractorium's dialect (version "… EMBER …", where
 //     pre_blur is Fractorium's and flam3's is spelled pre_gaussian_blur),
 //     which Fractorium and our reader tell by that version;
+//   - an xform's <motion> elements as children of its element, with their
+//     amplitudes that are not 0 (every value flam3 reads in one, not only
+//     the few flam3 itself prints);
 //   - a flame's <edit> genealogy (Flame::edit) goes after the palette, as
 //     flam3 prints it, unchanged (no new <edit> is wrapped round it: writing
 //     a genome does not make a new one);
@@ -38,6 +41,8 @@
 //     one component in 256) is written as the nearest value the reader can
 //     produce, one unit in the last place off; a colour under alpha 0 reads
 //     back black unless the palette is 8-bit (hex keeps it);
+//   - a variation listed in a <motion> element with every amplitude 0 (it
+//     moves nothing) is left out;
 //   - interpolation="smooth" reads back linear on the first and the
 //     next-to-last flame of what is written (flam3's parser rule), so a
 //     smooth keyframe written alone loses it.

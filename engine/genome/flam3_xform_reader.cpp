@@ -143,10 +143,16 @@ Xform& XformList::add_final() {
     return xforms.back();
 }
 
-void read_xform(const ReadContext& ctx, const pugi::xml_node& element, bool is_final, int index, Xform& xf,
-                std::vector<ChaosEntry>* chaos) {
+namespace {
+
+// What an element of xform attributes is: a standard or final xform, or one
+// of their <motion> elements, whose numbers are amplitudes (Motion).
+enum class XformKind { Standard, Final, Motion };
+
+void read_attributes(const ReadContext& ctx, const pugi::xml_node& element, XformKind kind, const std::string& label,
+                     int index, Xform& xf, std::vector<ChaosEntry>* chaos) {
     const VariationRegistry& registry = VariationRegistry::standard();
-    const std::string label = is_final ? "<finalxform>" : "<xform " + std::to_string(index) + ">";
+    const bool motion = kind == XformKind::Motion;
     std::map<int, double> weights;  // Regular uses by registry id; linear starts at 0
     std::vector<int> regular_order;  // their ids in file order
     std::vector<std::pair<VariationSlot, double>> moded;  // Pre and Post uses, in file order
@@ -179,13 +185,14 @@ void read_xform(const ReadContext& ctx, const pugi::xml_node& element, bool is_f
         } else if (name == "opacity") {
             xf.opacity = parse_double(ctx, where, value);
         } else if (name == "plotmode") {
+            if (motion) ctx.fail(where, "a <motion> element has no plot mode");
             if (std::strcmp(value, "off") == 0) xf.opacity = 0;
         } else if (name == "coefs") {
             xf.affine = affine_from_flam3(parse_doubles(ctx, where, value, 6));
         } else if (name == "post") {
             xf.post = affine_from_flam3(parse_doubles(ctx, where, value, 6));
         } else if (name == "chaos") {
-            if (is_final) ctx.fail(where, "a final xform has no chaos row");
+            if (kind != XformKind::Standard) ctx.fail(where, "only a standard xform has a chaos row");
             const std::vector<double> row = parse_doubles(ctx, where, value);
             for (size_t to = 0; to < row.size(); ++to) {
                 if (row[to] < 0) ctx.fail(where, "chaos entries must not be negative");
@@ -209,10 +216,13 @@ void read_xform(const ReadContext& ctx, const pugi::xml_node& element, bool is_f
                 if (registry.by_id(id)) regular_order.push_back(id);
             }
         } else if (name == "motion_frequency" || name == "motion_function") {
-            ctx.fail(where, "motion attributes belong in a <motion> element");
+            if (!motion) ctx.fail(where, "motion attributes belong in a <motion> element");
+            // read by read_motion
         } else if (name == "var_color") {
-            // Fractorium's; it clamps the value as here.
-            xf.direct_color = std::clamp(parse_double(ctx, where, value), 0.0, 1.0);
+            // Fractorium's; it clamps the value as here (an amplitude moves
+            // it, and the value it moves is clamped: genome/sheep.h).
+            const double v = parse_double(ctx, where, value);
+            xf.direct_color = motion ? v : std::clamp(v, 0.0, 1.0);
         } else if (name == "name") {
             // Apophysis/Fractorium xform names: flam3 ignores them (with a
             // warning), and so do we, silently.
@@ -255,7 +265,7 @@ void read_xform(const ReadContext& ctx, const pugi::xml_node& element, bool is_f
             }
             auto [it, fresh] = params.try_emplace({mode, owner->id});
             if (fresh)
-                for (const ParamInfo& info : owner->params) it->second.push_back(info.default_value);
+                for (const ParamInfo& info : owner->params) it->second.push_back(motion ? 0.0 : info.default_value);
             it->second[p] = apply_param_quirks(owner->params[p].name, parse_double(ctx, where, value));
         }
     }
@@ -263,24 +273,35 @@ void read_xform(const ReadContext& ctx, const pugi::xml_node& element, bool is_f
     for (const auto& [id, w] : unknown_weights)
         ctx.unknown_variation(label + " attribute \"var\"", "number " + std::to_string(id));
     std::string why;
-    while (const VariationInfo* v = sum_order_conflict(regular_order, weights, registry, &why)) {
+    while (const VariationInfo* v = motion ? nullptr : sum_order_conflict(regular_order, weights, registry, &why)) {
         ctx.unsupported(label + " attribute " + quote(v->name), v->name + " " + why);
         weights[v->id] = 0;  // dropped (--drop-unknown)
     }
 
     // Xform order (Xform::variations).
     xf.variations.clear();
+    // In a <motion> element a variation may move its parameters alone.
+    if (motion)
+        for (const auto& [key, values] : params) {
+            const VariationSlot slot{key.second, key.first};
+            if (slot.mode == VariationMode::Regular) {
+                if (weights.emplace(slot.id, 0.0).second) regular_order.push_back(slot.id);
+            } else if (std::none_of(moded.begin(), moded.end(), [&](const auto& m) { return m.first == slot; })) {
+                moded.emplace_back(slot, 0.0);
+            }
+        }
     const auto add = [&](VariationSlot slot, double w) {
-        if (w == 0) return;
+        auto given = params.find({slot.mode, slot.id});
+        if (w == 0 && !(motion && given != params.end())) return;
         VariationUse use;
         use.id = slot.id;
         use.mode = slot.mode;
         use.weight = w;
-        auto given = params.find({slot.mode, slot.id});
         if (given != params.end()) {
             use.params = given->second;
         } else {
-            for (const ParamInfo& info : registry.by_id(slot.id)->params) use.params.push_back(info.default_value);
+            for (const ParamInfo& info : registry.by_id(slot.id)->params)
+                use.params.push_back(motion ? 0.0 : info.default_value);
         }
         xf.variations.push_back(std::move(use));
     };
@@ -289,6 +310,33 @@ void read_xform(const ReadContext& ctx, const pugi::xml_node& element, bool is_f
     for (const auto& [id, w] : weights) add({id, VariationMode::Regular}, w);  // std::map: sorted by id
     for (const auto& [slot, w] : moded)
         if (slot.mode == VariationMode::Post) add(slot, w);
+}
+
+// A <motion> element of `owner` (flam3's parse_xform_xml with motionxf set).
+Motion read_motion(const ReadContext& ctx, const pugi::xml_node& element, const std::string& owner) {
+    const std::string label = owner + " <motion>";
+    if (!element.first_attribute()) ctx.fail(label, "element has no attributes");
+    Motion m;
+    read_attributes(ctx, element, XformKind::Motion, label, 0, m.amplitude, nullptr);
+    if (pugi::xml_attribute f = element.attribute("motion_frequency"))
+        m.frequency = parse_int(ctx, label + " attribute \"motion_frequency\"", f.value());
+    if (pugi::xml_attribute f = element.attribute("motion_function")) {
+        const std::string_view name = f.value();
+        if (name == "sin") m.function = MotionFunction::Sin;
+        else if (name == "triangle") m.function = MotionFunction::Triangle;
+        else if (name == "hill") m.function = MotionFunction::Hill;
+        else ctx.fail(label + " attribute \"motion_function\"", "must be sin, triangle or hill, not " + quote(name));
+    }
+    return m;
+}
+
+}  // namespace
+
+void read_xform(const ReadContext& ctx, const pugi::xml_node& element, bool is_final, int index, Xform& xf,
+                std::vector<ChaosEntry>* chaos) {
+    const std::string label = is_final ? "<finalxform>" : "<xform " + std::to_string(index) + ">";
+    read_attributes(ctx, element, is_final ? XformKind::Final : XformKind::Standard, label, index, xf, chaos);
+    for (pugi::xml_node child : element.children("motion")) xf.motions.push_back(read_motion(ctx, child, label));
 }
 
 void add_symmetry(XformList& list, int kind) {

@@ -30,6 +30,17 @@ void add_slot(std::vector<VariationSlot>& slots, VariationSlot s) {
         slots.insert(slots.begin() + static_cast<std::ptrdiff_t>(slot_position(slots, s)), s);
 }
 
+Xform Motion::zero_amplitudes() {
+    Xform xf;
+    xf.color_speed = 0;
+    xf.opacity = 0;
+    xf.animate = 0;
+    xf.direct_color = 0;
+    xf.affine = AffineD{0, 0, 0, 0, 0, 0};
+    xf.post = AffineD{0, 0, 0, 0, 0, 0};
+    return xf;
+}
+
 bool ColorCurves::identity() const {
     for (const auto& curve : points)
         for (const Point& p : curve)

@@ -61,6 +61,8 @@ size_t slot_position(const std::vector<VariationSlot>& slots, VariationSlot s);
 // Adds `s` there, unless the list has it already.
 void add_slot(std::vector<VariationSlot>& slots, VariationSlot s);
 
+struct Motion;
+
 struct Xform {
     double weight = 0;
     double color = 0;        // flam3 default: index & 1
@@ -78,6 +80,29 @@ struct Xform {
     std::vector<VariationUse> variations;
     // Transition multipliers from this xform to xform j (xaos); empty = all 1.
     std::vector<double> chaos;
+    // flam3's <motion> elements: periodic changes that only flam3-genome's
+    // Electric Sheep loops and transitions apply (genome/sheep.h). Renders
+    // and interpolation between keyframes ignore them, as flam3's do.
+    std::vector<Motion> motions;
+};
+
+// flam3's motion functions (interpolation.c motion_funcs), each of period 1
+// and 0 at whole numbers: sin 2πt; a triangle wave of peak ±1; the hill
+// (1 − cos 2πt)/2.
+enum class MotionFunction { Sin, Triangle, Hill };
+
+// One <motion> element: at a loop's fraction `blend`, every value of the
+// xform moves by its amplitude times function(frequency · blend). The
+// amplitudes are an Xform whose every number is an amplitude, 0 unless given
+// (a variation listed in it may have weight 0 and parameter amplitudes only).
+// flam3 reads a missing function as hill and a missing frequency as 0 (no
+// motion).
+struct Motion {
+    MotionFunction function = MotionFunction::Hill;
+    int frequency = 0;
+    Xform amplitude = zero_amplitudes();
+
+    static Xform zero_amplitudes();
 };
 
 enum class PaletteMode { Step, Linear };

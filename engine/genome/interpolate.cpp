@@ -3,6 +3,7 @@
 #include "genome/interpolate.h"
 
 #include <algorithm>
+#include <array>
 #include <cmath>
 #include <vector>
 
@@ -41,8 +42,9 @@ double clamp01(double v) { return v < 0 ? 0 : (v > 1 ? 1 : v); }
 
 // Log-polar blend of one affine per flame (flam3 convert_linear_to_polar and
 // interp_and_convert_back): column 0 is the image of the x axis (a, d),
-// column 1 of the y axis (b, e).
-AffineD blend_affine_log(const std::vector<const AffineD*>& m, const Weights& w) {
+// column 1 of the y axis (b, e). `reference`, for two flames, holds the
+// second flame's reference angle per column (ReferenceAngles).
+AffineD blend_affine_log(const std::vector<const AffineD*>& m, const Weights& w, const std::array<double, 2>* reference) {
     const int n = w.n;
     double ang[4][2], mag[4][2], trn[4][2];
     for (int k = 0; k < n; ++k) {
@@ -59,9 +61,19 @@ AffineD blend_affine_log(const std::vector<const AffineD*>& m, const Weights& w)
         if (zero[0] && !zero[1]) ang[k][0] = ang[k][1];
         else if (!zero[0] && zero[1]) ang[k][1] = ang[k][0];
     }
-    // Each angle within half a turn of the previous flame's, the short way.
+    // Each angle within half a turn of the previous flame's, the short way;
+    // or, where a reference angle is given, both angles of the pair within
+    // the turn that ends there.
     for (int c = 0; c < 2; ++c)
         for (int k = 1; k < n; ++k) {
+            if (reference && (*reference)[c] > 0) {
+                const double low = (*reference)[c] - 2 * M_PI;
+                for (double* a : {&ang[k - 1][c], &ang[k][c]}) {
+                    while (*a < low) *a += 2 * M_PI;
+                    while (*a > low + 2 * M_PI) *a -= 2 * M_PI;
+                }
+                continue;
+            }
             const double d = ang[k][c] - ang[k - 1][c];
             if (d > M_PI + kEps) ang[k][c] -= 2 * M_PI;
             else if (d < -(M_PI - kEps)) ang[k][c] += 2 * M_PI;
@@ -143,7 +155,8 @@ void blend_palette(const std::vector<Flame>& cp, const Weights& w, Flame& out) {
     }
 }
 
-Xform blend_xform(const std::vector<const Xform*>& x, const Weights& w, AffineInterpolation mode) {
+Xform blend_xform(const std::vector<const Xform*>& x, const Weights& w, AffineInterpolation mode,
+                  const std::array<double, 2>* reference) {
     Xform out;
     out.weight = std::max(0.0, w.sum([&](int k) { return x[k]->weight; }));
     out.color = clamp01(w.sum([&](int k) { return x[k]->color; }));
@@ -184,13 +197,27 @@ Xform blend_xform(const std::vector<const Xform*>& x, const Weights& w, AffineIn
         all_identity = all_identity && x[k]->post.is_identity();
     }
     const bool log = mode == AffineInterpolation::Log;
-    out.affine = log ? blend_affine_log(pre, w) : blend_affine_linear(pre, w);
-    out.post = all_identity ? AffineD{} : (log ? blend_affine_log(post, w) : blend_affine_linear(post, w));
+    out.affine = log ? blend_affine_log(pre, w, reference) : blend_affine_linear(pre, w);
+    out.post = all_identity ? AffineD{} : (log ? blend_affine_log(post, w, nullptr) : blend_affine_linear(post, w));
     return out;
 }
 
+// flam3's get_stagger_coef: the first flame's share for standard xform i of
+// n at the segment's first-flame share t. The xforms' changes start one
+// after another, the last xform's first, each smoothed over its own window.
+// (With one xform flam3 divides 0 by 0 and blends to NaN; here it changes
+// over the whole segment, smoothed.)
+double stagger_share(double t, double stagger, int n, int i) {
+    const double spread = stagger * (n - 1) / n;  // from the first start to the last
+    const double start = n > 1 ? spread * (n - 1 - i) / (n - 1) : 0.0;
+    const double end = start + (1 - spread);
+    if (t <= start) return 0;
+    if (t >= end) return 1;
+    return smoothstep((t - start) / (1 - spread));
+}
+
 // flam3_interpolate_n over aligned flames.
-Flame blend(const std::vector<Flame>& cp, const Weights& w) {
+Flame blend(const std::vector<Flame>& cp, const Weights& w, double stagger, const ReferenceAngles* reference) {
     const Flame& f0 = cp[0];
     Flame out;
     out.name = f0.name;
@@ -250,7 +277,14 @@ Flame blend(const std::vector<Flame>& cp, const Weights& w) {
     std::vector<const Xform*> x(w.n);
     for (size_t i = 0; i < n; ++i) {
         for (int k = 0; k < w.n; ++k) x[k] = &cp[k].xforms[i];
-        Xform xf = blend_xform(x, w, f0.interpolation_type);
+        double staggered[2];
+        Weights wx = w;
+        if (w.n == 2 && stagger > 0) {
+            staggered[0] = stagger_share(w.c[0], stagger, static_cast<int>(n), static_cast<int>(i));
+            staggered[1] = 1.0 - staggered[0];
+            wx.c = staggered;
+        }
+        Xform xf = blend_xform(x, wx, f0.interpolation_type, reference ? &(*reference)[i] : nullptr);
         xf.chaos.resize(n);
         for (size_t j = 0; j < n; ++j)
             xf.chaos[j] = std::max(0.0, w.sum([&](int k) { return cp[k].xforms[i].chaos[j]; }));
@@ -259,7 +293,7 @@ Flame blend(const std::vector<Flame>& cp, const Weights& w) {
     out.has_final = f0.has_final;
     if (out.has_final) {
         for (int k = 0; k < w.n; ++k) x[k] = &cp[k].final_xform;
-        out.final_xform = blend_xform(x, w, f0.interpolation_type);
+        out.final_xform = blend_xform(x, w, f0.interpolation_type, nullptr);
     }
     return out;
 }
@@ -274,7 +308,9 @@ void catmull_rom_weights(double t, double out[4]) {
     out[3] = (t3 - t2) / 2;
 }
 
-Flame interpolate(const std::vector<Flame>& keyframes, double time) {
+double smoothstep(double t) { return 3 * t * t - 2 * t * t * t; }
+
+Flame interpolate(const std::vector<Flame>& keyframes, double time, double stagger, const ReferenceAngles* reference) {
     const int n = static_cast<int>(keyframes.size());
     if (n == 1) return keyframes[0];
     int i1;
@@ -294,12 +330,12 @@ Flame interpolate(const std::vector<Flame>& keyframes, double time) {
     Flame out;
     if (!smooth) {
         const std::vector<Flame> cp = align_control_points(&keyframes[i1], 2);
-        out = blend(cp, {c, 2});
+        out = blend(cp, {c, 2}, stagger, reference);
     } else {
         const std::vector<Flame> cp = align_control_points(&keyframes[i1 - 1], 4);
         double cr[4];
         catmull_rom_weights(c[1], cr);
-        out = blend(cp, {cr, 4});
+        out = blend(cp, {cr, 4}, 0, nullptr);
     }
     out.time = time;
     return out;
