@@ -84,6 +84,18 @@ GenomeInput load_genomes(const ParsedArgs& args, bool animation) {
     return load_genome(args, args.positional.empty() ? std::string() : args.positional[0], animation);
 }
 
+std::optional<FlameTemplate> template_option(const ParsedArgs& args, const char* command) {
+    if (!args.has("template")) return std::nullopt;
+    FlameTemplate t = read_flam3_template(args.value("template"));
+    std::string ignored;
+    for (const std::string& name : t.ignored)
+        if (name != "version" && name != "name" && name != "time") ignored += (ignored.empty() ? "" : ", ") + name;
+    if (!ignored.empty())
+        std::fprintf(stderr, "flamejit %s: warning: %s: a template sets output settings only; ignoring %s\n", command,
+                     t.file.c_str(), ignored.c_str());
+    return t;
+}
+
 void write_genomes(const ParsedArgs& args, const std::vector<Flame>& flames) {
     const std::string path = args.value("o", args.value("output"));
     if (!path.empty() && path != "-") {

@@ -4,6 +4,7 @@
 #pragma once
 
 #include <functional>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -11,6 +12,7 @@
 #include "codegen/kernel_key.h"
 #include "errors.h"
 #include "genome/flame.h"
+#include "genome/flame_template.h"
 #include "pipeline/renderer.h"
 
 namespace fj::cli {
@@ -32,6 +34,15 @@ struct GenomeInput {
 GenomeInput load_genome(const ParsedArgs& args, const std::string& path, bool animation = false);
 // The same for the first positional argument, or the bundled genome without one.
 GenomeInput load_genomes(const ParsedArgs& args, bool animation = false);
+// --template FILE (genome/flame_template.h), read once, or nothing without
+// it. Says on stderr, in one line, which of its attributes a template does
+// not set.
+std::optional<FlameTemplate> template_option(const ParsedArgs& args, const char* command);
+inline constexpr const char* kTemplateHelp =
+    "  --template FILE       a flam3 template (as flam3-genome's template=): the size, quality,\n"
+    "                        supersample, filter, passes, temporal samples, background, DE and\n"
+    "                        interpolation settings its <flame> gives replace the genome's; a new\n"
+    "                        size keeps the genome's vertical framing\n";
 // Writes `flames` as flam3 XML to the file -o names (temporary name, then
 // renamed), or to standard output without -o or with "-o -".
 void write_genomes(const ParsedArgs& args, const std::vector<Flame>& flames);

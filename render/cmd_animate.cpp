@@ -28,7 +28,7 @@
 namespace fj::cli {
 namespace {
 
-// A printf format: the %s take kScaleHelp, kStripHelp and kSidecarHelp.
+// A printf format: the %s take kScaleHelp, kTemplateHelp, kStripHelp and kSidecarHelp.
 const char* kHelp =
     "usage: flamejit animate SEQUENCE [--frames FIRST:LAST[:STEP]] [-o DIR/NAME%%05d.png] [options]\n"
     "\n"
@@ -47,6 +47,7 @@ const char* kHelp =
     "  --devices LIST        CUDA devices to render on in parallel, e.g. 0,1,2,3\n"
     "  --backend B           auto (default), cuda, cpu\n"
     "  --quality Q           samples per output pixel, overriding the genomes'\n"
+    "%s"
     "%s"
     "%s"
     "  --seed N              random seed (default: a fresh one, printed); frame N uses (seed, N)\n"
@@ -184,12 +185,12 @@ void render_worker(const Run& run, RenderOptions options, std::atomic<size_t>& n
 int run(const Args& args) {
     const ParsedArgs a = parse_args(args,
                                     {"o", "output", "frames", "backend", "quality", "seed", "threads", "arch", "shuffle",
-                                     "block", "accumulate", "bits", "palettes", "temporal-samples", "shard", "devices", "profile",
+                                     "block", "accumulate", "bits", "palettes", "temporal-samples", "shard", "devices", "profile", "template",
                                      "size-scale", "quality-scale", "strips", "memory-budget"},
                                     {"help", "h", "transparent", "earlyclip", "drop-unknown", "resume", "no-png-comments",
                                      "linear", "sidecar"});
     if (a.has("help") || a.has("h")) {
-        std::printf(kHelp, kScaleHelp, kStripHelp, kSidecarHelp);
+        std::printf(kHelp, kScaleHelp, kTemplateHelp, kStripHelp, kSidecarHelp);
         return 0;
     }
     if (a.positional.size() != 1)
@@ -218,6 +219,8 @@ int run(const Args& args) {
     const std::vector<int> devices = options.devices;
 
     GenomeInput input = load_genomes(a, true);
+    if (const std::optional<FlameTemplate> templ = template_option(a, "animate"))
+        for (Flame& f : input.flames) apply_template(f, *templ);
     scale_flames(input, scales);
     run.label = input.label;
     run.keyframes = std::move(input.flames);

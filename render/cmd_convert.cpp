@@ -11,6 +11,7 @@
 namespace fj::cli {
 namespace {
 
+// A printf format: the %s takes kTemplateHelp.
 const char* kHelp =
     "usage: flamejit convert INPUT [-o OUT.flam3] [--time T] [options]\n"
     "\n"
@@ -26,6 +27,7 @@ const char* kHelp =
     "  --flame I             only flame I (0-based) of INPUT; its other flames may use\n"
     "                        variations flamejit lacks\n"
     "  --profile FILE        cuburn output profile for a .json node (size, quality, loop length)\n"
+    "%s"
     "  --palettes FILE       flam3 palette library (default: $flam3_palettes or flam3's)\n"
     "  --drop-unknown        write without what flamejit does not know or render (unknown\n"
     "                        variations, Fractorium's 3D camera, a log_base other than e),\n"
@@ -34,10 +36,10 @@ const char* kHelp =
     "Exit status: 0 success, 2 bad input or usage, 1 internal failure.\n";
 
 int run(const Args& args) {
-    const ParsedArgs a = parse_args(args, {"o", "output", "time", "flame", "profile", "palettes"},
+    const ParsedArgs a = parse_args(args, {"o", "output", "time", "flame", "profile", "template", "palettes"},
                                     {"help", "h", "drop-unknown"});
     if (a.has("help") || a.has("h")) {
-        std::fputs(kHelp, stdout);
+        std::printf(kHelp, kTemplateHelp);
         return 0;
     }
     if (a.positional.size() != 1)
@@ -56,6 +58,8 @@ int run(const Args& args) {
         for (int index : input.selected) out.push_back(input.flames[index]);
     }
 
+    if (const std::optional<FlameTemplate> templ = template_option(a, "convert"))
+        for (Flame& f : out) apply_template(f, *templ);
     write_genomes(a, out);
     return 0;
 }

@@ -27,7 +27,7 @@
 namespace fj::cli {
 namespace {
 
-// A printf format: the %s take kScaleHelp, kStripHelp, kFormatHelp and kSidecarHelp.
+// A printf format: the %s take kScaleHelp, kTemplateHelp, kStripHelp, kFormatHelp and kSidecarHelp.
 const char* kHelp =
     "usage: flamejit render [GENOME...] [-o OUT.png | -o FOLDER] [options]\n"
     "\n"
@@ -71,6 +71,7 @@ const char* kHelp =
     "                        structure) or switch (the reference it is measured against: every\n"
     "                        variation behind a switch, xforms read as data; same image, CUDA\n"
     "                        backend only)\n"
+    "%s"
     "%s"
     "%s"
     "  --save-state FILE     also write the histogram, before the post-pass, to FILE: to resume\n"
@@ -199,10 +200,10 @@ std::vector<Job> plan_outputs(const std::vector<GenomeInput>& inputs, const std:
 
 int run(const Args& args) {
     const ParsedArgs a = parse_args(
-        args, {"o", "output", "backend", "quality", "seed", "threads", "flame", "arch", "emit-cu", "shuffle", "block", "accumulate", "kernel", "bits", "palettes", "devices", "profile", "size-scale", "quality-scale", "progress", "strips", "memory-budget", "save-state", "resume-state", "progressive"},
+        args, {"o", "output", "backend", "quality", "seed", "threads", "flame", "arch", "emit-cu", "shuffle", "block", "accumulate", "kernel", "bits", "palettes", "devices", "profile", "template", "size-scale", "quality-scale", "progress", "strips", "memory-budget", "save-state", "resume-state", "progressive"},
         {"help", "h", "transparent", "earlyclip", "drop-unknown", "no-png-comments", "resume", "linear", "sidecar"});
     if (a.has("help") || a.has("h")) {
-        std::printf(kHelp, kScaleHelp, kStripHelp, kFormatHelp, kSidecarHelp);
+        std::printf(kHelp, kScaleHelp, kTemplateHelp, kStripHelp, kFormatHelp, kSidecarHelp);
         return 0;
     }
     const ScaleOptions scales = scale_options_from(a);
@@ -226,9 +227,12 @@ int run(const Args& args) {
     if (paths.size() > 1 && a.has("flame")) throw UsageError("--flame picks a flame of one genome file, not of " +
                                                     std::to_string(paths.size()));
     if (std::count(paths.begin(), paths.end(), "-") > 1) throw UsageError("standard input (-) can be read only once");
+    const std::optional<FlameTemplate> templ = template_option(a, "render");
     std::vector<GenomeInput> inputs;
     for (const std::string& path : paths) {
         inputs.push_back(load_genome(a, path));
+        if (templ)
+            for (int i : inputs.back().selected) apply_template(inputs.back().flames[i], *templ);
         scale_flames(inputs.back(), scales);
     }
     const std::vector<Job> jobs = plan_outputs(inputs, a.value("o", a.value("output")));

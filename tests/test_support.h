@@ -34,6 +34,9 @@ CommandResult run_command(const std::string& command);
 // A path or argument in single quotes, for run_command (no quote inside).
 std::string quoted(const std::string& s);
 
+// Whether flam3-genome is installed; fails the test case, saying how to
+// install it, when not.
+bool flam3_genome_present();
 // The variation ids flam3-genome may pick as main variations (all but the
 // pre-variations, which it never chooses), comma-separated for use_vars=.
 std::string flam3_genome_variation_ids();

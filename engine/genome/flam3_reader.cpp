@@ -7,7 +7,10 @@
 #include <cmath>
 #include <cstring>
 #include <iostream>
+#include <map>
 #include <sstream>
+#include <string_view>
+#include <vector>
 
 #include <pugixml.hpp>
 
@@ -321,20 +324,6 @@ void collect_flames(const pugi::xml_node& node, std::vector<pugi::xml_node>* out
     }
 }
 
-// The depth of the most deeply nested element, counting stops once past `limit`.
-int element_depth(pugi::xml_document& doc, int limit) {
-    struct Walker : pugi::xml_tree_walker {
-        int limit, deepest = 0;
-        explicit Walker(int l) : limit(l) {}
-        bool for_each(pugi::xml_node& node) override {
-            if (node.type() == pugi::node_element) deepest = std::max(deepest, depth());
-            return deepest <= limit;
-        }
-    } walker(limit);
-    doc.traverse(walker);
-    return walker.deepest;
-}
-
 std::pair<int, int> line_and_column(const std::string& text, ptrdiff_t offset) {
     int line = 1, column = 1;
     for (ptrdiff_t i = 0; i < offset && i < static_cast<ptrdiff_t>(text.size()); ++i) {
@@ -348,29 +337,61 @@ std::pair<int, int> line_and_column(const std::string& text, ptrdiff_t offset) {
     return {line, column};
 }
 
+// Parses `text` into `doc` with the checks libxml2 makes for flam3 that
+// pugixml leaves out: elements nested at most kMaxElementDepth deep, no
+// attribute given twice in one element. Returns the <flame> elements, in
+// document order, at any depth.
+std::vector<pugi::xml_node> parse_document(const ReadContext& ctx, const std::string& text, pugi::xml_document& doc) {
+    if (text.find_first_not_of(" \t\r\n") == std::string::npos) ctx.fail("", "file is empty");
+    for (char c : text) {
+        const unsigned char u = static_cast<unsigned char>(c);
+        if (u < 0x20 && c != '\n' && c != '\r' && c != '\t') ctx.fail("", "binary data, not an XML genome");
+    }
+    const pugi::xml_parse_result parsed = doc.load_buffer(text.data(), text.size());
+    const auto at = [&](ptrdiff_t offset) {
+        const auto [line, column] = line_and_column(text, offset);
+        return "line " + std::to_string(line) + ", column " + std::to_string(column);
+    };
+    if (!parsed) ctx.fail(at(parsed.offset), std::string("not well-formed XML: ") + parsed.description());
+    struct Walker : pugi::xml_tree_walker {
+        int deepest = 0;
+        pugi::xml_node twice;  // the first element with an attribute given twice
+        std::string twice_name;
+        std::vector<std::string_view> names;  // reused: sequences hold millions of elements
+        bool for_each(pugi::xml_node& node) override {
+            if (node.type() != pugi::node_element) return true;
+            deepest = std::max(deepest, depth());
+            names.clear();
+            for (pugi::xml_attribute a : node.attributes()) names.push_back(a.name());
+            std::sort(names.begin(), names.end());
+            if (const auto same = std::adjacent_find(names.begin(), names.end()); same != names.end()) {
+                twice = node;
+                twice_name = *same;
+                return false;
+            }
+            return deepest <= kMaxElementDepth;
+        }
+    } walker;
+    doc.traverse(walker);
+    if (walker.deepest > kMaxElementDepth)
+        ctx.fail("", "elements nest more than " + std::to_string(kMaxElementDepth) + " deep");
+    if (walker.twice)  // pugixml's offset is the element name's, after its '<'
+        ctx.fail(at(walker.twice.offset_debug() - 1), "<" + std::string(walker.twice.name()) + "> gives attribute " +
+                                                      quote(walker.twice_name) + " twice");
+    std::vector<pugi::xml_node> elements;
+    collect_flames(doc, &elements);
+    if (elements.empty()) ctx.fail("", "no <flame> element");
+    return elements;
+}
+
 }  // namespace
 
 std::vector<Flame> read_flam3_string(const std::string& text, const std::string& file, const ReadOptions& options,
                                      std::vector<FlameSource>* sources) {
     std::set<std::string> warned;
     ReadContext ctx{file, -1, "", &options, &warned};
-    if (text.find_first_not_of(" \t\r\n") == std::string::npos) ctx.fail("", "file is empty");
-    for (char c : text) {
-        const unsigned char u = static_cast<unsigned char>(c);
-        if (u < 0x20 && c != '\n' && c != '\r' && c != '\t') ctx.fail("", "binary data, not an XML genome");
-    }
     pugi::xml_document doc;
-    const pugi::xml_parse_result parsed = doc.load_buffer(text.data(), text.size());
-    if (!parsed) {
-        const auto [line, column] = line_and_column(text, parsed.offset);
-        ctx.fail("line " + std::to_string(line) + ", column " + std::to_string(column),
-                 std::string("not well-formed XML: ") + parsed.description());
-    }
-    if (element_depth(doc, kMaxElementDepth) > kMaxElementDepth)
-        ctx.fail("", "elements nest more than " + std::to_string(kMaxElementDepth) + " deep");
-    std::vector<pugi::xml_node> elements;
-    collect_flames(doc, &elements);
-    if (elements.empty()) ctx.fail("", "no <flame> element");
+    const std::vector<pugi::xml_node> elements = parse_document(ctx, text, doc);
 
     const std::string library = options.palette_file.empty() ? default_palette_file() : options.palette_file;
     std::vector<Flame> flames;
@@ -393,6 +414,42 @@ std::vector<Flame> read_flam3_string(const std::string& text, const std::string&
 std::vector<Flame> read_flam3_file(const std::string& path, const ReadOptions& options,
                                    std::vector<FlameSource>* sources) {
     return read_flam3_string(read_genome_file(path), path, options, sources);
+}
+
+FlameTemplate read_flam3_template_string(const std::string& text, const std::string& file) {
+    std::set<std::string> warned;
+    const ReadOptions options;
+    ReadContext ctx{file, -1, "", &options, &warned};
+    pugi::xml_document doc;
+    const pugi::xml_node element = parse_document(ctx, text, doc).front();
+    ctx.flame_index = 0;
+    ctx.flame_name = flam3_name(element.attribute("name").value());
+    FlameTemplate t;
+    t.file = file;
+    int solo = -1;
+    read_flame_attributes(ctx, element, t.values, &solo);
+    // flam3's names for what a template sets, with the readers' other spellings.
+    static const std::map<std::string, std::string> settings = {
+        {"size", "size"}, {"background", "background"}, {"zoom", "zoom"}, {"supersample", "supersample"},
+        {"oversample", "supersample"}, {"filter", "filter"}, {"filter_shape", "filter_shape"}, {"quality", "quality"},
+        {"passes", "passes"}, {"temporal_samples", "temporal_samples"}, {"estimator_radius", "estimator_radius"},
+        {"estimator_minimum", "estimator_minimum"}, {"estimator_curve", "estimator_curve"},
+        {"gamma_threshold", "gamma_threshold"}, {"highlight_power", "highlight_power"},
+        {"palette_mode", "palette_mode"}, {"interpolation", "interpolation"},
+        {"interpolation_type", "interpolation_type"}, {"interpolation_space", "interpolation_type"},
+        {"palette_interpolation", "palette_interpolation"}, {"hsv_rgb_palette_blend", "hsv_rgb_palette_blend"},
+        {"temporal_filter_type", "temporal_filter_type"}, {"temporal_filter_width", "temporal_filter_width"},
+        {"temporal_filter_exp", "temporal_filter_exp"}};
+    for (pugi::xml_attribute attr : element.attributes()) {
+        const auto setting = settings.find(attr.name());
+        if (setting != settings.end()) t.given.insert(setting->second);
+        else t.ignored.push_back(attr.name());
+    }
+    return t;
+}
+
+FlameTemplate read_flam3_template(const std::string& path) {
+    return read_flam3_template_string(read_genome_file(path), path);
 }
 
 std::vector<std::string> flam3_flame_elements(const std::string& path) {

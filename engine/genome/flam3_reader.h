@@ -13,6 +13,8 @@
 // index, and name if any) and the element and attribute, e.g.
 //   x.flam3: flame 2 "foo": <xform 3> attribute "coefs": expected 6 numbers, got 5
 // Indices are 0-based, as flam3's `soloxform` counts.
+// The checks libxml2 makes for flam3 are made too: an attribute given twice
+// in one element, or elements nested past 256, are errors.
 // Palette quirk not reproduced: flam3 resets a <color>'s alpha before each of
 // its attributes, losing the alpha when `rgba`/`a` precede `index`; here the
 // alpha is kept whatever the attribute order.
@@ -23,6 +25,7 @@
 #include <vector>
 
 #include "genome/flame.h"
+#include "genome/flame_template.h"
 
 namespace fj {
 
@@ -51,6 +54,12 @@ std::vector<Flame> read_flam3_file(const std::string& path, const ReadOptions& o
 std::vector<Flame> read_flam3_string(const std::string& text, const std::string& name_for_messages,
                                      const ReadOptions& options = {},
                                      std::vector<FlameSource>* sources = nullptr);
+
+// The template (genome/flame_template.h) that the first <flame> of `text`
+// gives; its values are checked as a genome's are (GenomeError naming the
+// attribute).
+FlameTemplate read_flam3_template_string(const std::string& text, const std::string& name_for_messages);
+FlameTemplate read_flam3_template(const std::string& path);
 
 // Each <flame> element of a file as a document of its own (empty when the
 // file is not XML), so a tool can read the flames one by one and a flame with
