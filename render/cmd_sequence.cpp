@@ -1,9 +1,11 @@
 // flamejit — `flamejit sequence`: Electric Sheep loops and transitions as a genome sequence.
 // SPDX-License-Identifier: GPL-3.0-or-later
+#include <algorithm>
 #include <cstdio>
 
 #include "cli_args.h"
 #include "cli_common.h"
+#include "genome/sequence.h"
 #include "genome/sheep.h"
 
 namespace fj::cli {
@@ -11,13 +13,14 @@ namespace {
 
 // A printf format: the %s takes kTemplateHelp.
 const char* kHelp =
-    "usage: flamejit sequence INPUT [-o OUT.flam3] [--frames N] [--no-loops] [--stagger S] [options]\n"
+    "usage: flamejit sequence INPUT... [-o OUT.flam3] [--frames N] [--no-loops] [--stagger S] [options]\n"
     "\n"
-    "Makes an Electric Sheep animation of the flames of INPUT, in order, as flam3-genome's\n"
-    "sequence= does: each flame's loop (its xforms turn a whole turn, its <motion> elements\n"
-    "run one period), then a transition to the next flame (turning while it changes), and at\n"
-    "the end the last flame once more, unturned. It writes one genome per frame, at times 0,\n"
-    "1, 2, ..., for 'flamejit animate OUT.flam3' to render (temporal samples blur between them).\n"
+    "Makes an Electric Sheep animation of the flames of the INPUT files (one after another, as\n"
+    "if one file), as flam3-genome's sequence= does: each flame's loop (its xforms turn a whole\n"
+    "turn, its <motion> elements run their waves), then a transition to the next flame (turning\n"
+    "while it changes), and at the end the last flame once more, unturned. It writes one genome\n"
+    "per frame, at times 0, 1, 2, ..., for 'flamejit animate OUT.flam3' to render (temporal\n"
+    "samples blur between them).\n"
     "\n"
     "  -o OUT.flam3          output file (default: standard output); written to a temporary\n"
     "                        name and renamed\n"
@@ -39,8 +42,9 @@ int run(const Args& args) {
         std::printf(kHelp, kTemplateHelp);
         return 0;
     }
-    if (a.positional.size() != 1)
-        throw UsageError("sequence takes one genome file, got " + std::to_string(a.positional.size()));
+    if (a.positional.empty()) throw UsageError("sequence takes one or more genome files");
+    if (std::count(a.positional.begin(), a.positional.end(), "-") > 1)
+        throw UsageError("standard input (-) can be read only once");
     SequenceOptions options;
     const long long frames = a.integer("frames", 100);
     if (frames < 1 || frames > kMaxSequenceGenomes)
@@ -50,10 +54,18 @@ int run(const Args& args) {
     options.stagger = a.number("stagger", 0);
     if (!(options.stagger >= 0 && options.stagger <= 1)) throw UsageError("--stagger must be in 0..1");
 
-    const GenomeInput input = load_genomes(a);
-    options.source = input.label;
+    // The files' flames one after another, as if they were one file's.
+    std::vector<Flame> flames;
+    for (const std::string& path : a.positional) {
+        GenomeInput input = load_genome(a, path);
+        for (size_t i = 0; i < input.flames.size(); ++i) {
+            flames.push_back(std::move(input.flames[i]));
+            options.origins.push_back({input.label, static_cast<int>(i)});
+        }
+    }
+    apply_sequence_fixups(flames);
 
-    std::vector<Flame> out = sequence(input.flames, options);
+    std::vector<Flame> out = sequence(flames, options);
     // As flam3-genome: on each frame made, not on the flames it is made of.
     if (const std::optional<FlameTemplate> templ = template_option(a, "sequence"))
         for (Flame& f : out) apply_template(f, *templ);

@@ -253,17 +253,23 @@ TEST_CASE("sequence: flamejit sequence writes flam3-genome's sequence= genomes, 
     const std::string dir = fj::test::scratch_dir("sheep-sequence");
     const std::vector<std::string> base = random_flames(dir, 45, 3);
     const std::string input = dir + "/input.flam3";
-    fj::test::write_file(input, test_document(base, "log"));
+    const std::string document = test_document(base, "log");
+    fj::test::write_file(input, document);
+    // The same flames in two files, the first with one and the second with two.
+    const std::vector<std::string> flames = fj::test::flame_elements(document);
+    const std::string first = dir + "/first.flam3", second = dir + "/second.flam3";
+    fj::test::write_file(first, flames[0]);
+    fj::test::write_file(second, "<flames>" + flames[1] + flames[2] + "</flames>");
     const std::string flamejit = quoted(fj::test::flamejit_binary());
     struct Case {
-        std::string flamejit_args, flam3_env;
+        std::string inputs, flamejit_args, flam3_env;
         int frames;
     };
-    for (const Case& c : {Case{"--frames 5 --stagger 0.4", "nframes=5 stagger=0.4", 5 * 5 + 1},
-                          Case{"--frames 4 --no-loops", "nframes=4 loops=0", 2 * 4 + 1}}) {
+    for (const Case& c : {Case{quoted(input), "--frames 5 --stagger 0.4", "nframes=5 stagger=0.4", 5 * 5 + 1},
+                          Case{quoted(first) + " " + quoted(second), "--frames 4 --no-loops", "nframes=4 loops=0", 2 * 4 + 1}}) {
         CAPTURE(c.flamejit_args);
         const std::string ours = dir + "/ours.flam3", theirs = dir + "/theirs.flam3";
-        const auto made = run_command(flamejit + " sequence " + quoted(input) + " " + c.flamejit_args + " -o " + quoted(ours));
+        const auto made = run_command(flamejit + " sequence " + c.inputs + " " + c.flamejit_args + " -o " + quoted(ours));
         REQUIRE_MESSAGE(made.status == 0, made.output);
         const auto reference = run_command("env " + c.flam3_env + " noedits=1 sequence=" + quoted(input) +
                                            " flam3-genome > " + quoted(theirs));
@@ -285,8 +291,11 @@ TEST_CASE("sequence: flamejit sequence writes flam3-genome's sequence= genomes, 
             }
         }
         CHECK(failures == 0);
-        CHECK(mine.back().edit.find("<edit action=\"rotate 0\"><edit filename=") == 0);
-        // A transition names both parents.
+        // The last frame names the last flame's file and index there; the
+        // transitions name both parents.
+        const std::string last = c.inputs == quoted(input) ? "filename=\"" + input + "\" index=\"2\""
+                                                            : "filename=\"" + second + "\" index=\"1\"";
+        CHECK(mine.back().edit.find("<edit action=\"rotate 0\"><edit " + last) == 0);
         CHECK(std::any_of(mine.begin(), mine.end(), [](const fj::Flame& f) {
             return f.edit.find("<edit action=\"interpolate ") == 0 && f.edit.find("index=\"0\"") != std::string::npos &&
                    f.edit.find("index=\"1\"") != std::string::npos;
@@ -313,7 +322,7 @@ TEST_CASE("sequence: bad arguments exit 2 with one line, writing nothing") {
     // @1: a file of one flame, @2: of two (3 × 30000 + 1 genomes is too many).
     for (const std::string& args :
          std::vector<std::string>{"@1 --frames 0", "@1 --frames 60000", "@2 --frames 30000", "@1 --stagger 1.5",
-                                  "@1 --stagger x", "@1 --flame 1", "@1 @1", "@0", ""}) {
+                                  "@1 --stagger x", "@1 --flame 1", "- -", "@1 @0", ""}) {
         CAPTURE(args);
         std::string line = args;
         for (const auto& [mark, path] : {std::pair{"@0", dir + "/missing.flam3"}, {"@1", good}, {"@2", pair}})

@@ -100,12 +100,11 @@ std::string format(const char* pattern, double v) {
 // flam3-genome's <edit> for a generated frame: the action, and each parent's
 // genealogy (or an empty <edit>) marked with the file and index it came from.
 // No date, unlike flam3's, so a sequence made twice is the same file.
-std::string frame_edit(const std::string& action, const std::vector<std::pair<const Flame*, int>>& parents,
-                       const std::string& source) {
+std::string frame_edit(const std::string& action, const std::vector<std::pair<const Flame*, FlameOrigin>>& parents) {
     pugi::xml_document doc;
     pugi::xml_node root = doc.append_child("edit");
     root.append_attribute("action").set_value(action.c_str());
-    for (const auto& [parent, index] : parents) {
+    for (const auto& [parent, origin] : parents) {
         pugi::xml_document own;
         pugi::xml_node node;
         if (!parent->edit.empty() && own.load_string(parent->edit.c_str()) && own.first_child())
@@ -114,8 +113,8 @@ std::string frame_edit(const std::string& action, const std::vector<std::pair<co
             node = root.append_child("edit");
         node.remove_attribute("filename");
         node.remove_attribute("index");
-        node.append_attribute("filename").set_value(source.c_str());
-        node.append_attribute("index").set_value(index);
+        node.append_attribute("filename").set_value(origin.file.c_str());
+        node.append_attribute("index").set_value(origin.index);
     }
     std::ostringstream text;
     root.print(text, "", pugi::format_raw);
@@ -196,16 +195,19 @@ Flame sheep_edge(const Flame& from, const Flame& to, double blend, bool sequence
 }
 
 std::vector<Flame> sequence(const std::vector<Flame>& flames, const SequenceOptions& options) {
-    if (flames.empty()) throw InputError(options.source + ": no flame to make a sequence of");
+    if (flames.empty()) throw InputError("sequence: no flame to make a sequence of");
     if (options.frames < 1)
-        throw InputError(options.source + ": frames per loop must be at least 1, not " + std::to_string(options.frames));
+        throw InputError("sequence: frames per loop must be at least 1, not " + std::to_string(options.frames));
     const int n = options.frames;
     const int count = static_cast<int>(flames.size());
     const long long total = static_cast<long long>(options.loops ? 2 * count - 1 : count - 1) * n + 1;
     if (total > kMaxSequenceGenomes)
-        throw InputError(options.source + ": " + std::to_string(count) + " flames at " + std::to_string(n) +
+        throw InputError("sequence: " + std::to_string(count) + " flames at " + std::to_string(n) +
                          " frames each make " + std::to_string(total) + " genomes; at most " +
                          std::to_string(kMaxSequenceGenomes) + " fit in a file");
+    const auto origin = [&](int i) {
+        return i < static_cast<int>(options.origins.size()) ? options.origins[i] : FlameOrigin{"", i};
+    };
     std::vector<Flame> out;
     out.reserve(static_cast<size_t>(total));
     const auto loop_frame = [&](int i, double blend) {
@@ -214,7 +216,7 @@ std::vector<Flame> sequence(const std::vector<Flame>& flames, const SequenceOpti
         f.interpolation = Interpolation::Linear;
         f.palette_interpolation = PaletteInterpolation::HsvCircular;
         f.hsv_rgb_palette_blend = 0;
-        f.edit = frame_edit(format("rotate %g", blend * 360.0), {{&flames[i], i}}, options.source);
+        f.edit = frame_edit(format("rotate %g", blend * 360.0), {{&flames[i], origin(i)}});
         out.push_back(std::move(f));
     };
     for (int i = 0; i < count; ++i) {
@@ -225,8 +227,8 @@ std::vector<Flame> sequence(const std::vector<Flame>& flames, const SequenceOpti
             const double blend = frame / static_cast<double>(n);
             Flame f = sheep_edge(flames[i], flames[i + 1], blend, frame == 0 || frame == n - 1, options.stagger);
             name_frame(f, static_cast<int>(out.size()));
-            f.edit = frame_edit(format("interpolate %g", blend * 360.0), {{&flames[i], i}, {&flames[i + 1], i + 1}},
-                                options.source);
+            f.edit = frame_edit(format("interpolate %g", blend * 360.0),
+                                {{&flames[i], origin(i)}, {&flames[i + 1], origin(i + 1)}});
             out.push_back(std::move(f));
         }
     }

@@ -12,8 +12,10 @@
 //     xform whose `animate` is not 0 turned by blend·360° (its 2×2 part
 //     multiplied on the left by the rotation; translation kept);
 //   - sheep_edge(from, to, blend, sequence_end, stagger): motion applied to
-//     both flames at `blend`; at blend 0 with `sequence_end`, `from` as it is
-//     (without motion); otherwise both aligned (xform padding), reference
+//     both flames at `blend`; at blend 0 with `sequence_end` (a sequence's
+//     transitions set it on their first and last frame), `from` so moved,
+//     unaligned, its <motion> elements dropped; otherwise both aligned
+//     (xform padding), reference
 //     angles chosen where an xform turns in one flame and not in the other
 //     (flam3's establish_asymmetric_refangles), both turned by blend·360°
 //     (padding xforms only in log interpolation_type), and interpolated at
@@ -46,11 +48,18 @@ Xform apply_motion(const Xform& xf, double blend);
 Flame sheep_loop(const Flame& flame, double blend);
 Flame sheep_edge(const Flame& from, const Flame& to, double blend, bool sequence_end, double stagger);
 
+// Where a flame came from, as a frame's <edit> names its parents.
+struct FlameOrigin {
+    std::string file;
+    int index = 0;  // among the file's flames
+};
+
 struct SequenceOptions {
     int frames = 100;   // per loop and per transition (flam3-genome's nframes)
     bool loops = true;  // a loop of each flame before its transition
     double stagger = 0;
-    std::string source;  // the file the flames came from, for the <edit>s
+    // One per flame; without them the parents are named "" and counted from 0.
+    std::vector<FlameOrigin> origins;
 };
 
 // The most genomes a sequence may have: at about 12 kB of XML each, a file
