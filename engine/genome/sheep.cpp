@@ -2,7 +2,6 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #include "genome/sheep.h"
 
-#include <algorithm>
 #include <cmath>
 #include <cstdio>
 #include <sstream>
