@@ -31,8 +31,9 @@
 // same rule covers bad values: where the host result and all its neighbours
 // are bad (NaN or beyond 1e10), the device's must be bad too. A variation
 // that needs a looser tolerance gets an entry in kTolerance with the reason
-// (only ripple so far). A parameter whose fractional values leave no
-// case well conditioned is drawn whole instead (kWholeParam, with the reason).
+// (ripple and the vibrations so far). A parameter whose fractional values
+// leave no case well conditioned is drawn whole instead (kWholeParam, with
+// the reason).
 #include <doctest/doctest.h>
 
 #include <algorithm>
@@ -73,6 +74,12 @@ const std::map<std::string, double> kTolerance = {
     // and freq up to 3 or 7), so at 1e-5 most cases are too ill-conditioned
     // to judge, as with ripple.
     {"vibration", 4e-5},
+    // vibration2 is vibration with each wave's direction, turn, phase and
+    // amplitude also moved by a·cos(2π·f·d): four more slopes per wave, of
+    // |a|·2π·|f| (tens at the sampler's parameters; the phase's divided by
+    // freq too). At 4e-5 more than half its cases are too ill-conditioned
+    // to judge; at 1e-4 two in five.
+    {"vibration2", 1e-4},
 };
 
 // Parameters drawn as whole numbers, and not moved when judging a case's
@@ -121,8 +128,8 @@ bool whole_param(const std::string& variation, size_t k) {
 
 // One case as the kernel reads it (floats): the pre-affine point, the weight,
 // the affine, the starting sum (the point itself for a pre-variation, else
-// 0), the colour index, then the parameters.
-constexpr int kTx = 0, kTy = 1, kW = 2, kAff = 3, kOx = 9, kOy = 10, kC = 11, kParams = 12, kMaxParams = 16;
+// 0), the colour index, then the parameters (up to vibration2's 26).
+constexpr int kTx = 0, kTy = 1, kW = 2, kAff = 3, kOx = 9, kOy = 10, kC = 11, kParams = 12, kMaxParams = 26;
 constexpr int kCaseFloats = kParams + kMaxParams;
 
 // What a variation leaves: the sum it added to and the colour index.
