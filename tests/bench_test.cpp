@@ -83,6 +83,13 @@ TEST_CASE("bench throughput: runs on the CPU backend and writes every field of i
         CHECK(g.at("ceiling_iterations_per_s").get<double>() > 0);
         CHECK(g.at("ratio_to_ceiling").get<double>() > 0);
         CHECK(g.at("samples").get<double>() >= 64 * 36 * 5);
+        // The frame (compile excluded) holds its parts.
+        const double compile = g.at("compile_s"), iterate = g.at("iterate_s"), post = g.at("post_s"),
+                     png = g.at("png_s"), frame = g.at("frame_s");
+        CHECK(compile >= 0);
+        CHECK(post > 0);
+        CHECK(png > 0);
+        CHECK(iterate + post + png <= frame);
     }
     CHECK(j.at("genomes")[0].at("name") == "linear3");
 }

@@ -19,6 +19,14 @@
 
 namespace fj {
 
+namespace {
+
+double seconds_since(std::chrono::steady_clock::time_point t0) {
+    return std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+}
+
+}  // namespace
+
 bool parse_backend_choice(const std::string& text, BackendChoice* out) {
     if (text == "auto") *out = BackendChoice::Auto;
     else if (text == "cuda") *out = BackendChoice::Cuda;
@@ -110,7 +118,7 @@ RenderResult Renderer::render(const Flame& flame) {
     const auto t0 = std::chrono::steady_clock::now();
     const PreparedFrame frame = prepare_still(flame, frame_options());
     RenderResult result = render(frame, options_.seed);
-    result.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+    result.seconds = seconds_since(t0);
     return result;
 }
 
@@ -229,8 +237,10 @@ RenderResult Renderer::render_plan_once(const PreparedFrame& frame, uint64_t see
         if (!out) throw std::runtime_error("cannot write " + options_.emit_cu);
     }
 
+    const auto prepare_start = std::chrono::steady_clock::now();
     backend_->prepare(frame.key, frame.layout);
     for (auto& helper : helpers_) helper->prepare(frame.key, frame.layout);
+    const double prepare_seconds = seconds_since(prepare_start);
     backend_->begin_frame(plan);
     for (auto& helper : helpers_) helper->begin_frame(plan);
     if (resume) backend_->load_histogram(resume->rgba, resume->counts);
@@ -299,11 +309,14 @@ RenderResult Renderer::render_plan_once(const PreparedFrame& frame, uint64_t see
         // Iteration is done: a progress display can say the post-pass runs,
         // which may take a while (a wide spatial filter, a large frame).
         if (options_.progress) options_.progress(1.0);
+        const auto post_start = std::chrono::steady_clock::now();
         result.image = backend_->post_process(pass_post);
+        result.post_seconds = seconds_since(post_start);
     }
+    result.prepare_seconds = prepare_seconds;
     result.backend = backend_name_;
     result.time_samples = static_cast<int>(n);
-    result.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+    result.seconds = seconds_since(t0);
     return result;
 }
 
@@ -369,7 +382,7 @@ IterationStats Renderer::iterate(const IterationRequest& request) {
         }
     }
     if (failure) std::rethrow_exception(failure);
-    stats.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+    stats.seconds = seconds_since(t0);
     return stats;
 }
 

@@ -59,6 +59,10 @@ struct RenderResult {
     IterationStats stats;
     std::string backend;
     double seconds = 0;          // whole render, excluding PNG writing
+    // Parts of `seconds`: the kernel's compile or cache load and module load
+    // (0 once the backend holds it), and the last pass's post-pass with the
+    // image's copy to the host.
+    double prepare_seconds = 0, post_seconds = 0;
     int time_samples = 1;
     // What the image was made of: the samples and bad values plotted into
     // its histogram, a resumed render state's included (stats counts this
