@@ -10,6 +10,7 @@
 #include <thread>
 
 #include "atomic_file.h"
+#include "cli_common.h"
 #include "cuda/cuda_backend.h"
 #include "flamejit_commit.h"
 #include "host_info.h"
@@ -77,6 +78,7 @@ BenchRenderSetup bench_render_setup(const ParsedArgs& a) {
     s.options.threads = static_cast<int>(a.integer("threads", 0));
     if (s.options.threads < 0 || s.options.threads > 4096) throw UsageError("--threads must be in 0..4096");
     s.options.seed = static_cast<uint64_t>(a.integer("seed", 1));
+    s.options.max_blocks_per_sm = blocks_per_sm_from(a);
     s.backend_name = Renderer(s.options).backend_name();
     return s;
 }

@@ -155,6 +155,12 @@ KernelOptions kernel_options_from(const ParsedArgs& args) {
     return k;
 }
 
+int blocks_per_sm_from(const ParsedArgs& args) {
+    const long long n = args.integer("blocks-per-sm", 0);
+    if (n < 0 || n > 64) throw UsageError("--blocks-per-sm must be in 1..64 (0: as the occupancy allows)");
+    return static_cast<int>(n);
+}
+
 void backend_options_from(const ParsedArgs& args, RenderOptions& options) {
     if (!parse_backend_choice(args.value("backend", "auto"), &options.backend))
         throw UsageError("--backend must be auto, cuda or cpu");

@@ -62,6 +62,9 @@ inline constexpr const char* kScaleHelp =
     "  --quality-scale F     quality (the genome's, or --quality) times F (as flam3's qs)\n";
 // --shuffle, --block, --arch.
 KernelOptions kernel_options_from(const ParsedArgs& args);
+// --blocks-per-sm N (0 when absent): the CUDA launch's cap on resident
+// blocks per SM.
+int blocks_per_sm_from(const ParsedArgs& args);
 // --backend and --devices into `options`: --devices LIST (device numbers
 // such as 0,1,2, each once) asks for the CUDA backend, and is a usage error
 // with --backend cpu.

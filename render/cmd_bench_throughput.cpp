@@ -39,6 +39,8 @@ const char* kHelp =
     "  --threads N       CPU backend threads (default all cores)\n"
     "  --shuffle S, --block N, --accumulate A   kernel options, as for render (A: atomic,\n"
     "                    scalar, warp, shared, packed; packed is lossy in hot cells)\n"
+    "  --blocks-per-sm N at most N resident blocks per SM (CUDA; default: as many as\n"
+    "                    the occupancy allows)\n"
     "  --kernel K        specialized (default) or switch: every variation behind a switch,\n"
     "                    the design's reference, on the same genomes (CUDA backend only)\n"
     "  --flam3           also time flam3-render (all cores) on the same genome, size and quality\n"
@@ -89,6 +91,7 @@ double atomic_ceiling(const Flame& flame, const RenderOptions& options, const st
     const ParamLayout layout = make_param_layout(key, VariationRegistry::standard());
     CudaBackendOptions cuda;
     cuda.device = options.devices.front();
+    cuda.max_blocks_per_sm = options.max_blocks_per_sm;
     auto b = make_cuda_backend(cuda);
     b->begin_frame(plan);
     IterationRequest req;
@@ -118,7 +121,7 @@ double time_flam3(const std::string& genome_path, const Flame& original, int wid
 
 int bench_throughput(const Args& args) {
     const ParsedArgs a = parse_args(args,
-                                    {"size", "quality", "backend", "threads", "shuffle", "block", "accumulate", "arch",
+                                    {"size", "quality", "backend", "threads", "shuffle", "block", "blocks-per-sm", "accumulate", "arch",
                                      "kernel", "seed", "json", "flame", "palettes"},
                                     {"flam3", "help", "h", "drop-unknown"});
     if (a.has("help") || a.has("h")) {

@@ -60,6 +60,9 @@ const char* kHelp =
     "  --emit-cu FILE        also write the generated kernel source to FILE\n"
     "  --shuffle S           ring (default), none, full, divergent\n"
     "  --block N             threads per block, a multiple of 32 in 128..1024 (default 256)\n"
+    "  --blocks-per-sm N     at most N resident blocks per SM (default: as many as the\n"
+    "                        occupancy allows): a smaller pool of points, for\n"
+    "                        compute-sanitizer runs and launch experiments\n"
     "  --accumulate A        how hits reach the histogram on the GPU (the CPU backend adds\n"
     "                        them directly whatever A is): atomic (default: float4 atomics on\n"
     "                        sm_90), scalar, warp (warp-aggregated), shared (per-block cache in\n"
@@ -200,7 +203,7 @@ std::vector<Job> plan_outputs(const std::vector<GenomeInput>& inputs, const std:
 
 int run(const Args& args) {
     const ParsedArgs a = parse_args(
-        args, {"o", "output", "backend", "quality", "seed", "threads", "flame", "arch", "emit-cu", "shuffle", "block", "accumulate", "kernel", "bits", "palettes", "devices", "profile", "template", "size-scale", "quality-scale", "progress", "strips", "memory-budget", "save-state", "resume-state", "progressive"},
+        args, {"o", "output", "backend", "quality", "seed", "threads", "flame", "arch", "emit-cu", "shuffle", "block", "accumulate", "kernel", "bits", "palettes", "devices", "blocks-per-sm", "profile", "template", "size-scale", "quality-scale", "progress", "strips", "memory-budget", "save-state", "resume-state", "progressive"},
         {"help", "h", "transparent", "earlyclip", "drop-unknown", "no-png-comments", "resume", "linear", "sidecar"});
     if (a.has("help") || a.has("h")) {
         std::printf(kHelp, kScaleHelp, kTemplateHelp, kStripHelp, kFormatHelp, kSidecarHelp);
@@ -218,6 +221,7 @@ int run(const Args& args) {
     if (options.threads < 0 || options.threads > 4096) throw UsageError("--threads must be in 0..4096");
     options.seed = a.has("seed") ? static_cast<uint64_t>(a.integer("seed", 0)) : std::random_device{}();
     options.kernel = kernel_options_from(a);
+    options.max_blocks_per_sm = blocks_per_sm_from(a);
     options.emit_cu = a.value("emit-cu");
     options.transparent = a.has("transparent");
     options.earlyclip = a.has("earlyclip");

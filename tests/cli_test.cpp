@@ -87,6 +87,8 @@ TEST_CASE("cli: bad input gives exit 2, one to three lines, and no output file")
         {"devicesoncpu", good, "--devices 0,1", "CUDA backend"},
         {"devicestwice", good, "--devices 0,0", "listed twice"},
         {"baddevices", good, "--devices 0,x", "device numbers"},
+        {"badblockspersm", good, "--blocks-per-sm 65", "blocks-per-sm"},
+        {"negativeblockspersm", good, "--blocks-per-sm -1", "blocks-per-sm"},
     };
     for (const auto& c : cases) {
         CAPTURE(c.name);

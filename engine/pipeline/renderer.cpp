@@ -43,6 +43,7 @@ Renderer::Renderer(const RenderOptions& options) : options_(options) {
         CudaBackendOptions cuda;
         cuda.device = options.devices[0];
         cuda.arch = options.kernel.arch;
+        cuda.max_blocks_per_sm = options.max_blocks_per_sm;
         try {
             backend_ = make_cuda_backend(cuda);
         } catch (const InputError&) {

@@ -40,6 +40,9 @@ struct RenderOptions {
     // which runs the post-pass. The CPU backend ignores them.
     std::vector<int> devices = {0};
     KernelOptions kernel;        // shuffle, block size, arch (arch empty = the device's)
+    // CUDA: at most this many resident blocks per SM (0: as many as the
+    // occupancy allows); a smaller pool for sanitizers and launch A/B runs.
+    int max_blocks_per_sm = 0;
     std::string emit_cu;         // write the generated kernel source here
     bool transparent = false;    // alpha from density, no background (flam3's transparency=1)
     bool earlyclip = false;      // tone-map before the spatial filter, 100-step fuse (flam3's earlyclip=1)
