@@ -2,9 +2,11 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #include "host_info.h"
 
+#include <cctype>
 #include <cstdio>
 #include <ctime>
 #include <fstream>
+#include <sstream>
 
 #include "flamejit_commit.h"
 
@@ -28,6 +30,20 @@ std::string cpu_model() {
         if (line.rfind("model name", 0) == 0 && colon != std::string::npos) return line.substr(colon + 2);
     }
     return "unknown CPU";
+}
+
+std::string nvidia_driver_version(const std::string& path) {
+    // "NVRM version: NVIDIA UNIX ... Kernel Module ... 580.159.04  Release Build ...":
+    // the first word made of digits and dots, with a dot.
+    std::ifstream in(path);
+    std::string line;
+    if (!std::getline(in, line)) return "";
+    std::istringstream words(line);
+    for (std::string word; words >> word;)
+        if (word.find('.') != std::string::npos && word.find_first_not_of("0123456789.") == std::string::npos &&
+            std::isdigit(static_cast<unsigned char>(word.front())))
+            return word;
+    return "";
 }
 
 double available_memory() {

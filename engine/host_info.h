@@ -14,6 +14,10 @@ std::string command_output(const std::string& command);
 // The host CPU's model name (/proc/cpuinfo), or "unknown CPU".
 std::string cpu_model();
 
+// The NVIDIA kernel module's version, such as 580.159.04, from the first
+// line of `path`, or "" where it does not say.
+std::string nvidia_driver_version(const std::string& path = "/proc/driver/nvidia/version");
+
 // Host memory the system could give this process now without swapping
 // (/proc/meminfo MemAvailable), in bytes; 0 when unknown.
 double available_memory();

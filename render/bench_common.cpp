@@ -90,6 +90,8 @@ nlohmann::json bench_header(const ParsedArgs& a, const std::string& command) {
         const CudaSystemInfo sys = describe_devices();
         h["device"] = sys.devices.empty() ? "no device" : sys.devices[0].name;
         h["driver"] = std::to_string(sys.driver_version / 1000) + "." + std::to_string(sys.driver_version % 1000 / 10);
+        const std::string module = nvidia_driver_version();
+        h["nvidia_driver"] = module.empty() ? nlohmann::json(nullptr) : nlohmann::json(module);
     } else {
         h["device"] = cpu_model() + " (" + std::to_string(std::thread::hardware_concurrency()) + " hardware threads)";
         h["driver"] = nullptr;

@@ -12,6 +12,7 @@
 #include "cuda/kernel_cache.h"
 #include "cuda/nvrtc_api.h"
 #include "flamejit_commit.h"
+#include "host_info.h"
 
 namespace fj::cli {
 namespace {
@@ -22,7 +23,8 @@ const char* kHelp =
     "Prints which backends work here (and why not), the CUDA devices, the driver and\n"
     "NVRTC versions, the number of variations, and the kernel cache folder and size.\n"
     "  --json   the same as one JSON object, for scripts: version, commit, backends.cpu\n"
-    "           (available, threads), backends.cuda (available, reason or driver_version),\n"
+    "           (available, threads), backends.cuda (available, reason or driver_version\n"
+    "           and, where the NVIDIA driver says it, nvidia_driver),\n"
     "           devices (index, name, sm, multiprocessors, memory_bytes), nvrtc (available,\n"
     "           version, library or reason), variations, kernel_cache (folder, kernels,\n"
     "           bytes, max_bytes, disk)\n";
@@ -38,6 +40,8 @@ nlohmann::json describe_machine() {
     if (cuda_available(&why_not)) {
         const CudaSystemInfo sys = describe_devices();
         j["backends"]["cuda"] = {{"available", true}, {"driver_version", sys.driver_version}};
+        if (const std::string module = nvidia_driver_version(); !module.empty())
+            j["backends"]["cuda"]["nvidia_driver"] = module;
         for (const auto& d : sys.devices)
             devices.push_back({{"index", d.index},
                                {"name", d.name},
@@ -70,7 +74,10 @@ void print_text(const nlohmann::json& j) {
     const nlohmann::json& cuda = j["backends"]["cuda"];
     if (cuda["available"].get<bool>()) {
         const int driver = cuda["driver_version"].get<int>();
-        std::printf("backend cuda: available, driver %d.%d\n", driver / 1000, (driver % 1000) / 10);
+        std::printf("backend cuda: available, driver %d.%d", driver / 1000, (driver % 1000) / 10);
+        if (cuda.contains("nvidia_driver"))
+            std::printf(" (NVIDIA %s)", cuda["nvidia_driver"].get<std::string>().c_str());
+        std::printf("\n");
         for (const auto& d : j["devices"])
             std::printf("  device %d: %s, %s, %d SMs, %.1f GiB\n", d["index"].get<int>(),
                         d["name"].get<std::string>().c_str(), d["sm"].get<std::string>().c_str(),

@@ -12,6 +12,7 @@
 #include "cuda/compiler.h"
 #include "cuda/nvrtc_api.h"
 #include "genome/flam3_reader.h"
+#include "host_info.h"
 #include "test_support.h"
 
 using fj::test::run_command;
@@ -92,6 +93,19 @@ TEST_CASE("bench throughput: runs on the CPU backend and writes every field of i
         CHECK(iterate + post + png <= frame);
     }
     CHECK(j.at("genomes")[0].at("name") == "linear3");
+}
+
+TEST_CASE("results files name the NVIDIA driver as its kernel module gives it") {
+    const std::string dir = fj::test::scratch_dir("nvidia-version");
+    const std::string path = dir + "/version";
+    fj::test::write_file(path, "NVRM version: NVIDIA UNIX Open Kernel Module for x86_64  580.159.04  Release Build  "
+                               "(builder@host)  Thu Oct 30 2025\nGCC version:  gcc version 13.3.0\n");
+    CHECK(fj::nvidia_driver_version(path) == "580.159.04");
+    fj::test::write_file(path, "NVRM version: NVIDIA UNIX x86_64 Kernel Module  535.104.05  Sat Aug 19 01:15:15 UTC 2023\n");
+    CHECK(fj::nvidia_driver_version(path) == "535.104.05");
+    fj::test::write_file(path, "");
+    CHECK(fj::nvidia_driver_version(path).empty());
+    CHECK(fj::nvidia_driver_version(dir + "/absent").empty());
 }
 
 TEST_CASE("bench shuffle: the simulation JSON has the documented shape, and a render comparison runs") {
