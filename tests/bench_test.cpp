@@ -2,10 +2,14 @@
 // The benchmark harnesses: every accumulation mode and the ceiling kernel
 // compile for the data-centre archs, and `flamejit bench` runs end to end on
 // the CPU backend (a smoke test: timings are not judged here).
+#include <algorithm>
+#include <map>
+
 #include <doctest/doctest.h>
 
 #include <nlohmann/json.hpp>
 
+#include "analysis/hit_sample.h"
 #include "codegen/param_layout.h"
 #include "codegen/snippet_source.h"
 #include "codegen/stitcher.h"
@@ -93,6 +97,22 @@ TEST_CASE("bench throughput: runs on the CPU backend and writes every field of i
         CHECK(iterate + post + png <= frame);
     }
     CHECK(j.at("genomes")[0].at("name") == "linear3");
+}
+
+TEST_CASE("hit_sample draws cells as often as they were hit, in random order") {
+    // Alpha 0, 3, 1, 0 and 0.5 (the other channels do not count).
+    const std::vector<float> rgba = {9, 9, 9, 0, 0, 0, 0, 3, 5, 5, 5, 1, 1, 1, 1, 0, 0, 0, 0, 0.5f};
+    const std::vector<uint32_t> sample = fj::hit_sample(rgba, 9000);
+    REQUIRE(sample.size() == 9000);
+    std::map<uint32_t, int> seen;
+    for (uint32_t cell : sample) ++seen[cell];
+    CHECK(seen.size() == 3);
+    CHECK(seen[1] == 6000);
+    CHECK(seen[2] == 2000);
+    CHECK(seen[4] == 1000);
+    CHECK_FALSE(std::is_sorted(sample.begin(), sample.end()));
+    CHECK(fj::hit_sample(std::vector<float>(16, 0.0f), 100).empty());
+    CHECK(fj::hit_sample(rgba, 0).empty());
 }
 
 TEST_CASE("results files name the NVIDIA driver as its kernel module gives it") {

@@ -501,6 +501,17 @@ TEST_CASE("emulated kernels: the benchmarks' atomic ceiling adds each unit hit o
         double sums[4] = {0, 0, 0, 0};
         for (size_t i = 0; i < accum.size(); ++i) sums[i % 4] += accum[i];
         for (double sum : sums) CHECK(sum == 2.0 * kLanes * 100);
+        // With a list of cells (a genome's hit sample), every hit goes to a
+        // listed cell, each about as often as it is listed.
+        cuda->begin_frame(plan);
+        const std::vector<uint32_t> listed = {5, 9, 5, 17};
+        CHECK(fj::cuda_atomic_ceiling(*cuda, request, kLanes * 100ull, listed) > 0);
+        const std::vector<float> hits = fj::cuda_download_accumulator(*cuda);
+        for (size_t cell = 0; cell < hits.size() / 4; ++cell) {
+            CAPTURE(cell);
+            const double expected = cell == 5 ? 1.0 : cell == 9 || cell == 17 ? 0.5 : 0.0;
+            CHECK(hits[4 * cell + 3] == doctest::Approx(expected * kLanes * 100).epsilon(0.01));
+        }
     }
 }
 

@@ -307,7 +307,7 @@ public:
         CU_CHECK(cuStreamSynchronize(stream_));
     }
 
-    double atomic_ceiling(const IterationRequest& request, uint64_t adds) {
+    double atomic_ceiling(const IterationRequest& request, uint64_t adds, const std::vector<uint32_t>& cell_list) {
         if (hist_w_ == 0) throw std::runtime_error("atomic_ceiling: begin_frame was not called");
         make_current();
         const LoadedKernel& kernel = modules_.load(*request.key, *request.layout);
@@ -318,9 +318,18 @@ public:
         prepare_packed(kernel);
         AccumTarget target = accum_target(kernel);
         unsigned int cells = static_cast<unsigned int>(static_cast<size_t>(hist_w_) * hist_h_);
+        for (uint32_t cell : cell_list)
+            if (cell >= cells) throw std::logic_error("atomic_ceiling: a listed cell lies outside the frame");
+        DeviceBuffer list;
+        if (!cell_list.empty()) {
+            list.reserve(cell_list.size() * sizeof(uint32_t));
+            CU_CHECK(cuMemcpyHtoDAsync(list.get(), cell_list.data(), cell_list.size() * sizeof(uint32_t), stream_));
+        }
+        CUdeviceptr list_ptr = list.get();
+        unsigned int list_size = static_cast<unsigned int>(cell_list.size());
         unsigned int rounds = static_cast<unsigned int>(std::max<uint64_t>(1, adds / threads));
         unsigned long long seed = request.seed;
-        void* args[] = {&target, &cells, &rounds, &seed};
+        void* args[] = {&target, &cells, &list_ptr, &list_size, &rounds, &seed};
         // One warm-up launch, then the timed one. The packed grid's flush is
         // per frame, not per hit, so it stays outside the timing.
         for (int pass = 0; pass < 2; ++pass) {
@@ -551,10 +560,11 @@ std::vector<float> cuda_download_counts(Backend& backend) {
     return cuda->download_counts();
 }
 
-double cuda_atomic_ceiling(Backend& backend, const IterationRequest& request, uint64_t adds) {
+double cuda_atomic_ceiling(Backend& backend, const IterationRequest& request, uint64_t adds,
+                           const std::vector<uint32_t>& cell_list) {
     auto* cuda = dynamic_cast<CudaBackend*>(&backend);
     if (!cuda) throw std::runtime_error("cuda_atomic_ceiling: not a CUDA backend");
-    return cuda->atomic_ceiling(request, adds);
+    return cuda->atomic_ceiling(request, adds, cell_list);
 }
 
 }  // namespace fj

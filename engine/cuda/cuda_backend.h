@@ -9,6 +9,7 @@
 // to take about 75 ms each, measured as they run.
 #pragma once
 
+#include <cstdint>
 #include <memory>
 #include <string>
 #include <vector>
@@ -46,10 +47,13 @@ std::vector<float> cuda_download_accumulator(Backend& backend);
 // the frame's key has density_count. For tests and diagnostics.
 std::vector<float> cuda_download_counts(Backend& backend);
 
-// The atomic ceiling of the request's kernel: `adds` unit hits to uniformly
-// random cells of the current frame's accumulator (which they dirty), timed
-// after a warm-up launch. Returns adds per second.
-double cuda_atomic_ceiling(Backend& backend, const IterationRequest& request, uint64_t adds);
+// The atomic ceiling of the request's kernel: `adds` unit hits to cells of
+// the current frame's accumulator (which they dirty), timed after a warm-up
+// launch: uniformly random cells, or the cells of `cell_list` in turn (a
+// sample of a genome's hits in random order, analysis/hit_sample.h), each
+// one inside the frame. Returns adds per second.
+double cuda_atomic_ceiling(Backend& backend, const IterationRequest& request, uint64_t adds,
+                           const std::vector<uint32_t>& cell_list = {});
 
 // True when the driver loads, initialises, shows a device, and NVRTC loads;
 // otherwise `why_not` gets one line saying which step failed.

@@ -76,16 +76,26 @@ __device__ FJ_INLINE void fj_plot(const float* __restrict__ P, FjAccum& accum, f
 }
 
 // The atomic ceiling: the accumulator's update rate alone. Every thread adds
-// `rounds` unit hits to uniformly random cells of the same grid, through the
-// same fj_accumulate as fj_iterate (and, for `packed`, into the packed grid
-// that the backend flushes before the post-pass).
+// `rounds` unit hits through the same fj_accumulate as fj_iterate (and, for
+// `packed`, into the packed grid that the backend flushes before the
+// post-pass): to uniformly random cells of the grid, or, with list_size > 0,
+// to the cells of `cell_list`, a sample of a genome's hits in random order,
+// so that the rate is the one its hit distribution allows (the atomics of
+// hits that crowd a few cells wait for each other). The threads read the
+// list in turn, a warp 32 consecutive entries, so reading it costs little.
 #if FJ_ATOMIC_CEILING
 extern "C" __global__ void __launch_bounds__(FJ_BLOCK)
-fj_atomic_ceiling(FjAccumTarget target, unsigned int cells, unsigned int rounds, unsigned long long seed) {
+fj_atomic_ceiling(FjAccumTarget target, unsigned int cells, const unsigned int* __restrict__ cell_list,
+                  unsigned int list_size, unsigned int rounds, unsigned long long seed) {
     fj::Rng rng = fj::make_rng(seed, blockIdx.x * FJ_BLOCK + threadIdx.x);
     FjAccum accum = fj_accum_open(target);
     const float one[4] = {1.0f, 1.0f, 1.0f, 1.0f};
-    for (unsigned int r = 0; r < rounds; ++r) fj_accumulate(accum, (long long)(fj::next_u32(rng) % cells), one);
+    const unsigned int threads = gridDim.x * FJ_BLOCK, tid = blockIdx.x * FJ_BLOCK + threadIdx.x;
+    for (unsigned int r = 0; r < rounds; ++r) {
+        const long long cell = list_size ? cell_list[((unsigned long long)r * threads + tid) % list_size]
+                                         : fj::next_u32(rng) % cells;
+        fj_accumulate(accum, cell, one);
+    }
     fj_accum_close(accum);
 }
 #endif
