@@ -12,12 +12,21 @@
 // variation is linear. in and out are wrapped into [-π, π].
 FJ_HD FJ_INLINE void fj_ortho_slide(float x, float y, float turn, float& sx, float& sy) {
     // x ≥ 0 here. The circle through (x, y) orthogonal to the unit circle,
-    // centred at (xo, 0), has radius ro; θ is its arc's half angle.
-    const float xo = (x * x + y * y + 1.0f) / fj::zeps(2.0f * x);
-    const float ro = sqrtf((x - xo) * (x - xo) + y * y);
-    const float half = fj::arctan2(1.0f, ro);
-    const float a = fmodf(turn * half + fj::arctan2(y, xo - x) + half, 2.0f * half) - half;
-    sx = xo - cosf(a) * ro;
+    // centred at (xo, 0), xo = (x² + y² + 1)/e with e = 2x (float epsilon
+    // on the y axis, as Fractorium guards it), has radius ro, ro² = xo² − 1;
+    // θ is its arc's half angle. Near the y axis xo and ro are large and
+    // nearly equal, and the slid point's x, xo − ro·cos a, is their small
+    // difference: formed that way it is all rounding (an ulp of xo is more
+    // than the answer), and fused multiply-adds round it otherwise. So
+    // nothing here subtracts them: (e·ro)² = ((1 − x)² + y²)·((1 + x)² + y²),
+    // the angle seen from the centre is that of (e·y, e·(xo − x)), e·(xo − x)
+    // = (1 − x)(1 + x) + y², and xo − ro·cos a = 1/(xo + ro) + 2·ro·sin²(a/2).
+    const float e = fj::zeps(2.0f * x), d = (1.0f - x) * (1.0f + x) + y * y;
+    const float er = sqrtf(((1.0f - x) * (1.0f - x) + y * y) * ((1.0f + x) * (1.0f + x) + y * y));  // e·ro
+    const float half = fj::arctan2(e, er);
+    const float a = fmodf(turn * half + fj::arctan2(e * y, d) + half, 2.0f * half) - half;
+    const float ro = er / e, h = sinf(0.5f * a);
+    sx = e / (x * x + y * y + 1.0f + er) + 2.0f * ro * h * h;
     sy = sinf(a) * ro;
 }
 

@@ -8,9 +8,14 @@ FJ_VARIATION(radial_blur) {
     const float ang = fmodf(p[0], 4.0f) * FJ_PI_2;
     const float spin = sinf(ang), zoom = cosf(ang);
     const float g = w * (fj::rand01(rng) + fj::rand01(rng) + fj::rand01(rng) + fj::rand01(rng) - 2.0f);
-    const float a = in.phi + spin * g;
-    const float rz = zoom * g - 1.0f;
-    // flam3 does not scale the rotated term by the weight.
-    ox += in.r * cosf(a) + rz * in.x;
-    oy += in.r * sinf(a) + rz * in.y;
+    // flam3 adds r·(cos, sin)(φ + spin·g) + (zoom·g − 1)·(x, y), not scaling
+    // the rotated term by the weight. Far out that is two large terms that
+    // cancel, and an ulp of φ near ±π moves it by r·2.4e-7 (the device's
+    // atan2f and the host's differ by an ulp or so): so the point is turned by
+    // δ = spin·g as a vector instead, r·cos(φ + δ) − x = x·(cos δ − 1) −
+    // y·sin δ, with cos δ − 1 = −2·sin²(δ/2).
+    const float turn = spin * g, s = sinf(turn), h = sinf(0.5f * turn);
+    const float k = zoom * g - 2.0f * h * h;
+    ox += k * in.x - s * in.y;
+    oy += k * in.y + s * in.x;
 }

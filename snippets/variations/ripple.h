@@ -21,10 +21,14 @@ FJ_VARIATION(ripple) {
     const float x = in.x * scale - cx, y = in.y * scale + cy;
     const float d = fmaxf(FJ_FLT_EPSILON, sqrtf((x * x) * (y * y)));
     const float wave = cosf(5.0f * p[0] * d - p[1] * phase);
-    const float d1 = wave * phase * amp + d, d2 = wave * (FJ_PI - phase) * amp + d;
-    const float nx = x / d, ny = y / d;
-    // The blend of (cx + n·d1, −cy + n·d1) and the same with d2.
-    const float along = d1 + (d2 - d1) * phase;
-    ox += w * (cx + nx * along) / scale;
-    oy += w * (-cy + ny * along) / scale;
+    // The blend of (cx + n·d1, −cy + n·d1) and the same with d2, d1 = d +
+    // wave·phase·amp and d2 = d + wave·(π − phase)·amp, divided by scale,
+    // n = (x, y)/d. The centre plus n·d is the scaled point again, so the
+    // blend is the point plus n·shift/scale, shift = d1 − d + (d2 − d1)·phase:
+    // written so, as Fractorium's order would cancel the centre against the
+    // shifted point in float and divide what rounding leaves by the scale
+    // (8e6 times at its floor, epsilon).
+    const float shift = wave * amp * (phase + (FJ_PI - 2.0f * phase) * phase);
+    ox += w * (in.x + x / d * shift / scale);
+    oy += w * (in.y + y / d * shift / scale);
 }

@@ -40,7 +40,13 @@ FJ_VARIATION(smartshape) {
             const float rc = roundstr / sinf(0.5f * alpha) / power * 2.0f;
             const float base = roundwidth < 0.0f ? fmaxf(2.0f * xi, FJ_FLT_EPSILON) : 2.0f * xi;
             const float blend = roundwidth != 1.0f ? powf(base, roundwidth) * rc : 2.0f * xi * rc;
-            coeff = fabsf((1.0f - blend) * sec + blend);
+            // (1 − blend)·sec + blend = sec·(1 − blend·(1 − cos)): near a
+            // sector's middle sec − 1 is a few ulps of sec, and a large blend
+            // (a negative roundwidth) magnified their rounding, and the
+            // device's fused multiply-add rounds them otherwise; 1 − cos is
+            // formed as 2·sin²(ξα/2) instead.
+            const float h = sinf(0.5f * xi * alpha);
+            coeff = fabsf(1.0f - blend * 2.0f * h * h) * sec;
         }
         if (distortion != 1.0f) coeff = powf(coeff, distortion);
     }
