@@ -29,10 +29,16 @@ FJ_HD FJ_INLINE float simplex_corner(float x, float y, float z, u32 h) {
 // gradients; those tables are not reproduced here, so the jitter has the
 // same character and amplitude but not Fractorium's values. Lattice
 // coordinates are held within ±2^30 (beyond, float has no fraction left).
+// The skew and unskew are products rounded on their own, never fused with
+// the sums after them: inputs on a lattice (crackle's 2.5·column and
+// 2.5·row with z 0) land exactly on the cells' faces, where floorf's pick
+// of cell follows the last bit, and this noise (its corners reach 0.6,
+// beyond their own cells) is not quite continuous across a face: the host
+// and the device must pick alike.
 FJ_HD FJ_INLINE float simplex_noise(float x, float y, float z) {
-    const float skew = (x + y + z) * (1.0f / 3.0f);
+    const float skew = mul_rn(x + y + z, 1.0f / 3.0f);
     const float fi = floorf(x + skew), fj = floorf(y + skew), fk = floorf(z + skew);
-    const float unskew = (fi + fj + fk) * (1.0f / 6.0f);
+    const float unskew = mul_rn(fi + fj + fk, 1.0f / 6.0f);
     // Offsets from the cell's first corner, in input space.
     const float x0 = x - (fi - unskew), y0 = y - (fj - unskew), z0 = z - (fk - unskew);
     // Which of the cell's six tetrahedra holds the point: step along the

@@ -22,11 +22,14 @@
 
 #include "shared/noise.h"
 
-// The site of grid cell (col, row): spacing s, jittered by d·noise.
+// The site of grid cell (col, row): spacing s, jittered by d·noise. Formed
+// step by step, never fused: the nearest site and the walls follow the
+// sites' last bits where the cells are small (col in the thousands) or the
+// point is near a wall, and the host and the device should round them alike.
 FJ_HD FJ_INLINE void fj_crackle_site(int col, int row, float z, float s, float d, float& sx, float& sy) {
     const float c = 2.5f * (float)col, r = 2.5f * (float)row, zz = 2.5f * z;
-    sx = ((float)col + d * fj::simplex_noise(c, r, zz)) * s;
-    sy = ((float)row + d * fj::simplex_noise(r + 30.2f, c - 12.1f, zz + 19.8f)) * s;
+    sx = fj::mul_rn(fj::add_rn((float)col, fj::mul_rn(d, fj::simplex_noise(c, r, zz))), s);
+    sy = fj::mul_rn(fj::add_rn((float)row, fj::mul_rn(d, fj::simplex_noise(r + 30.2f, c - 12.1f, zz + 19.8f))), s);
 }
 
 FJ_VARIATION(crackle) {

@@ -12,10 +12,14 @@
 FJ_VARIATION(hex_modulus) {
     const float sqrt3 = 1.732050808f, half_sqrt3 = 0.866025404f;
     const float scale = half_sqrt3 / fj::zeps(p[0]);
-    // In units of the hexagon's circumradius.
-    const float X = in.x * scale, Y = in.y * scale;
+    // In units of the hexagon's circumradius. The point, its cube
+    // coordinates and the centre are formed step by step, never fused: for a
+    // small size they are large, and the offset is the point's difference
+    // from the centre, whose last bits would otherwise differ between the
+    // host and the device (and a rounding pick the other tile).
+    const float X = fj::mul_rn(in.x, scale), Y = fj::mul_rn(in.y, scale);
     const float third = Y / 3.0f;
-    const float cx = (sqrt3 / 3.0f) * X - third, cz = 2.0f * third, cy = -cx - cz;
+    const float cx = fj::add_rn(fj::mul_rn(sqrt3 / 3.0f, X), -third), cz = 2.0f * third, cy = -cx - cz;
     float rx = roundf(cx), rz = roundf(cz);
     const float ry = roundf(cy);
     const float dx = fabsf(rx - cx), dy = fabsf(ry - cy), dz = fabsf(rz - cz);
@@ -25,7 +29,7 @@ FJ_VARIATION(hex_modulus) {
         rx = -ry - rz;
     else if (!(dy > dz))
         rz = -rx - ry;
-    const float hx = sqrt3 * rx + half_sqrt3 * rz, hy = 1.5f * rz;
+    const float hx = fj::add_rn(fj::mul_rn(sqrt3, rx), fj::mul_rn(half_sqrt3, rz)), hy = fj::mul_rn(1.5f, rz);
     const float s = w / half_sqrt3;
     ox += (X - hx) * s;
     oy += (Y - hy) * s;

@@ -505,10 +505,19 @@ unsigned int __match_any_sync(unsigned int mask, T value) {
 }
 
 inline int __ffs(int x) { return __builtin_ffs(x); }
-// Arithmetic the device rounds once per operation, never fused (the host
-// compiler, without FMA instructions, never fuses).
-inline float __fmul_rn(float a, float b) { return a * b; }
-inline float __fadd_rn(float a, float b) { return a + b; }
+// Arithmetic the device rounds once per operation, never fused. The host
+// compiler fuses only where FJ_EMULATOR_FLAGS allow it (-mfma
+// -ffp-contract=fast, to mimic the device's contractions): the empty asm
+// statements keep a product, and an addend, out of any fused multiply-add.
+inline float __fmul_rn(float a, float b) {
+    float r = a * b;
+    __asm__("" : "+x"(r));
+    return r;
+}
+inline float __fadd_rn(float a, float b) {
+    __asm__("" : "+x"(a), "+x"(b));
+    return a + b;
+}
 
 // Relaxed, as the device's atomics; float adds by compare-and-swap.
 inline float atomicAdd(float* a, float v) { return std::atomic_ref<float>(*a).fetch_add(v, std::memory_order_relaxed); }
