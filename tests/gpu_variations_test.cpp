@@ -33,10 +33,16 @@
 // that needs a looser tolerance gets an entry in kTolerance with the reason
 // (ripple and the vibrations so far). A parameter whose fractional values
 // leave no case well conditioned is drawn whole instead (kWholeParam, with
-// the reason).
+// the reason), and one that the variation holds at a floor where its
+// result is rounding alone is drawn above the floor (kFloorParam). Where
+// the result hangs on the last bits of the angle the host derives from the
+// point (φ, θ), which the device's atan2f and the host's fj::arctan2 each
+// round within a few ulps but not alike, the conditioning also moves that
+// angle by four ulps (kAngleMoved, with the reason).
 #include <doctest/doctest.h>
 
 #include <algorithm>
+#include <cfloat>
 #include <cmath>
 #include <cstdio>
 #include <map>
@@ -121,9 +127,55 @@ const std::map<std::string, std::set<int>> kWholeParam = {
     {"dust", {0}},
 };
 
+// Parameters a variation holds at a floor (with the floor) where its result
+// is then decided by rounding, and four-ulp moves sample that too sparsely
+// to tell (a held parameter does not move at all); with the reason. They
+// are drawn by their magnitude, and as their default where that is at the
+// floor or below.
+const std::map<std::string, std::map<int, float>> kFloorParam = {
+    // target2 holds size at least float epsilon: bands 6e-8 wide, finer
+    // than the rounding of the band index t (its ulp is up to 2.4e-7), so
+    // the band, and with it the turn (even or odd), is t's last bits, which
+    // the device's logf and its fused multiply-adds round otherwise.
+    {"target2", {{2, FLT_EPSILON}}},
+    // crackle holds cellsize at least 0.0001: cells 5e-5 wide, on a disc of
+    // radius about 1 whose random point is placed to 6e-8, a thousandth of
+    // a cell, by sinf and cosf of a random angle, which the device rounds
+    // otherwise and the test cannot move; |l|^power magnifies that where
+    // power is negative.
+    {"crackle", {{0, 0.0001f}}},
+};
+
+// Variations whose conditioning also moves φ and θ (off the axes, where
+// both sides' atan2 is exact), with the reason: four ulps of the point move
+// φ by far less than an ulp of φ where the point is far out and near the
+// axes (an ulp of φ near ±π is 2.4e-7, while moving x by four ulps at
+// (−800, 6) moves φ by 2e-9), so the host alone cannot show it.
+const std::set<std::string> kAngleMoved = {
+    // The julia's angle is φ/power at radius weight·r^(1/power), tens far
+    // out, and the waves' sines multiply that by their frequency again:
+    // an ulp of φ near ±π moves the result by more than the tolerance.
+    "wavesn",
+    // re 0 is held at float epsilon, so the angle is φ/epsilon: an ulp of
+    // φ turns the point anywhere.
+    "Juliac",
+    // The point's place in its sector, ξ, is (φ + π)/α's fraction; near a
+    // sector's edge the secant and the rounding's power of 2ξ magnify an
+    // ulp of φ beyond the tolerance.
+    "smartshape",
+};
+
 bool whole_param(const std::string& variation, size_t k) {
     const auto it = kWholeParam.find(variation);
     return it != kWholeParam.end() && it->second.count(static_cast<int>(k)) != 0;
+}
+
+// The floor parameter k of the variation is held at, or 0 if none.
+float param_floor(const std::string& variation, size_t k) {
+    const auto it = kFloorParam.find(variation);
+    if (it == kFloorParam.end()) return 0.0f;
+    const auto at = it->second.find(static_cast<int>(k));
+    return at == it->second.end() ? 0.0f : at->second;
 }
 
 // One case as the kernel reads it (floats): the pre-affine point, the weight,
@@ -161,10 +213,23 @@ struct Case {
     float v[kCaseFloats];
 };
 
-// The host build of the snippet, on exactly what the kernel gets.
-Result host_eval(const Case& c, const float* v, int index) {
+float nudge(float v, int ulps) {
+    for (int i = 0; i < std::abs(ulps); ++i) v = std::nextafter(v, ulps > 0 ? INFINITY : -INFINITY);
+    return v;
+}
+
+// Moves of the angles the host derives from the point, in ulps.
+struct Turn {
+    int phi = 0, theta = 0;
+};
+
+// The host build of the snippet, on exactly what the kernel gets (but for
+// a turn of the derived angles).
+Result host_eval(const Case& c, const float* v, int index, Turn turn = {}) {
     const fj::Affine aff = {v[kAff], v[kAff + 1], v[kAff + 2], v[kAff + 3], v[kAff + 4], v[kAff + 5]};
-    const fj::VarIn in = fj::make_var_in(v[kTx], v[kTy], &aff);
+    fj::VarIn in = fj::make_var_in(v[kTx], v[kTy], &aff);
+    in.phi = nudge(in.phi, turn.phi);
+    in.theta = nudge(in.theta, turn.theta);
     fj::Rng rng = fj::make_rng(kSeed, static_cast<unsigned long long>(index));
     Result r{v[kOx], v[kOy], v[kC]};
     c.fn(in, v + kParams, v[kW], rng, r.x, r.y, r.c);
@@ -211,6 +276,8 @@ public:
             else if (d < 0.45) p = static_cast<float>(static_cast<int>(uni(-6, 7)));
             else p = uni(-3, 3);
             if (whole_param(info.name, k)) p = std::round(p);
+            if (const float floor = param_floor(info.name, k); floor > 0.0f)
+                p = std::fabs(p) > floor ? std::fabs(p) : static_cast<float>(info.params[k].default_value);
             v[kParams + k] = p;
         }
     }
@@ -218,11 +285,6 @@ public:
 private:
     std::mt19937 gen_;
 };
-
-float nudge(float v, int ulps) {
-    for (int i = 0; i < std::abs(ulps); ++i) v = std::nextafter(v, ulps > 0 ? INFINITY : -INFINITY);
-    return v;
-}
 
 enum class Verdict { Judge, BadBoth, Ill };
 
@@ -256,6 +318,13 @@ Verdict condition(const Case& c, int index, const Result& h, double tol) {
                 v[kOy] = v[kTy];
             }
             const Result m = host_eval(c, v, index);
+            if (fj::is_bad_point(m.x, m.y) != bad) return Verdict::Ill;
+            if (!bad && difference(m, h) > 0.25 * tol) return Verdict::Ill;
+        }
+    }
+    if (kAngleMoved.count(c.info->name) && c.v[kTx] != 0.0f && c.v[kTy] != 0.0f) {
+        for (const Turn turn : {Turn{-4, 0}, Turn{4, 0}, Turn{0, -4}, Turn{0, 4}}) {
+            const Result m = host_eval(c, c.v, index, turn);
             if (fj::is_bad_point(m.x, m.y) != bad) return Verdict::Ill;
             if (!bad && difference(m, h) > 0.25 * tol) return Verdict::Ill;
         }
