@@ -57,9 +57,9 @@ double seconds_since(std::chrono::steady_clock::time_point t0) {
 // The CPU backend's accumulation alone: each thread adds unit hits to
 // uniformly random cells of a private histogram (or to the cells of
 // `cell_list`, a sample of the genome's hits in random order, each thread a
-// stretch of it in turn), through the backend's own hit
-// path (cpu/hit_buffer.h: private packed words on huge pages, a round of 32
-// hits prefetched while the previous one is added).
+// stretch of it in turn), through the backend's own hit path
+// (cpu/hit_buffer.h: private packed words on huge pages, a round of 32 hits
+// prefetched while the previous one is added).
 double cpu_atomic_ceiling(const FramePlan& plan, int threads, uint64_t adds, const std::vector<uint32_t>& cell_list) {
     const size_t cells = static_cast<size_t>(plan.hist_width) * plan.hist_height;
     const uint64_t per_thread = std::max<uint64_t>(1, adds / threads);

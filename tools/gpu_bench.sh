@@ -14,22 +14,22 @@
 # benchmarks/results/ with the device, driver and command they name.
 # "quick" shortens the benchmarks (smaller sizes, fewer qualities); "full"
 # (or empty) keeps them. PHASES, comma-separated, picks what runs (default:
-# all, in this order): tests, sanitize, startup, throughput, codegen, cpu,
-# shuffle, animate; a long
-# batch can so be split over several shorter sessions into one folder.
+# all, in this order): tests, sanitize, startup, throughput, codegen,
+# strategies, cpu, shuffle, animate; a long batch can so be split over
+# several shorter sessions into one folder.
 # Environment: FLAMEJIT (the flamejit binary; default build/flamejit, or the
 # bundle's), FJ_TEST_RUNNER (command line that runs the GPU suites; default
 # `ctest --test-dir build -L gpu --output-on-failure`, or the bundle's
 # `run_tests.sh --gpu`), FLAM3 (set: compare throughput with flam3-render),
 # FJ_BEFORE (another flamejit binary that the startup phase times too).
 set -uo pipefail
-usage="usage: tools/gpu_bench.sh RESULTS_DIR [quick|full] [tests,sanitize,startup,throughput,codegen,cpu,shuffle,animate]"
+usage="usage: tools/gpu_bench.sh RESULTS_DIR [quick|full] [tests,sanitize,startup,throughput,codegen,strategies,cpu,shuffle,animate]"
 out=${1:?$usage}
 quick=${2:-}
-phases=${3:-tests,sanitize,startup,throughput,codegen,cpu,shuffle,animate}
+phases=${3:-tests,sanitize,startup,throughput,codegen,strategies,cpu,shuffle,animate}
 [[ $quick == "" || $quick == quick || $quick == full ]] || { echo "$usage" >&2; exit 2; }
 for p in ${phases//,/ }; do
-    [[ $p =~ ^(tests|sanitize|startup|throughput|codegen|cpu|shuffle|animate)$ ]] || { echo "gpu_bench: unknown phase '$p'; $usage" >&2; exit 2; }
+    [[ $p =~ ^(tests|sanitize|startup|throughput|codegen|strategies|cpu|shuffle|animate)$ ]] || { echo "gpu_bench: unknown phase '$p'; $usage" >&2; exit 2; }
 done
 mkdir -p "$out"
 here=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
@@ -141,8 +141,8 @@ if wanted startup; then
     rm -f "$start_dir/first.png"
 fi
 
-size=1920x1080 quality=100 qualities=10,20,50,100 ref=2000
-[ "$quick" = quick ] && size=960x540 quality=20 qualities=5,10,20 ref=400
+size=1920x1080 scale=1 quality=100 qualities=10,20,50,100 ref=2000
+[ "$quick" = quick ] && size=960x540 scale=0.5 quality=20 qualities=5,10,20 ref=400
 # Every accumulation mode (packed is lossy in hot cells: its JSON rows carry
 # packed_carries, which must be 0 for its timing to count as exact).
 if wanted throughput; then
@@ -168,10 +168,29 @@ if wanted codegen; then
             --quality $quality --json "$out/throughput-$label.json" 2>&1 | tee -a "$out/summary.txt"
     done
     # The design's reason to exist, in iterations/s: the same genomes through
-    # the switch kernel every other renderer of that kind would run.
-    step "bench throughput --kernel switch"
-    "$fj" bench throughput "$genomes"/*.flam3 --backend cuda --size $size --quality $quality --kernel switch \
-        --json "$out/throughput-switch.json" 2>&1 | tee -a "$out/summary.txt"
+    # the switch kernel every other renderer of that kind would run, against
+    # the specialized kernel, one render each (render's final line gives the
+    # iteration rate). NVRTC takes 1-6 minutes for each switch kernel (the
+    # benchmark genomes need three: plain, final xform, xaos), and `bench
+    # throughput --kernel switch` would build three more for its ceilings:
+    # FLAMEJIT_CACHE_DIR may name a cache that holds them already (`flamejit
+    # compile GENOME --kernel switch --arch sm_90` builds them without a GPU).
+    for g in "$genomes"/*.flam3; do
+        for kernel in switch specialized; do
+            echo "$(basename "$g" .flam3), $kernel: $("$fj" render "$g" --backend cuda --kernel $kernel --quality $quality \
+                --size-scale "$scale" --seed 1 -o "$out/kernel.png" 2>&1 | tail -1)" | tee -a "$out/summary.txt"
+        done
+    done
+    rm -f "$out/kernel.png"
+fi
+if wanted strategies; then
+    # Each shuffle strategy's speed on whole frames (its quality per sample
+    # is the shuffle phase's).
+    for shuffle in ring full none divergent; do
+        step "bench throughput --shuffle $shuffle"
+        "$fj" bench throughput "$genomes"/*.flam3 --backend cuda --size $size --quality $quality \
+            --shuffle $shuffle --json "$out/throughput-$shuffle.json" 2>&1 | tee -a "$out/summary.txt"
+    done
 fi
 if wanted cpu; then
     step "bench throughput, CPU backend, same genomes"
