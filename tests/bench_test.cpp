@@ -14,6 +14,7 @@
 #include "codegen/snippet_source.h"
 #include "codegen/stitcher.h"
 #include "cuda/compiler.h"
+#include "cuda/cubin_code.h"
 #include "cuda/nvrtc_api.h"
 #include "genome/flam3_reader.h"
 #include "host_info.h"
@@ -69,6 +70,12 @@ TEST_CASE("bench: every accumulation mode, the atomic ceiling, the packed flush 
                     // The packed grid's flush kernel is in packed modules, and only there.
                     CHECK((fj::parse_ptxas_report(k.log, "fj_packed_flush").registers > 0) ==
                           (acc == fj::Accumulation::Packed));
+                    // The CUBIN's own records (compile_kernel's fallback) agree with
+                    // the report, entry by entry.
+                    for (const char* entry : {"fj_iterate", "fj_seed", "fj_atomic_ceiling", "fj_packed_flush"}) {
+                        CAPTURE(entry);
+                        CHECK(fj::cubin_registers(k.cubin, entry) == fj::parse_ptxas_report(k.log, entry).registers);
+                    }
                 }
     }
 }

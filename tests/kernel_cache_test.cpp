@@ -456,6 +456,24 @@ TEST_CASE("compiler: the code digest tells code changes from everything else") {
     CHECK(fj::cubin_code_digest(a.cubin.substr(0, 80)) == "");
 }
 
+TEST_CASE("compiler: a CUBIN's register records give each function's registers as ptxas reports them") {
+    if (!have_nvrtc()) return;
+    const std::string more = std::string(kSource) +
+                             "extern \"C\" __global__ void other(float* d) { d[threadIdx.x] = sqrtf(d[0]); }\n";
+    const fj::NvrtcRun run = fj::run_nvrtc(more, "r.cu", fj::nvrtc_options("sm_90"));
+    REQUIRE(run.compiled);
+    for (const char* function : {"fj_iterate", "other"}) {
+        CAPTURE(function);
+        const int reported = fj::parse_ptxas_report(run.log, function).registers;
+        CHECK(reported > 0);
+        CHECK(fj::cubin_registers(run.cubin, function) == reported);
+    }
+    CHECK(fj::cubin_registers(run.cubin, "absent") == -1);
+    CHECK(fj::cubin_registers("", "fj_iterate") == -1);
+    CHECK(fj::cubin_registers(std::string(200, 'x'), "fj_iterate") == -1);
+    CHECK(fj::cubin_registers(run.cubin.substr(0, 80), "fj_iterate") == -1);
+}
+
 TEST_CASE("compiler: run_nvrtc takes headers, and names an option NVRTC refuses") {
     if (!have_nvrtc()) return;
     const std::string body = "#include \"scale.h\"\n"

@@ -10,6 +10,7 @@
 #include <fstream>
 #include <sstream>
 
+#include "cuda/cubin_code.h"
 #include "cuda/nvrtc_api.h"
 
 namespace fj {
@@ -206,7 +207,9 @@ CompiledKernel compile_kernel(const CompileRequest& request, const std::string& 
     out.cubin = std::move(run.cubin);
     out.compile_ms = run.create_ms + run.compile_ms + run.cubin_ms;
     const PtxasReport report = parse_ptxas_report(out.log, request.entry);
-    out.registers = report.registers;
+    // Once, on a GPU machine's NVRTC, the report of one kernel lacked its
+    // registers (cause unknown); the CUBIN's own record stands in.
+    out.registers = report.registers >= 0 ? report.registers : cubin_registers(out.cubin, request.entry);
     out.spill_stores = report.spill_stores;
     out.spill_loads = report.spill_loads;
     return out;

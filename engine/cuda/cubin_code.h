@@ -1,4 +1,5 @@
-// flamejit — what a CUBIN's generated code is, for telling whether an option changed it.
+// flamejit — what a CUBIN's generated code is, for telling whether an option changed it, and
+// what its functions use.
 // SPDX-License-Identifier: GPL-3.0-or-later
 //
 // NVRTC options that only cost or save compile time must leave the machine
@@ -21,5 +22,11 @@ namespace fj {
 // index, which shift when another function is added or removed (compare the
 // ptxas report's registers instead).
 std::string cubin_code_digest(const std::string& cubin, const std::string& function = "");
+
+// The registers a thread of `function` uses, as the CUBIN's resource records
+// give them (the module's .nv.info, attribute EIATTR_REGCOUNT), or -1 when
+// the image is not a CUBIN or lacks the record. The ptxas report says the
+// same; this reads it without the report.
+int cubin_registers(const std::string& cubin, const std::string& function);
 
 }  // namespace fj
