@@ -92,10 +92,23 @@ struct Run {
     bool sidecar = false;
 };
 
+// Where the render workers' time went, summed over them (seconds): waiting
+// for a frame's interpolation and packing, rendering (strips planned, the
+// image made), and waiting for room in the image writer's queue. Whatever
+// of the three stands out sets the frame rate.
+struct WorkerTimes {
+    double preparing = 0, rendering = 0, writing = 0;
+};
+
+double seconds_since(std::chrono::steady_clock::time_point t0) {
+    return std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+}
+
 // One renderer (one device, or the CPU) working through the shared frame
 // list; the next frame is interpolated and packed while this one renders.
 void render_worker(const Run& run, RenderOptions options, std::atomic<size_t>& next, ImageWriter& writer,
-                   std::mutex& print, std::set<std::string>& structures, std::atomic<bool>& stop) {
+                   std::mutex& print, std::set<std::string>& structures, std::atomic<bool>& stop,
+                   WorkerTimes& times) {
     options.on_cpu_fallback = [&print](const std::string& why) {
         std::lock_guard lock(print);
         std::fprintf(stderr, "flamejit: using the CPU backend (%s)\n", why.c_str());
@@ -117,8 +130,24 @@ void render_worker(const Run& run, RenderOptions options, std::atomic<size_t>& n
     size_t current = next++;
     if (current >= run.todo.size()) return;
     std::future<PreparedFrame> pending = prepare(current);
+    WorkerTimes mine;
+    // Added to `times` however the loop ends.
+    struct Report {
+        WorkerTimes& mine;
+        WorkerTimes& times;
+        std::mutex& print;
+        ~Report() {
+            std::lock_guard lock(print);
+            times.preparing += mine.preparing;
+            times.rendering += mine.rendering;
+            times.writing += mine.writing;
+        }
+    } report{mine, times, print};
     while (!stop.load()) {
+        auto t = std::chrono::steady_clock::now();
         const PreparedFrame frame = pending.get();
+        mine.preparing += seconds_since(t);
+        t = std::chrono::steady_clock::now();
         const size_t following = next++;
         if (following < run.todo.size()) pending = prepare(following);
         const long long n = run.todo[current];
@@ -154,7 +183,10 @@ void render_worker(const Run& run, RenderOptions options, std::atomic<size_t>& n
             ImageWriter::Job job{path, std::move(result.image), run.png, run.linear};
             comments(job.png, result);
             job.sidecar = sidecar;
+            mine.rendering += seconds_since(t);
+            t = std::chrono::steady_clock::now();
             writer.push(std::move(job));
+            mine.writing += seconds_since(t);
         } else {
             {
                 std::lock_guard lock(print);
@@ -166,6 +198,7 @@ void render_worker(const Run& run, RenderOptions options, std::atomic<size_t>& n
                     .result;
             });
             if (run.sidecar) write_file_atomically(sidecar_path(path), sidecar);
+            mine.rendering += seconds_since(t);  // strips are written as they are made
         }
         {
             std::lock_guard lock(print);
@@ -271,6 +304,7 @@ int run(const Args& args) {
     std::atomic<bool> stop{false};
     std::mutex print;
     std::set<std::string> structures;
+    WorkerTimes times;
     std::exception_ptr failure;
     {
         ImageWriter writer(2 * devices.size());
@@ -280,7 +314,7 @@ int run(const Args& args) {
             o.devices = {device};
             workers.emplace_back([&, o] {
                 try {
-                    render_worker(run, o, next, writer, print, structures, stop);
+                    render_worker(run, o, next, writer, print, structures, stop, times);
                 } catch (...) {
                     std::lock_guard lock(print);
                     if (!failure) failure = std::current_exception();
@@ -301,6 +335,9 @@ int run(const Args& args) {
     const double seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
     std::printf("rendered %zu frame(s) in %.2f s (%.3f frames/s), %zu kernel structure(s), %d skipped as complete\n",
                 run.todo.size(), seconds, run.todo.empty() ? 0.0 : run.todo.size() / seconds, structures.size(), skipped);
+    std::printf("render workers: %.2f s rendering, %.2f s waiting for frames to be interpolated and packed, "
+                "%.2f s for the image writer\n",
+                times.rendering, times.preparing, times.writing);
     return 0;
 }
 

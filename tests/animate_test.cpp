@@ -193,6 +193,9 @@ TEST_CASE("animate: --shard slices partition the frame range") {
         const std::set<long long> got = rendered_frames(r.output);
         CHECK(got.size() >= 3);
         seen.insert(got.begin(), got.end());
+        // The last line says where the worker's time went.
+        CHECK(r.output.find("render workers: ") != std::string::npos);
+        CHECK(r.output.find("s for the image writer\n") != std::string::npos);
     }
     std::multiset<long long> all;
     for (long long f = 2; f <= 12; ++f) all.insert(f);
