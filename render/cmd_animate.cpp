@@ -14,6 +14,7 @@
 #include "atomic_file.h"
 #include "cli_args.h"
 #include "cli_common.h"
+#include "elapsed.h"
 #include "errors.h"
 #include "genome/interpolate.h"
 #include "genome/sequence.h"
@@ -100,10 +101,6 @@ struct WorkerTimes {
     double preparing = 0, rendering = 0, writing = 0;
 };
 
-double seconds_since(std::chrono::steady_clock::time_point t0) {
-    return std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
-}
-
 // One renderer (one device, or the CPU) working through the shared frame
 // list; the next frame is interpolated and packed while this one renders.
 void render_worker(const Run& run, RenderOptions options, std::atomic<size_t>& next, ImageWriter& writer,
@@ -131,18 +128,6 @@ void render_worker(const Run& run, RenderOptions options, std::atomic<size_t>& n
     if (current >= run.todo.size()) return;
     std::future<PreparedFrame> pending = prepare(current);
     WorkerTimes mine;
-    // Added to `times` however the loop ends.
-    struct Report {
-        WorkerTimes& mine;
-        WorkerTimes& times;
-        std::mutex& print;
-        ~Report() {
-            std::lock_guard lock(print);
-            times.preparing += mine.preparing;
-            times.rendering += mine.rendering;
-            times.writing += mine.writing;
-        }
-    } report{mine, times, print};
     while (!stop.load()) {
         auto t = std::chrono::steady_clock::now();
         const PreparedFrame frame = pending.get();
@@ -210,9 +195,13 @@ void render_worker(const Run& run, RenderOptions options, std::atomic<size_t>& n
             std::printf("\n");
             std::fflush(stdout);
         }
-        if (following >= run.todo.size()) return;
+        if (following >= run.todo.size()) break;
         current = following;
     }
+    std::lock_guard lock(print);
+    times.preparing += mine.preparing;
+    times.rendering += mine.rendering;
+    times.writing += mine.writing;
 }
 
 int run(const Args& args) {
@@ -332,7 +321,7 @@ int run(const Args& args) {
         }
     }
     if (failure) std::rethrow_exception(failure);
-    const double seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+    const double seconds = seconds_since(t0);
     std::printf("rendered %zu frame(s) in %.2f s (%.3f frames/s), %zu kernel structure(s), %d skipped as complete\n",
                 run.todo.size(), seconds, run.todo.empty() ? 0.0 : run.todo.size() / seconds, structures.size(), skipped);
     std::printf("render workers: %.2f s rendering, %.2f s waiting for frames to be interpolated and packed, "

@@ -16,6 +16,7 @@
 #include "cuda/cuda_backend.h"
 #include "cpu/cpu_backend.h"
 #include "cpu/hit_buffer.h"
+#include "elapsed.h"
 #include "huge_pages.h"
 #include "image/png_io.h"
 #include "pipeline/frame_plan.h"
@@ -49,10 +50,6 @@ const char* kHelp =
     "  --flam3           also time flam3-render (all cores) on the same genome, size and quality\n"
     "  --seed N          default 1\n"
     "  --json FILE       write the results as JSON\n";
-
-double seconds_since(std::chrono::steady_clock::time_point t0) {
-    return std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
-}
 
 // The CPU backend's accumulation alone: each thread adds unit hits to
 // uniformly random cells of a private histogram (or to the cells of

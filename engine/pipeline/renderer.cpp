@@ -13,19 +13,12 @@
 #include "cpu/cpu_backend.h"
 #include "cuda/cuda_backend.h"
 #include "cuda/driver_api.h"
+#include "elapsed.h"
 #include "errors.h"
 #include "iterate/common.h"
 #include "post/post_plan.h"
 
 namespace fj {
-
-namespace {
-
-double seconds_since(std::chrono::steady_clock::time_point t0) {
-    return std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
-}
-
-}  // namespace
 
 bool parse_backend_choice(const std::string& text, BackendChoice* out) {
     if (text == "auto") *out = BackendChoice::Auto;
