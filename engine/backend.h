@@ -75,6 +75,8 @@ struct IterationStats {
     // --accumulate shared (CUDA): slots of each block's shared-memory hit
     // cache, sized at load time from the occupancy (0: no room, uncached).
     unsigned int cache_slots = 0;
+    // Iterate kernel launches the call took (CUDA; 0 on the CPU).
+    uint64_t launches = 0;
     double seconds = 0;
 };
 

@@ -157,7 +157,7 @@ KernelOptions kernel_options_from(const ParsedArgs& args) {
 
 int blocks_per_sm_from(const ParsedArgs& args) {
     const long long n = args.integer("blocks-per-sm", 0);
-    if (n < 0 || n > 64) throw UsageError("--blocks-per-sm must be in 1..64 (0: as the occupancy allows)");
+    if (n < 0 || n > 64) throw UsageError("--blocks-per-sm must be in 1..64 (0: chosen per frame)");
     return static_cast<int>(n);
 }
 

@@ -1,11 +1,13 @@
 // flamejit — `flamejit animate`: a sequence of control points to numbered PNG frames.
 // SPDX-License-Identifier: GPL-3.0-or-later
+#include <algorithm>
 #include <atomic>
 #include <chrono>
 #include <cstdio>
 #include <exception>
 #include <filesystem>
 #include <future>
+#include <memory>
 #include <mutex>
 #include <random>
 #include <set>
@@ -20,11 +22,12 @@
 #include "genome/sequence.h"
 #include "image/png_io.h"
 #include "image_writer.h"
-#include "strip_render.h"
+#include "pipeline/compile_ahead.h"
 #include "pipeline/frame_batch.h"
 #include "pipeline/renderer.h"
 #include "png_comments.h"
 #include "sidecar.h"
+#include "strip_render.h"
 
 namespace fj::cli {
 namespace {
@@ -46,6 +49,9 @@ const char* kHelp =
     "  --shard I/N           render only slice I (0..N-1) of N equal slices of the frames\n"
     "  --resume              skip frames whose image exists and reads completely\n"
     "  --devices LIST        CUDA devices to render on in parallel, e.g. 0,1,2,3\n"
+    "  --compile-threads N   CUDA: threads that compile the kernels of coming frames' structures\n"
+    "                        while frames render (default: a quarter of the cores, 1 to 4; 0: none,\n"
+    "                        each new structure is compiled when its first frame comes)\n"
     "  --backend B           auto (default), cuda, cpu\n"
     "  --quality Q           samples per output pixel, overriding the genomes'\n"
     "%s"
@@ -91,6 +97,7 @@ struct Run {
     OutputFormat format;
     Args args;            // the command's, for --sidecar
     bool sidecar = false;
+    int compile_threads = 0;  // the first device's worker compiles ahead (pipeline/compile_ahead.h)
 };
 
 // Where the render workers' time went, summed over them (seconds): waiting
@@ -99,13 +106,14 @@ struct Run {
 // of the three stands out sets the frame rate.
 struct WorkerTimes {
     double preparing = 0, rendering = 0, writing = 0;
+    size_t compiled_ahead = 0;  // kernels, not time
 };
 
 // One renderer (one device, or the CPU) working through the shared frame
 // list; the next frame is interpolated and packed while this one renders.
-void render_worker(const Run& run, RenderOptions options, std::atomic<size_t>& next, ImageWriter& writer,
-                   std::mutex& print, std::set<std::string>& structures, std::atomic<bool>& stop,
-                   WorkerTimes& times) {
+void render_worker(const Run& run, RenderOptions options, bool compile_ahead, std::atomic<size_t>& next,
+                   ImageWriter& writer, std::mutex& print, std::set<std::string>& structures,
+                   std::atomic<bool>& stop, WorkerTimes& times) {
     options.on_cpu_fallback = [&print](const std::string& why) {
         std::lock_guard lock(print);
         std::fprintf(stderr, "flamejit: using the CPU backend (%s)\n", why.c_str());
@@ -116,6 +124,13 @@ void render_worker(const Run& run, RenderOptions options, std::atomic<size_t>& n
         f.kernel = renderer.frame_options().kernel;
         return f;
     }();
+    // Destroyed before the renderer it compiles for.
+    std::unique_ptr<CompileAhead> ahead;
+    if (compile_ahead && run.compile_threads > 0 && renderer.backend_name() == "cuda") {
+        std::vector<double> times(run.todo.begin(), run.todo.end());
+        ahead = std::make_unique<CompileAhead>(renderer, run.keyframes, std::move(times), frame_options,
+                                               run.compile_threads);
+    }
     // Frame planning names the time, not the sequence.
     auto prepare = [&](size_t i) {
         return std::async(std::launch::async, [&run, &frame_options, i] {
@@ -199,6 +214,7 @@ void render_worker(const Run& run, RenderOptions options, std::atomic<size_t>& n
         current = following;
     }
     std::lock_guard lock(print);
+    if (ahead) times.compiled_ahead += ahead->kernels();
     times.preparing += mine.preparing;
     times.rendering += mine.rendering;
     times.writing += mine.writing;
@@ -208,6 +224,7 @@ int run(const Args& args) {
     const ParsedArgs a = parse_args(args,
                                     {"o", "output", "frames", "backend", "quality", "seed", "threads", "arch", "shuffle",
                                      "block", "accumulate", "bits", "palettes", "temporal-samples", "shard", "devices", "profile", "template",
+                                     "compile-threads",
                                      "size-scale", "quality-scale", "strips", "memory-budget"},
                                     {"help", "h", "transparent", "earlyclip", "drop-unknown", "resume", "no-png-comments",
                                      "linear", "sidecar"});
@@ -237,6 +254,9 @@ int run(const Args& args) {
         throw UsageError("--temporal-samples must be in 1.." + std::to_string(kMaxTimeSamples));
     run.frame.quality = options.quality;
     run.frame.temporal_samples = static_cast<int>(temporal);
+    const int cores = static_cast<int>(std::thread::hardware_concurrency());
+    run.compile_threads = static_cast<int>(a.integer("compile-threads", std::clamp(cores / 4, 1, 4)));
+    if (run.compile_threads < 0 || run.compile_threads > 64) throw UsageError("--compile-threads must be in 0..64");
     // Frames go to the devices one at a time, each frame on one.
     const std::vector<int> devices = options.devices;
 
@@ -296,14 +316,17 @@ int run(const Args& args) {
     WorkerTimes times;
     std::exception_ptr failure;
     {
-        ImageWriter writer(2 * devices.size());
+        // PNG encoding, at 1080p longer than a GPU renders a frame of a short
+        // animation, on as many threads as compiling ahead.
+        const int writers = std::clamp(cores / 4, 1, 4);
+        ImageWriter writer(2 * devices.size() + writers, writers);
         std::vector<std::thread> workers;
         for (int device : devices) {
             RenderOptions o = options;
             o.devices = {device};
-            workers.emplace_back([&, o] {
+            workers.emplace_back([&, o, first = workers.empty()] {
                 try {
-                    render_worker(run, o, next, writer, print, structures, stop, times);
+                    render_worker(run, o, first, next, writer, print, structures, stop, times);
                 } catch (...) {
                     std::lock_guard lock(print);
                     if (!failure) failure = std::current_exception();
@@ -322,8 +345,10 @@ int run(const Args& args) {
     }
     if (failure) std::rethrow_exception(failure);
     const double seconds = seconds_since(t0);
-    std::printf("rendered %zu frame(s) in %.2f s (%.3f frames/s), %zu kernel structure(s), %d skipped as complete\n",
-                run.todo.size(), seconds, run.todo.empty() ? 0.0 : run.todo.size() / seconds, structures.size(), skipped);
+    std::printf("rendered %zu frame(s) in %.2f s (%.3f frames/s), %zu kernel structure(s) (%zu compiled ahead), %d "
+                "skipped as complete\n",
+                run.todo.size(), seconds, run.todo.empty() ? 0.0 : run.todo.size() / seconds, structures.size(),
+                times.compiled_ahead, skipped);
     std::printf("render workers: %.2f s rendering, %.2f s waiting for frames to be interpolated and packed, "
                 "%.2f s for the image writer\n",
                 times.rendering, times.preparing, times.writing);

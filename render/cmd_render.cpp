@@ -60,9 +60,10 @@ const char* kHelp =
     "  --emit-cu FILE        also write the generated kernel source to FILE\n"
     "  --shuffle S           ring (default), none, full, divergent\n"
     "  --block N             threads per block, a multiple of 32 in 128..1024 (default 256)\n"
-    "  --blocks-per-sm N     at most N resident blocks per SM (default: as many as the\n"
-    "                        occupancy allows): a smaller pool of points, for\n"
-    "                        compute-sanitizer runs and launch experiments\n"
+    "  --blocks-per-sm N     N resident blocks per SM, at most what the occupancy allows\n"
+    "                        (default: chosen per frame, from 512 threads per SM up to the\n"
+    "                        occupancy, so that each point plots some 3000 samples):\n"
+    "                        for compute-sanitizer runs and launch experiments\n"
     "  --accumulate A        how hits reach the histogram on the GPU (the CPU backend adds\n"
     "                        them directly whatever A is): atomic (default: float4 atomics on\n"
     "                        sm_90), scalar, warp (warp-aggregated), shared (per-block cache in\n"
@@ -276,7 +277,7 @@ int run(const Args& args) {
     // before anything is written).
     if (jobs.size() > 1)
         for (const Job& job : jobs) in_flame(*job.input, job.index, [&] { renderer.check(job.input->flames[job.index]); });
-    ImageWriter writer(2);
+    ImageWriter writer(2, 1);
     for (size_t n = 0; n < jobs.size(); ++n) {
         const GenomeInput& input = *jobs[n].input;
         const int index = jobs[n].index;

@@ -1,13 +1,17 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #include "image_writer.h"
 
+#include <algorithm>
+
 #include "atomic_file.h"
 #include "image/exr_io.h"
 #include "sidecar.h"
 
 namespace fj::cli {
 
-ImageWriter::ImageWriter(size_t depth) : depth_(depth), thread_([this] { loop(); }) {}
+ImageWriter::ImageWriter(size_t depth, int threads) : depth_(depth) {
+    for (int i = 0; i < std::max(1, threads); ++i) threads_.emplace_back([this] { loop(); });
+}
 
 ImageWriter::~ImageWriter() {
     {
@@ -15,7 +19,7 @@ ImageWriter::~ImageWriter() {
         closed_ = true;
     }
     changed_.notify_all();
-    thread_.join();
+    for (std::thread& t : threads_) t.join();
 }
 
 void ImageWriter::push(Job job) {
@@ -28,7 +32,7 @@ void ImageWriter::push(Job job) {
 
 void ImageWriter::drain() {
     std::unique_lock lock(mutex_);
-    changed_.wait(lock, [&] { return (queue_.empty() && !busy_) || failure_; });
+    changed_.wait(lock, [&] { return (queue_.empty() && busy_ == 0) || failure_; });
     if (failure_) std::rethrow_exception(failure_);
 }
 
@@ -41,7 +45,7 @@ void ImageWriter::loop() {
             if (queue_.empty()) return;
             job = std::move(queue_.front());
             queue_.pop_front();
-            busy_ = true;
+            ++busy_;
         }
         try {
             if (is_exr_path(job.path))
@@ -55,7 +59,7 @@ void ImageWriter::loop() {
         }
         {
             std::lock_guard lock(mutex_);
-            busy_ = false;
+            --busy_;
         }
         changed_.notify_all();
     }

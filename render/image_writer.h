@@ -1,6 +1,8 @@
 // flamejit — images (PNG, or EXR for a path ending in .exr) encoded and
-// written on a thread of their own, so that the next image renders meanwhile
-// (render with several images, animate).
+// written on threads of their own, so that the next image renders meanwhile
+// (render with several images, animate). Encoding a 1080p PNG takes longer
+// than rendering a frame of a short animation on a GPU, so animate encodes
+// several at once.
 // SPDX-License-Identifier: GPL-3.0-or-later
 #pragma once
 
@@ -10,6 +12,7 @@
 #include <mutex>
 #include <string>
 #include <thread>
+#include <vector>
 
 #include "image/png_io.h"
 
@@ -26,8 +29,8 @@ public:
     };
 
     // At most `depth` images wait, so memory stays bounded when writing is
-    // slower than rendering.
-    explicit ImageWriter(size_t depth);
+    // slower than rendering; `threads` write at once.
+    ImageWriter(size_t depth, int threads);
     // Writes what is queued, then stops; call drain() first to see failures.
     ~ImageWriter();
     ImageWriter(const ImageWriter&) = delete;
@@ -45,9 +48,10 @@ private:
     std::mutex mutex_;
     std::condition_variable changed_;
     std::deque<Job> queue_;
-    bool busy_ = false, closed_ = false;
+    int busy_ = 0;  // threads writing an image
+    bool closed_ = false;
     std::exception_ptr failure_;
-    std::thread thread_;  // last: it starts once the rest exists
+    std::vector<std::thread> threads_;  // last: they start once the rest exists
 };
 
 }  // namespace fj::cli

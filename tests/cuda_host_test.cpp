@@ -115,12 +115,40 @@ TEST_CASE("cuda host: the first kernel compiles while the device's context is be
     // Stand-in kernels plot nothing: the launch loop ends on its stall guard.
     CHECK(stats.samples == 0);
     CHECK(stats.registers > 0);
-    CHECK(stats.blocks_per_sm == 4);            // the stand-in's occupancy
-    CHECK(stats.threads == 4u * 2u * 256u);     // 4 blocks on each of 2 SMs
+    // The stand-in's occupancy is 4 blocks per SM on 2 SMs; a frame of 1000
+    // samples gets the fewest, 512 threads per SM.
+    CHECK(stats.blocks_per_sm == 2);
+    CHECK(stats.threads == 2u * 2u * 256u);
     // A second frame of the same structure runs the kernel already loaded.
     backend->prepare(frame.key, frame.layout);
     backend->begin_frame(frame.plan);
     CHECK(backend->iterate(frame.request()).threads == stats.threads);
+}
+
+TEST_CASE("cuda host: a frame's grid gives each lane some 3000 samples, within 512 threads per SM and the occupancy") {
+    if (!have_nvrtc()) return;
+    const std::string cache = fj::test::scratch_dir("stand-in-cache");
+    const auto blocks_per_sm = [&](uint64_t samples, int fixed) {
+        fj::CudaBackendOptions options;
+        options.cache_dir = cache;
+        options.launch_rounds = 700;  // two launches to the stall guard
+        options.max_blocks_per_sm = fixed;
+        auto backend = fj::make_cuda_backend(options);
+        Frame frame;
+        frame.plan.samples = samples;
+        backend->begin_frame(frame.plan);
+        const fj::IterationStats stats = backend->iterate(frame.request());
+        CHECK(stats.threads == static_cast<uint64_t>(stats.blocks_per_sm) * 2u * 256u);
+        return stats.blocks_per_sm;
+    };
+    // 2 SMs, 256 threads a block, at most 4 resident (the stand-in).
+    CHECK(blocks_per_sm(1000, 0) == 2);
+    CHECK(blocks_per_sm(2ull * 3000 * 768, 0) == 3);
+    CHECK(blocks_per_sm(2ull * 3000 * 1024, 0) == 4);
+    CHECK(blocks_per_sm(1ull << 40, 0) == 4);
+    // --blocks-per-sm: that many, whatever the samples.
+    CHECK(blocks_per_sm(1000, 3) == 3);
+    CHECK(blocks_per_sm(1ull << 40, 1) == 1);
 }
 
 TEST_CASE("cuda host: every accumulation mode and shuffle takes its host path") {
@@ -148,7 +176,7 @@ TEST_CASE("cuda host: every accumulation mode and shuffle takes its host path") 
         // Launches sized as they run (no fixed rounds), until the stall guard.
         const fj::IterationStats stats = backend->iterate(frame.request());
         CHECK(stats.samples == 0);
-        CHECK(stats.threads == 4u * 2u * 256u);
+        CHECK(stats.threads == 2u * 2u * 256u);
         // The shared cache takes what 4 resident blocks leave of the SM's
         // 228 KiB, less 1 KiB reserved per block: 55 KiB, room for 2816
         // slots of 20 bytes, so 2048 (a power of two).

@@ -6,7 +6,10 @@
 #include <doctest/doctest.h>
 
 #include <cmath>
+#include <cstdlib>
 #include <cstring>
+#include <filesystem>
+#include <set>
 #include <string>
 #include <vector>
 
@@ -17,6 +20,10 @@
 #include "cuda/driver_api.h"
 #include "cuda/nvrtc_api.h"
 #include "errors.h"
+#include "genome/flam3_reader.h"
+#include "pipeline/compile_ahead.h"
+#include "pipeline/prepared_frame.h"
+#include "pipeline/renderer.h"
 #include "test_support.h"
 
 namespace {
@@ -165,6 +172,24 @@ TEST_CASE("gpu backend: a kernel prepared while the context is made renders as o
     CHECK(again.accum == early.accum);
 }
 
+TEST_CASE("gpu backend: a frame of few samples runs its chains' settling in a few launches, not one per round") {
+    if (!have_cuda()) return;
+    // Far fewer samples than lanes: every lane's first chain is settled
+    // (iterate/common.h), so nothing plots for about FJ_SETTLE rounds.
+    // Launches of at most 400 rounds must cover them in a handful, where
+    // sizing launches by samples / pool alone ran one round per launch.
+    fj::CudaBackendOptions options;
+    options.cache_dir = fj::test::scratch_dir("gpu-backend-cache");
+    options.launch_rounds = 400;
+    auto backend = fj::make_cuda_backend(options);
+    fj::FramePlan plan = small_plan();
+    plan.samples = 1000;
+    const Run run = render(*backend, rotation_flame(0), plan);
+    CHECK(run.stats.samples >= plan.samples);
+    CHECK(run.stats.launches >= 3);  // FJ_SETTLE + the fuse is over 1000 rounds
+    CHECK(run.stats.launches <= 6);
+}
+
 TEST_CASE("gpu backend: a device number that does not exist is an input error") {
     if (!have_cuda()) return;
     fj::CudaBackendOptions options;
@@ -256,4 +281,43 @@ TEST_CASE("gpu backend: every accumulation mode gives atomic's accumulator bit f
             }
         }
     }
+}
+
+TEST_CASE("gpu backend: compiling an animation ahead puts each structure's kernel in the cache once") {
+    if (!have_cuda()) return;
+    const std::string cache = fj::test::scratch_dir("compile-ahead-cache");
+    // The renderer's backends take their cache folder from the environment.
+    const char* before = std::getenv("FLAMEJIT_CACHE_DIR");
+    const std::string saved = before ? before : "";
+    ::setenv("FLAMEJIT_CACHE_DIR", cache.c_str(), 1);
+    const std::vector<fj::Flame> keys = fj::read_flam3_file(fj::test::source_path("genomes/three-structures.flam3"));
+    fj::FrameOptions frame;
+    frame.temporal_samples = 1;
+    const std::vector<double> times = {0, 1, 2, 3, 4, 5, 6, 7, 8};
+    std::set<std::string> structures;
+    for (double t : times) structures.insert(fj::prepare_animation_frame(keys, t, frame).key.canonical());
+    const auto kernel_files = [&] {
+        size_t n = 0;
+        for (const auto& entry : std::filesystem::directory_iterator(cache)) n += entry.path().extension() == ".fjk";
+        return n;
+    };
+    fj::RenderOptions options;
+    options.backend = fj::BackendChoice::Cuda;
+    for (int run = 0; run < 2; ++run) {
+        CAPTURE(run);
+        // The second renderer finds them all in the cache.
+        fj::Renderer renderer(options);
+        fj::CompileAhead ahead(renderer, keys, times, frame, 2);
+        ahead.wait();
+        CHECK(ahead.kernels() == structures.size());
+        CHECK(kernel_files() == structures.size());
+    }
+    // The CPU compiles nothing ahead.
+    options.backend = fj::BackendChoice::Cpu;
+    fj::Renderer cpu(options);
+    fj::CompileAhead none(cpu, keys, times, frame, 2);
+    none.wait();
+    CHECK(none.kernels() == 0);
+    if (before) ::setenv("FLAMEJIT_CACHE_DIR", saved.c_str(), 1);
+    else ::unsetenv("FLAMEJIT_CACHE_DIR");
 }

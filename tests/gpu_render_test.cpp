@@ -186,3 +186,26 @@ TEST_CASE("gpu: an image rendered on several devices is one device's image of as
     CHECK(apart <= 1.25 * seeds);
 }
 
+
+TEST_CASE("gpu: animate compiles the kernels of coming structures while frames render, or not with --compile-threads 0") {
+    if (!cuda_works()) return;
+    const std::string dir = fj::test::scratch_dir("gpu-compile-ahead");
+    for (int threads : {2, 0}) {
+        CAPTURE(threads);
+        // Motion blur: the frames around time 4 straddle two intervals, a
+        // third structure.
+        const auto r = run_command(quoted(fj::test::flamejit_binary()) + " animate " +
+                                   quoted(fj::test::source_path("genomes/three-structures.flam3")) +
+                                   " --frames 0:8 --temporal-samples 4 --backend cuda --seed 2 --compile-threads " +
+                                   std::to_string(threads) + " -o " + quoted(dir + "/t" + std::to_string(threads) + "_%02d.png"));
+        REQUIRE_MESSAGE(r.status == 0, r.output);
+        for (int n = 0; n <= 8; ++n)
+            CHECK(fj::read_png(dir + "/t" + std::to_string(threads) + "_0" + std::to_string(n) + ".png").width == 40);
+        CHECK(r.output.find("3 kernel structure(s)") != std::string::npos);
+        // A compile thread counts a structure once it has the kernel, built
+        // by itself or by the render that reached it first (which the
+        // first frame's often is), so the count is not always three.
+        if (threads == 0) CHECK(r.output.find("(0 compiled ahead)") != std::string::npos);
+        else CHECK(r.output.find("(0 compiled ahead)") == std::string::npos);
+    }
+}

@@ -560,6 +560,23 @@ TEST_CASE("post cuda: matches the CPU post-pass on a random accumulator (needs a
     CHECK(gpu_stats.nonempty_cells == cpu_stats.nonempty_cells);
     CHECK(gpu_stats.alpha_sum == doctest::Approx(cpu_stats.alpha_sum));
     CHECK(mismatches(gpu, cpu) == 0);
+    REQUIRE(gpu_stats.density_estimation);
+    // Without the compaction of non-empty cells (a thread per cell), with
+    // density estimation and with plain log scaling: the same image.
+    for (double radius : {f.estimator_radius, 0.0}) {
+        CAPTURE(radius);
+        fj::Flame g = f;
+        g.estimator_radius = radius;
+        fj::PostPlan whole = fj::make_post_plan(g, plan);
+        whole.compact_cells = false;
+        fj::PostStats stats;
+        d_accum = device_copy(accum);
+        const fj::ImageF uncompacted = fj::post_process_cuda(whole, d_accum, nullptr, &stats);
+        cudaFree(d_accum);
+        CHECK(stats.nonempty_cells == -1);
+        CHECK(stats.density_estimation == (radius > 0));
+        CHECK(mismatches(uncompacted, fj::post_process_cpu(whole, accum.data(), 2, nullptr)) == 0);
+    }
 
     // A strip's rows (its filter windows start at filter_top), toned and linear.
     const fj::FramePlan band = fj::band_plan(plan, 10, 20);
@@ -574,6 +591,66 @@ TEST_CASE("post cuda: matches the CPU post-pass on a random accumulator (needs a
         CHECK(mismatches(fj::post_process_cuda(strip, d_accum, nullptr, nullptr),
                          fj::post_process_cpu(strip, rows.data(), 2, nullptr)) == 0);
     }
+    cudaFree(d_accum);
+}
+
+// Output pixels per side of the tiles the GPU filter skips when empty (post_cuda.cu).
+constexpr int kTileCells = 16;
+
+TEST_CASE("post cuda: tiles of empty filter windows come out as the CPU's, skipped or not (needs a GPU)") {
+    if (!cuda_device_present()) return;
+    // Hits crowd one corner: most 16×16 tiles of the 96×72 image filter
+    // nothing but empty cells, the corner's neighbours only some of them.
+    fj::Flame f = small_frame();
+    f.width = 96;
+    f.height = 72;
+    const fj::FramePlan plan = fj::plan_frame(f);
+    std::vector<float> accum(size_t(4) * plan.hist_width * plan.hist_height, 0.0f);
+    std::mt19937 rng(5);
+    std::uniform_int_distribution<int> near(0, plan.hist_width / 5);
+    for (int n = 0; n < 3000; ++n) {
+        float* c = &accum[4 * (size_t(near(rng) + 3) * plan.hist_width + near(rng) + 3)];
+        c[0] += 255 * 0.9f, c[1] += 255 * 0.2f, c[2] += 255 * 0.4f, c[3] += 255;
+    }
+    // And single hits far from it, each on the first cell of a tile's first
+    // pixel (the tile to its right, or below), whose windows the last pixel
+    // of the tile before reaches too: a tile missed on either side of an
+    // edge shows. (The filter is wider than the supersample.)
+    const fj::PostPlan geometry = fj::make_post_plan(f, plan);
+    REQUIRE(geometry.filter.width > geometry.supersample);
+    const int cell = kTileCells * geometry.supersample, start = geometry.de_offset;
+    for (const auto& [cx, cy] : {std::pair{start + 4 * cell, start + 3 * cell + cell / 2},
+                                 std::pair{start + 5 * cell + cell / 2, start + 2 * cell}}) {
+        float* c = &accum[4 * (size_t(cy) * plan.hist_width + cx)];
+        c[0] += 255, c[3] += 255;
+    }
+    float* d_accum = device_copy(accum);
+    for (double radius : {f.estimator_radius, 0.0})
+        for (bool earlyclip : {false, true})
+            for (bool compact : {true, false}) {
+                CAPTURE(radius);
+                CAPTURE(earlyclip);
+                CAPTURE(compact);
+                fj::Flame g = f;
+                g.estimator_radius = radius;
+                g.background[2] = 0.5;  // empty pixels are not black
+                fj::PostPlan post = fj::make_post_plan(g, plan);
+                post.earlyclip = earlyclip;
+                post.compact_cells = compact;
+                CHECK(mismatches(fj::post_process_cuda(post, d_accum, nullptr, nullptr),
+                                 fj::post_process_cpu(post, accum.data(), 2, nullptr)) == 0);
+            }
+    cudaFree(d_accum);
+    // A strip of rows below the corner (its filter windows start at
+    // filter_top), where only the top tiles reach hits.
+    const fj::FramePlan band = fj::band_plan(plan, 20, 40);
+    const size_t row = size_t(4) * plan.hist_width;
+    const std::vector<float> rows(accum.begin() + row * band.hist_row0,
+                                  accum.begin() + row * (band.hist_row0 + band.hist_height));
+    d_accum = device_copy(rows);
+    fj::PostPlan strip = fj::make_post_plan(f, band);
+    CHECK(mismatches(fj::post_process_cuda(strip, d_accum, nullptr, nullptr),
+                     fj::post_process_cpu(strip, rows.data(), 2, nullptr)) == 0);
     cudaFree(d_accum);
 }
 

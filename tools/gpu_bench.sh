@@ -14,22 +14,24 @@
 # benchmarks/results/ with the device, driver and command they name.
 # "quick" shortens the benchmarks (smaller sizes, fewer qualities); "full"
 # (or empty) keeps them. PHASES, comma-separated, picks what runs (default:
-# all, in this order): tests, sanitize, startup, throughput, codegen,
-# strategies, cpu, shuffle, animate; a long batch can so be split over
-# several shorter sessions into one folder.
+# all, in this order): tests, sanitize, startup, post, throughput, codegen,
+# launch, switch, strategies, cpu, shuffle, animate; a long batch can so be
+# split over several shorter sessions into one folder.
 # Environment: FLAMEJIT (the flamejit binary; default build/flamejit, or the
 # bundle's), FJ_TEST_RUNNER (command line that runs the GPU suites; default
 # `ctest --test-dir build -L gpu --output-on-failure`, or the bundle's
 # `run_tests.sh --gpu`), FLAM3 (set: compare throughput with flam3-render),
-# FJ_BEFORE (another flamejit binary that the startup phase times too).
+# FJ_BEFORE (another flamejit binary that the startup phase times too),
+# POST_COST (the post_cost tool; default beside flamejit).
 set -uo pipefail
-usage="usage: tools/gpu_bench.sh RESULTS_DIR [quick|full] [tests,sanitize,startup,throughput,codegen,strategies,cpu,shuffle,animate]"
+all_phases=tests,sanitize,startup,post,throughput,codegen,launch,switch,strategies,cpu,shuffle,animate
+usage="usage: tools/gpu_bench.sh RESULTS_DIR [quick|full] [${all_phases}]"
 out=${1:?$usage}
 quick=${2:-}
-phases=${3:-tests,sanitize,startup,throughput,codegen,strategies,cpu,shuffle,animate}
+phases=${3:-$all_phases}
 [[ $quick == "" || $quick == quick || $quick == full ]] || { echo "$usage" >&2; exit 2; }
 for p in ${phases//,/ }; do
-    [[ $p =~ ^(tests|sanitize|startup|throughput|codegen|strategies|cpu|shuffle|animate)$ ]] || { echo "gpu_bench: unknown phase '$p'; $usage" >&2; exit 2; }
+    [[ ,$all_phases, == *",$p,"* ]] || { echo "gpu_bench: unknown phase '$p'; $usage" >&2; exit 2; }
 done
 mkdir -p "$out"
 here=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
@@ -46,6 +48,7 @@ else
     tests=${FJ_TEST_RUNNER:-ctest --test-dir build -L gpu --output-on-failure}
     describe() { git describe --always --dirty; }
 fi
+post_cost=${POST_COST:-$(dirname "$fj")/post_cost}
 export FLAMEJIT_CACHE_DIR=${FLAMEJIT_CACHE_DIR:-$(mktemp -d)}
 
 step() { echo "== $*" | tee -a "$out/summary.txt"; }
@@ -143,6 +146,15 @@ fi
 
 size=1920x1080 scale=1 quality=100 qualities=10,20,50,100 ref=2000
 [ "$quick" = quick ] && size=960x540 scale=0.5 quality=20 qualities=5,10,20 ref=400
+if wanted post; then
+    # Issue 4's measure: the CUDA post-pass skipping empty space (the
+    # cub::DeviceSelect list of non-empty cells, tiles of empty filter
+    # windows) and visiting every cell and pixel, on the same histogram,
+    # alternating (the benchmark genomes are 1920x1080).
+    step "post-pass with and without skipping empty cells and tiles, quality $quality"
+    "$post_cost" "$genomes"/*.flam3 --cuda --quality $quality --repeat 9 --json "$out/post-compaction.json" 2>&1 \
+        | tee -a "$out/summary.txt"
+fi
 # Every accumulation mode (packed is lossy in hot cells: its JSON rows carry
 # packed_carries, which must be 0 for its timing to count as exact).
 if wanted throughput; then
@@ -161,12 +173,27 @@ fi
 if wanted codegen; then
     # NVRTC options that compile faster but change the generated code
     # (benchmarks/README.md "Compile path"): adopted only if the GPU agrees.
-    for run in ptxas-O1:-Xptxas=-O1 Ofc-min:-Ofc=min; do
+    for run in flamejit: ptxas-O1:-Xptxas=-O1 Ofc-min:-Ofc=min; do
         label=${run%%:*} opts=${run#*:}
         step "bench throughput with FLAMEJIT_NVRTC_OPTIONS=$opts"
         FLAMEJIT_NVRTC_OPTIONS=$opts "$fj" bench throughput "$genomes"/*.flam3 --backend cuda --size $size \
             --quality $quality --json "$out/throughput-$label.json" 2>&1 | tee -a "$out/summary.txt"
     done
+fi
+if wanted launch; then
+    # The launch shape against the default (256 threads a block, as many
+    # blocks per SM as the occupancy allows), in one run: other block sizes,
+    # and fewer resident blocks per SM.
+    for shape in default "--block 128" "--block 512" "--blocks-per-sm 2" "--blocks-per-sm 4"; do
+        label=${shape// /}
+        label=${label#--}
+        step "bench throughput, launch shape: $shape"
+        # shellcheck disable=SC2086  # the shape is two words
+        "$fj" bench throughput "$genomes"/*.flam3 --backend cuda --size $size --quality $quality \
+            ${shape#default} --json "$out/throughput-launch-$label.json" 2>&1 | tee -a "$out/summary.txt"
+    done
+fi
+if wanted switch; then
     # The design's reason to exist, in iterations/s: the same genomes through
     # the switch kernel every other renderer of that kind would run, against
     # the specialized kernel, one render each (render's final line gives the
@@ -223,7 +250,22 @@ if wanted animate; then
             'BEGIN { printf "%s: exit %d, %d frames in %.2f s, %.3f frames/s\n", l, s, n, t, n / t }' \
             | tee -a "$out/summary.txt"
     }
+    # Each new structure's kernel compiled when its first frame comes
+    # (--compile-threads 0), then by compile threads while frames render
+    # (the default), each with an empty kernel cache.
+    for threads in 0 default; do
+        ahead=()
+        [[ $threads == default ]] || ahead=(--compile-threads "$threads")
+        FLAMEJIT_CACHE_DIR=$(mktemp -d) timed "cuda-compile-threads-$threads" 24 "$fj" animate "$anim/seq.flam3" \
+            --frames 1:24 --backend cuda --seed 1 -o "$anim/cuda_%05d.png" "${ahead[@]}"
+        grep -E "^rendered|^render workers" "$anim/cuda-compile-threads-$threads.log" | tee -a "$out/summary.txt"
+    done
     timed cuda 24 "$fj" animate "$anim/seq.flam3" --frames 1:24 --backend cuda --seed 1 -o "$anim/cuda_%05d.png"
+    # Nearly empty frames of one time step: each used to run its chains'
+    # ~1000 settling rounds one launch at a time.
+    timed cuda-empty 24 "$fj" animate "$anim/seq.flam3" --frames 1:24 --backend cuda --seed 1 --quality 0.01 \
+        --temporal-samples 1 -o "$anim/empty_%05d.png"
+    grep -E "^frame 2:" "$anim/cuda-empty.log" | tee -a "$out/summary.txt"
     timed cpu 3 "$fj" animate "$anim/seq.flam3" --frames 1:3 --backend cpu --seed 1 -o "$anim/cpu_%05d.png"
     timed flam3-animate 3 env in="$anim/seq.flam3" prefix="$anim/flam3a_" begin=1 end=3 nthreads="$(nproc)" \
         isaac_seed=a verbose=0 flam3-animate

@@ -27,6 +27,15 @@ constexpr double kTargetLaunchMs = 75;
 // the first report.
 constexpr unsigned int kFirstRounds = 8;
 constexpr unsigned int kSeedBlock = 256;
+// A frame's grid: lanes plot their share of its samples best when that is
+// several thousand, because every settled first chain runs FJ_SETTLE
+// unplotted rounds (iterate/common.h); at 8 blocks of 256 per SM, a 1080p
+// frame of quality 100 gave each lane 767 samples, and 2 blocks per SM ran
+// it 1.07-1.37x faster on an H100 (benchmarks/README.md). So a frame gets
+// as many resident blocks per SM as leave each lane kLaneSamples, within
+// kMinLanesPerSm (enough warps to hide latency) and the occupancy.
+constexpr double kLaneSamples = 3.0 * FJ_SETTLE;
+constexpr unsigned int kMinLanesPerSm = 512;
 
 // A device allocation that grows on demand and frees itself.
 class DeviceBuffer {
@@ -159,14 +168,28 @@ public:
         make_current();
         const auto start = std::chrono::steady_clock::now();
         const LoadedKernel& kernel = modules_.load(*request.key, *request.layout);
-        const unsigned int pool = kernel.grid * kernel.block;
         if (request.fuse < 0 || request.fuse > 100000) throw std::runtime_error("iterate: fuse must be in 0..100000");
         // How many plotted steps each lane will run in the frame decides the
-        // share of fresh first chains (fj::fresh_chain_fraction, iterate/common.h).
+        // grid and the share of fresh first chains (fj::fresh_chain_fraction,
+        // iterate/common.h).
         const uint64_t frame_samples = std::max(request.frame_samples, samples);
-        prepare_pool(pool, request.seed, kernel,
+        const unsigned int grid = frame_grid(kernel, frame_samples);
+        const unsigned int pool = grid * kernel.block;
+        prepare_pool(pool, grid, request.seed, kernel,
                      fj::fresh_chain_fraction(static_cast<float>(static_cast<double>(frame_samples) / pool)),
                      request.fuse);
+        // The rounds from the frame's start through this call's samples, as
+        // the CPU backend plans them: lanes plot nothing during their fuse
+        // and, settled ones, FJ_SETTLE rounds more, so a call of fewer
+        // samples than lanes needs many more rounds than samples / pool (a
+        // nearly empty frame ran its ~1000 settling rounds one launch each).
+        // Under warp-uniform xaos a lane moves once per M rounds on average.
+        planned_per_lane_ += static_cast<double>(samples) / pool;
+        const double lazy = request.key->xaos && request.key->shuffle != Shuffle::Divergent
+                                ? xaos_proposal_mass(*request.flame)
+                                : 1.0;
+        const double through_rounds = std::ceil(
+            fresh_lane_rounds(static_cast<float>(planned_per_lane_), fresh_share_, request.fuse) * lazy);
         if (request.key->density_count && !counts_ready_) {
             const size_t cells = static_cast<size_t>(hist_w_) * static_cast<size_t>(hist_h_);
             counts_.reserve(cells * sizeof(float));
@@ -187,7 +210,7 @@ public:
         CU_CHECK(cuMemcpyHtoDAsync(params_.get(), params.data(), params.size() * sizeof(float), stream_));
         step_ends_.reserve(ends.size() * sizeof(unsigned long long));
         CU_CHECK(cuMemcpyHtoDAsync(step_ends_.get(), ends.data(), ends.size() * sizeof(unsigned long long), stream_));
-        CU_CHECK(cuMemsetD32Async(block_plotted_.get(), 0, 2 * static_cast<size_t>(kernel.grid), stream_));
+        CU_CHECK(cuMemsetD32Async(block_plotted_.get(), 0, 2 * static_cast<size_t>(grid), stream_));
         counters_.reserve(kCounters * sizeof(unsigned long long));
         CU_CHECK(cuMemsetD32Async(counters_.get(), 0, 2 * kCounters, stream_));
         prepare_packed(kernel);
@@ -199,19 +222,29 @@ public:
         // Time steps: blocks count their samples and stop at their
         // stretch's end, so the call is done when every block is.
         const bool spans = request.key->time_steps;
-        const auto done = [&](const unsigned long long* c) { return spans ? c[4] >= kernel.grid : c[0] >= samples; };
+        const auto done = [&](const unsigned long long* c) { return spans ? c[4] >= grid : c[0] >= samples; };
 
         IterationStats stats;
         // plotted, bad, idle lane-rounds, carries, finished blocks
         unsigned long long host_counters[kCounters] = {0, 0, 0, 0, 0};
-        // Never more rounds than the samples need, even at first: a small
-        // call may ask for less than one sample per lane.
-        unsigned int rounds = next_rounds(launch_rounds_ ? launch_rounds_ : kFirstRounds, -1.0, samples, pool);
+        // The rounds a launch may run, the first too (a small call may ask
+        // for less than a sample per lane): what the samples left need at
+        // one per lane, which never passes the round where the call's
+        // samples are plotted; and until the call plots its first sample,
+        // what the chains need to reach them (which may pass that round by
+        // a little, but a call whose lanes plot nothing for a while asks for
+        // little: its first plotting rounds reach its samples anyway).
+        const auto rounds_needed = [&](uint64_t left, uint64_t plotted) {
+            const double by_samples = std::ceil(static_cast<double>(left) / pool);
+            return plotted > 0 ? by_samples : std::max(by_samples, through_rounds - static_cast<double>(round_base_));
+        };
+        unsigned int rounds = next_rounds(launch_rounds_ ? launch_rounds_ : kFirstRounds, -1.0, rounds_needed(samples, 0));
         unsigned long long unplotted_rounds = 0;
         while (!done(host_counters)) {
             const unsigned long long plotted_before = host_counters[0];
             const auto launch_start = std::chrono::steady_clock::now();
-            launch_iterate(kernel, steps_args, rounds, request.fuse);
+            launch_iterate(kernel, grid, steps_args, rounds, request.fuse);
+            ++stats.launches;
             CU_CHECK(cuMemcpyDtoHAsync(host_counters, counters_.get(), sizeof host_counters, stream_));
             CU_CHECK(cuStreamSynchronize(stream_));
             const double ms = std::chrono::duration<double, std::milli>(
@@ -230,14 +263,15 @@ public:
             // with time steps only the timing bounds its length.
             const uint64_t left = spans ? std::numeric_limits<uint64_t>::max() / 2
                                         : samples - std::min<uint64_t>(samples, host_counters[0]);
-            rounds = next_rounds(launch_rounds_ ? launch_rounds_ : rounds, launch_rounds_ ? -1.0 : ms, left, pool);
+            rounds = next_rounds(launch_rounds_ ? launch_rounds_ : rounds, launch_rounds_ ? -1.0 : ms,
+                                 rounds_needed(left, host_counters[0]));
         }
         stats.samples = host_counters[0];
         stats.bad_values = host_counters[1];
         stats.idle_lane_rounds = host_counters[2];
         stats.packed_carries = host_counters[3];
         stats.registers = kernel.registers;
-        stats.blocks_per_sm = kernel.blocks_per_sm;
+        stats.blocks_per_sm = static_cast<int>(grid / sm_count(kernel));
         stats.threads = pool;
         stats.cache_slots = kernel.cache_bits ? 1u << kernel.cache_bits : 0u;
         stats.seconds =
@@ -432,13 +466,11 @@ private:
     }
 
     // Grows the launch towards kTargetLaunchMs (at most 4× per step, so one
-    // noisy measurement cannot overshoot far), and never much past what the
-    // remaining samples need. ms < 0 keeps `rounds` (a fixed launch shape).
-    static unsigned int next_rounds(unsigned int rounds, double ms, uint64_t remaining,
-                                    unsigned int pool) {
+    // noisy measurement cannot overshoot far), and never past the rounds
+    // the call still `needed`. ms < 0 keeps `rounds` (a fixed launch shape).
+    static unsigned int next_rounds(unsigned int rounds, double ms, double needed) {
         const double scale = ms < 0 ? 1.0 : ms > 0 ? std::clamp(kTargetLaunchMs / ms, 0.25, 4.0) : 4.0;
         const double wanted = std::max(1.0, std::floor(rounds * scale));
-        const double needed = std::ceil(static_cast<double>(remaining) / pool);
         return static_cast<unsigned int>(std::clamp(std::min(wanted, needed), 1.0, 1.0e6));
     }
 
@@ -477,11 +509,26 @@ private:
         packed_flush_ = nullptr;
     }
 
+    static unsigned int sm_count(const LoadedKernel& kernel) { return kernel.grid / kernel.blocks_per_sm; }
+
+    // The blocks a frame of `frame_samples` iterates with (kLaneSamples).
+    static unsigned int frame_grid(const LoadedKernel& kernel, uint64_t frame_samples) {
+        if (kernel.fixed_blocks) return kernel.grid;
+        const unsigned int sms = sm_count(kernel);
+        const double lanes_per_sm = static_cast<double>(frame_samples) / (sms * kLaneSamples);
+        const unsigned int fewest = std::max(1u, kMinLanesPerSm / kernel.block);
+        const double blocks = std::floor(lanes_per_sm / kernel.block);
+        const unsigned int per_sm = static_cast<unsigned int>(
+            std::clamp(blocks, static_cast<double>(fewest), static_cast<double>(kernel.blocks_per_sm)));
+        return std::min(kernel.grid, per_sm * sms);
+    }
+
     // The pool lives across iterate calls of one frame; a new frame, or a
-    // kernel whose pool or grid is larger than the pool's, starts fresh
-    // points (and fresh per-block tracks).
-    void prepare_pool(unsigned int pool, uint64_t seed, const LoadedKernel& kernel, float fresh_fraction, int fuse) {
-        if (pool_seeded_ && pool <= pool_size_ && kernel.grid <= pool_blocks_) return;
+    // pool or grid larger than the pool's, starts fresh points (and fresh
+    // per-block tracks).
+    void prepare_pool(unsigned int pool, unsigned int grid, uint64_t seed, const LoadedKernel& kernel,
+                      float fresh_fraction, int fuse) {
+        if (pool_seeded_ && pool <= pool_size_ && grid <= pool_blocks_) return;
         points_.reserve(static_cast<size_t>(pool) * sizeof(float) * 4);
         rng_.reserve(static_cast<size_t>(pool) * sizeof(unsigned long long));
         CUdeviceptr points = points_.get(), rng = rng_.get();
@@ -492,18 +539,20 @@ private:
                                 kSeedBlock, 1, 1, 0, stream_, args, nullptr));
         // Per block: samples plotted in the call, the step its points are
         // on (all bits set: -1, none yet), rounds run in the frame.
-        const size_t blocks = kernel.grid;
+        const size_t blocks = grid;
         block_plotted_.reserve(blocks * sizeof(unsigned long long));
         block_steps_.reserve(blocks * sizeof(int));
         block_rounds_.reserve(blocks * sizeof(unsigned int));
         CU_CHECK(cuMemsetD32Async(block_steps_.get(), 0xffffffffu, blocks, stream_));
         CU_CHECK(cuMemsetD32Async(block_rounds_.get(), 0, blocks, stream_));
         pool_size_ = pool;
-        pool_blocks_ = kernel.grid;
+        pool_blocks_ = grid;
         pool_seeded_ = true;
+        fresh_share_ = fresh_fraction;
+        planned_per_lane_ = 0;
     }
 
-    void launch_iterate(const LoadedKernel& kernel, StepsArgs steps, unsigned int rounds, int fuse) {
+    void launch_iterate(const LoadedKernel& kernel, unsigned int grid, StepsArgs steps, unsigned int rounds, int fuse) {
         CUdeviceptr params = params_.get(), ends = step_ends_.get(), plotted = block_plotted_.get();
         CUdeviceptr on_steps = block_steps_.get(), block_rounds = block_rounds_.get();
         CUdeviceptr points = points_.get(), rng = rng_.get();
@@ -516,7 +565,7 @@ private:
         void* args[] = {&params, &steps.stride, &ends,     &steps.count, &steps.first, &plotted,
                         &on_steps, &block_rounds, &points,   &rng,         &target,      &hist_w,
                         &hist_h,   &hist_row0,    &rounds,   &round_base,  &counters,    &counts, &fuse};
-        CU_CHECK(cuLaunchKernel(kernel.iterate, kernel.grid, 1, 1, kernel.block, 1, 1, kernel.dynamic_shared,
+        CU_CHECK(cuLaunchKernel(kernel.iterate, grid, 1, 1, kernel.block, 1, 1, kernel.dynamic_shared,
                                 stream_, args, nullptr));
     }
 
@@ -539,6 +588,10 @@ private:
     unsigned int pool_size_ = 0, pool_blocks_ = 0;
     bool pool_seeded_ = false;
     unsigned int round_base_ = 0;  // launched rounds of the frame (without time steps)
+    // The pool's share of fresh first chains, and the samples per lane its
+    // frame's calls have asked for so far (for rounds_needed in iterate).
+    float fresh_share_ = 1;
+    double planned_per_lane_ = 0;
     uint64_t steps_seen_ = 0;      // the frame's time steps in the calls so far
 };
 

@@ -26,9 +26,11 @@ struct CudaBackendOptions {
     // kernels hit for hit. `launch_rounds` > 0: every launch runs that many
     // rounds (the last one only what the samples still need) instead of
     // being sized by its duration, so the total does not depend on timing.
-    // `max_blocks_per_sm` > 0 caps the grid, so that kernels of different
-    // occupancy (registers differ between accumulation modes) run the same
-    // pool of points and therefore the same trajectories.
+    // `max_blocks_per_sm` > 0 fixes the grid at that many blocks per SM (or
+    // fewer, where the occupancy allows fewer) instead of sizing it per
+    // frame, so that kernels of different occupancy (registers differ
+    // between accumulation modes) run the same pool of points and therefore
+    // the same trajectories.
     unsigned int launch_rounds = 0;
     int max_blocks_per_sm = 0;
 };

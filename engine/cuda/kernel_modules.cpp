@@ -84,6 +84,7 @@ const LoadedKernel& KernelModules::load(const KernelKey& requested, const ParamL
         if (key.accumulation == Accumulation::Shared) size_hit_cache(kernel, per_sm);
         kernel.grid = static_cast<unsigned int>(per_sm * sm_count_);
         kernel.blocks_per_sm = per_sm;
+        kernel.fixed_blocks = max_blocks_per_sm_ > 0;
         kernel.registers = compiled.registers;
     } catch (...) {
         cuda_driver().cuModuleUnload(kernel.module);

@@ -32,6 +32,7 @@ struct LoadedKernel {
     unsigned int block = 0;
     unsigned int grid = 0;  // blocks: all resident at once
     int blocks_per_sm = 0;
+    bool fixed_blocks = false;  // blocks_per_sm was named (--blocks-per-sm): no smaller grids
     int registers = -1;
     unsigned int dynamic_shared = 0;  // bytes: the hit cache of --accumulate shared
     unsigned int cache_bits = 0;

@@ -78,6 +78,7 @@ auto Renderer::falling_back(const Body& body) -> decltype(body()) {
 void Renderer::fall_back_to_cpu(const std::string& why) {
     // The prefetch may be compiling on the backend about to go.
     if (prefetched_.valid()) prefetched_.wait();
+    std::unique_lock lock(backends_mutex_);
     helpers_.clear();
     backend_ = make_cpu_backend({options_.threads});
     backend_name_ = backend_->name();
@@ -99,6 +100,14 @@ void Renderer::prefetch(const Flame& flame) {
             // render() meets the same failure and reports it.
         }
     });
+}
+
+bool Renderer::compile_ahead(const KernelKey& key, const ParamLayout& layout) {
+    std::shared_lock lock(backends_mutex_);
+    if (backend_name_ != "cuda") return false;
+    backend_->prepare(key, layout);
+    for (auto& helper : helpers_) helper->prepare(key, layout);
+    return true;
 }
 
 FrameOptions Renderer::frame_options() const {

@@ -15,6 +15,7 @@
 #include <functional>
 #include <future>
 #include <memory>
+#include <shared_mutex>
 #include <string>
 #include <vector>
 
@@ -40,8 +41,9 @@ struct RenderOptions {
     // which runs the post-pass. The CPU backend ignores them.
     std::vector<int> devices = {0};
     KernelOptions kernel;        // shuffle, block size, arch (arch empty = the device's)
-    // CUDA: at most this many resident blocks per SM (0: as many as the
-    // occupancy allows); a smaller pool for sanitizers and launch A/B runs.
+    // CUDA: this many resident blocks per SM, at most what the occupancy
+    // allows (0: chosen per frame from its samples, cuda_backend.cpp); a
+    // fixed pool for sanitizers and launch A/B runs.
     int max_blocks_per_sm = 0;
     std::string emit_cu;         // write the generated kernel source here
     bool transparent = false;    // alpha from density, no background (flam3's transparency=1)
@@ -109,6 +111,12 @@ public:
     // message, when it is rendered. One prefetch at a time: a second waits
     // for the first.
     void prefetch(const Flame& flame);
+    // Builds, on the calling thread, the kernel of a frame this renderer
+    // will render later, for every device it renders on, so that the frame
+    // finds it built (pipeline/compile_ahead.h). Thread-safe. Returns false,
+    // doing nothing, where kernels are not compiled (CPU). Throws what the
+    // compile throws.
+    bool compile_ahead(const KernelKey& key, const ParamLayout& layout);
     FrameOptions frame_options() const;
     void set_progress(ProgressFn progress) { options_.progress = std::move(progress); }
     // The backend in use ("cuda" or "cpu") and, for auto, why CUDA was not used.
@@ -143,6 +151,9 @@ private:
     std::string backend_name_;
     std::string fallback_reason_;
     bool cuda_proven_ = false;  // a frame rendered on CUDA: later failures are errors
+    // Held by compile_ahead while it uses the backends, and by the
+    // renderer's thread while it replaces them (falling back to the CPU).
+    std::shared_mutex backends_mutex_;
     // Declared after the backend: destroyed (waited for) before it.
     std::future<void> prefetched_;
 };

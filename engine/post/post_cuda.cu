@@ -1,4 +1,4 @@
-// flamejit — the post-pass on the GPU: compaction, log scaling / DE splat, filter, tone.
+// flamejit — the post-pass on the GPU: compaction, log scaling / DE splat, filter, tone (empty tiles skipped).
 // SPDX-License-Identifier: GPL-3.0-or-later
 //
 // Compiled ahead of time by nvcc because CUB's device-wide algorithms do not
@@ -95,12 +95,20 @@ __device__ FJ_INLINE void add_cell(float4* dst, float4 v) {
 #endif
 }
 
+// The cell thread t visits: the t-th of the compacted list, or, without
+// one (PostPlan::compact_cells off), cell t itself when it is worth a visit.
+__device__ FJ_INLINE int visited_cell(const int* cells, const VisitCell& visit, int t) {
+    if (cells) return cells[t];
+    return visit(t) ? t : -1;
+}
+
 // Adds to `out`, which sums the passes of a frame (one thread per cell).
-__global__ void log_scale_kernel(const float4* accum, const int* cells, int count, float k1,
+__global__ void log_scale_kernel(const float4* accum, const int* cells, VisitCell visit, int count, float k1,
                                  float k2, float4* out) {
     int t = blockIdx.x * blockDim.x + threadIdx.x;
     if (t >= count) return;
-    int n = cells[t];
+    int n = visited_cell(cells, visit, t);
+    if (n < 0) return;
     float4 c = accum[n];
     float ls = log_scale_factor(c.w, k1, k2);
     float4 o = out[n];
@@ -111,12 +119,13 @@ __global__ void log_scale_kernel(const float4* accum, const int* cells, int coun
 // Kernels are chosen from `counts` (every `stride` floats: the count buffer,
 // or the accumulator's alpha).
 __global__ void density_splat_kernel(const float4* accum, const float* counts, int stride,
-                                     const int* cells, int count, int width,
+                                     const int* cells, VisitCell visit, int count, int width,
                                      int height, DensitySelect sel, const float* coefs,
                                      const int* radius, float k1, float k2, float4* out) {
     int t = blockIdx.x * blockDim.x + threadIdx.x;
     if (t >= count) return;
-    int n = cells[t];
+    int n = visited_cell(cells, visit, t);
+    if (n < 0) return;
     int y = n / width, x = n - y * width;
     float4 c = accum[n];
     int k = de_kernel_index(density_around(counts, stride, width, x, y, sel.supersample), sel);
@@ -147,16 +156,43 @@ __global__ void tone_cells_kernel(float4* scaled, long long cells, ToneParamsT<d
     scaled[n] = make_float4((float)o[0], (float)o[1], (float)o[2], (float)o[3]);
 }
 
+// The filter and tone pass runs in tiles of kTile × kTile output pixels.
+constexpr int kTile = 16;
+
+// Marks the tiles whose pixels' filter windows hold a non-zero scaled cell
+// (one thread per cell): pixel (px, py) filters the fw × fw cells from
+// (left + px·os, top + py·os).
+__global__ void mark_tiles_kernel(const float4* scaled, long long cells, int hist_w, int left, int top, int os,
+                                  int fw, int width, int height, int tiles_x, unsigned char* busy) {
+    long long n = (long long)blockIdx.x * blockDim.x + threadIdx.x;
+    if (n >= cells) return;
+    float4 c = scaled[n];
+    if (c.x == 0.0f && c.y == 0.0f && c.z == 0.0f && c.w == 0.0f) return;
+    int cy = (int)(n / hist_w), cx = (int)(n - (long long)cy * hist_w);
+    // Pixels p with p·os <= d <= p·os + fw - 1, d the cell's offset.
+    auto first = [os, fw](int d) { int a = d - fw + 1; return a <= 0 ? 0 : (a + os - 1) / os; };
+    auto last = [os](int d) { return d < 0 ? -1 : d / os; };
+    int x0 = first(cx - left), x1 = last(cx - left);
+    int y0 = first(cy - top), y1 = last(cy - top);
+    if (x1 > width - 1) x1 = width - 1;
+    if (y1 > height - 1) y1 = height - 1;
+    for (int ty = y0 / kTile; y0 <= y1 && ty <= y1 / kTile; ++ty)
+        for (int tx = x0 / kTile; x0 <= x1 && tx <= x1 / kTile; ++tx) busy[ty * tiles_x + tx] = 1;
+}
+
 // Filter and tone in double, as the CPU does (tone.h says why): one thread
 // per output pixel, so the double arithmetic is a small share of the pass.
+// A tile that mark_tiles_kernel left clear (`busy` given) filters to zero
+// without reading its windows.
 __global__ void filter_tone_kernel(const float4* scaled, int hist_w, int width, int height, int os,
                                    int left, int top, const double* coefs, int fw, ToneParamsT<double> tone,
-                                   bool earlyclip, bool linear, float4* image) {
+                                   bool earlyclip, bool linear, const unsigned char* busy, float4* image) {
     int px = blockIdx.x * blockDim.x + threadIdx.x;
     int py = blockIdx.y * blockDim.y + threadIdx.y;
     if (px >= width || py >= height) return;
-    double t[4], o[4];
-    filter_pixel(reinterpret_cast<const float*>(scaled), hist_w, left + px * os, top + py * os, coefs, fw, t);
+    double t[4] = {0.0, 0.0, 0.0, 0.0}, o[4];
+    if (!busy || busy[blockIdx.y * gridDim.x + blockIdx.x])
+        filter_pixel(reinterpret_cast<const float*>(scaled), hist_w, left + px * os, top + py * os, coefs, fw, t);
     if (linear)
         for (int i = 0; i < 4; ++i) o[i] = i < 3 ? t[i] : t[3] / 255.0;
     else if (earlyclip)
@@ -179,27 +215,31 @@ CudaPostTotals scale_pass(const CudaPostJob& job, const CudaPostBuffers& buffers
 
     // Compact the cells worth visiting, and total the density, so the
     // scaling launch is sized by the hits rather than the histogram.
+    // Without the compaction (for measuring it), a thread per cell.
     VisitCell visit{d_accum, job.hist_width, 0, 0, job.hist_width, job.hist_height};
     if (job.density_estimation) {
         visit.x0 = visit.y0 = os - 1;
         visit.x1 = job.hist_width - (os - 1);
         visit.y1 = job.hist_height - (os - 1);
     }
-    DeviceArray<int> d_cells(cells);
+    DeviceArray<int> d_cells(job.compact ? cells : 0);
     DeviceArray<int> d_count(1);
     DeviceArray<double> d_alpha(1);
     thrust::counting_iterator<int> index(0);
     size_t select_bytes = 0, reduce_bytes = 0;
-    FJ_CUDA_CHECK(cub::DeviceSelect::If(nullptr, select_bytes, index, d_cells.get(), d_count.get(),
-                                        cells, visit, stream));
+    if (job.compact)
+        FJ_CUDA_CHECK(cub::DeviceSelect::If(nullptr, select_bytes, index, d_cells.get(), d_count.get(),
+                                            cells, visit, stream));
     FJ_CUDA_CHECK(cub::DeviceReduce::TransformReduce(nullptr, reduce_bytes, d_accum, d_alpha.get(),
                                                      cells, ::cuda::std::plus<double>(), CellAlpha(),
                                                      0.0, stream));
     DeviceArray<unsigned char> d_temp(std::max(select_bytes, reduce_bytes));
-    FJ_CUDA_CHECK(cub::DeviceSelect::If(d_temp.get(), select_bytes, index, d_cells.get(),
-                                        d_count.get(), cells, visit, stream));
-    int count = 0;
-    FJ_CUDA_CHECK(cudaMemcpyAsync(&count, d_count.get(), sizeof(int), cudaMemcpyDeviceToHost, stream));
+    int count = static_cast<int>(cells);
+    if (job.compact) {
+        FJ_CUDA_CHECK(cub::DeviceSelect::If(d_temp.get(), select_bytes, index, d_cells.get(),
+                                            d_count.get(), cells, visit, stream));
+        FJ_CUDA_CHECK(cudaMemcpyAsync(&count, d_count.get(), sizeof(int), cudaMemcpyDeviceToHost, stream));
+    }
     FJ_CUDA_CHECK(cub::DeviceReduce::TransformReduce(d_temp.get(), reduce_bytes, d_accum,
                                                      d_alpha.get(), cells,
                                                      ::cuda::std::plus<double>(), CellAlpha(), 0.0,
@@ -218,18 +258,18 @@ CudaPostTotals scale_pass(const CudaPostJob& job, const CudaPostBuffers& buffers
         const float* counts = buffers.counts ? buffers.counts : buffers.accum + 3;
         const int stride = buffers.counts ? 1 : 4;
         FJ_LAUNCH(density_splat_kernel, blocks_for(count, block), block, stream, d_accum, counts, stride,
-                  d_cells.get(), count, job.hist_width, job.hist_height, job.select, d_bank.get(),
+                  d_cells.get(), visit, count, job.hist_width, job.hist_height, job.select, d_bank.get(),
                   d_radius.get(), job.k1, job.k2, d_scaled);
         // The bank must outlive the kernel that reads it.
         FJ_CUDA_CHECK(cudaStreamSynchronize(stream));
     } else if (count > 0) {
-        FJ_LAUNCH(log_scale_kernel, blocks_for(count, block), block, stream, d_accum, d_cells.get(), count,
+        FJ_LAUNCH(log_scale_kernel, blocks_for(count, block), block, stream, d_accum, d_cells.get(), visit, count,
                   job.k1, job.k2, d_scaled);
         // d_cells is freed on return.
         FJ_CUDA_CHECK(cudaStreamSynchronize(stream));
     }
     CudaPostTotals totals;
-    totals.visited_cells = count;
+    totals.visited_cells = job.compact ? count : -1;
     totals.alpha_sum = alpha_sum;
     return totals;
 }
@@ -270,10 +310,21 @@ void run_post_cuda(const CudaPostJob& job, const CudaPostBuffers& buffers, void*
         upload(job.filter_coefs, (size_t)job.filter_width * job.filter_width, stream);
     const size_t pixels = (size_t)job.width * job.height;
     DeviceArray<float4> d_image(pixels);
-    dim3 tile(16, 16);
-    dim3 grid(blocks_for(job.width, 16), blocks_for(job.height, 16));
+    dim3 tile(kTile, kTile);
+    dim3 grid(blocks_for(job.width, kTile), blocks_for(job.height, kTile));
+    // Tiles whose windows hold only empty cells skip the filter (not under
+    // early clip, which has toned every cell).
+    const bool skip_empty = job.compact && !(job.earlyclip && !job.linear);
+    DeviceArray<unsigned char> d_busy(skip_empty ? (size_t)grid.x * grid.y : 0);
+    if (skip_empty) {
+        FJ_CUDA_CHECK(cudaMemsetAsync(d_busy.get(), 0, (size_t)grid.x * grid.y, stream));
+        FJ_LAUNCH(mark_tiles_kernel, blocks_for(cells, block), block, stream, d_scaled, cells, job.hist_width,
+                  job.de_offset, job.filter_top, os, job.filter_width, job.width, job.height, (int)grid.x,
+                  d_busy.get());
+    }
     FJ_LAUNCH(filter_tone_kernel, grid, tile, stream, d_scaled, job.hist_width, job.width, job.height, os,
-              job.de_offset, job.filter_top, d_filter.get(), job.filter_width, tone, job.earlyclip, job.linear, d_image.get());
+              job.de_offset, job.filter_top, d_filter.get(), job.filter_width, tone, job.earlyclip, job.linear,
+              static_cast<const unsigned char*>(d_busy.get()), d_image.get());
     FJ_CUDA_CHECK(cudaMemcpyAsync(host_rgba, d_image.get(), pixels * sizeof(float4),
                                   cudaMemcpyDeviceToHost, stream));
     FJ_CUDA_CHECK(cudaStreamSynchronize(stream));

@@ -40,6 +40,7 @@ CudaPostJob make_job(const PostPlan& plan, std::vector<int>& radius) {
     job.curves = plan.curves.empty() ? nullptr : plan.curves.data();
     job.earlyclip = plan.earlyclip;
     job.linear = plan.linear;
+    job.compact = plan.compact_cells;
     return job;
 }
 

@@ -31,10 +31,11 @@ struct CudaPostJob {
     const float* curves = nullptr;         // host: FJ_CURVE_ENTRIES × 4 (color_curves.h), or null
     bool earlyclip = false;                // tone-map cells before the filter (PostPlan)
     bool linear = false;                   // the filtered values, not toned (PostPlan)
+    bool compact = true;                   // PostPlan::compact_cells
 };
 
 struct CudaPostTotals {
-    long long visited_cells = 0;   // from cub::DeviceSelect
+    long long visited_cells = 0;   // from cub::DeviceSelect (-1 without the compaction)
     double alpha_sum = 0;          // from cub::DeviceReduce
 };
 

@@ -60,6 +60,12 @@ struct PostPlan {
     // Fractorium's colour curves (post/color_curves.h) applied to every
     // toned colour channel, or empty for none.
     std::vector<float> curves;
+    // The CUDA post-pass scales only the non-empty cells, whose indices a
+    // cub::DeviceSelect compaction lists first, and filters only the tiles
+    // of output pixels whose windows hold a non-zero cell; off, it runs a
+    // thread per histogram cell and filters every pixel instead (the same
+    // image: for measuring what the skipping saves).
+    bool compact_cells = true;
 
     // The histogram row of output row 0's filter window (de_offset for a
     // whole frame).
@@ -69,7 +75,8 @@ struct PostPlan {
 // What a post-pass saw, for debugging and benchmarks (both backends fill it).
 struct PostStats {
     long long nonempty_cells = 0;   // cells with alpha > 0 that were scaled (with DE:
-                                    // not those in the os-1 border flam3 skips)
+                                    // not those in the os-1 border flam3 skips);
+                                    // -1 when the CUDA pass did not compact them
     double alpha_sum = 0;           // Σ alpha over the whole histogram (255 per full hit)
     bool density_estimation = false;
     double seconds = 0;

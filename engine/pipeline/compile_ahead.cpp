@@ -1,0 +1,92 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+#include "pipeline/compile_ahead.h"
+
+#include <exception>
+#include <set>
+#include <utility>
+
+#include "genome/interpolate.h"
+#include "pipeline/temporal_filter.h"
+
+namespace fj {
+
+namespace {
+
+// The keyframe interval interpolate() blends for `time`: the one before the
+// first keyframe after it, the first or last outside them (extrapolation),
+// and, exactly on a keyframe, the interval that ends there.
+int segment(const std::vector<Flame>& keyframes, double time) {
+    const int n = static_cast<int>(keyframes.size());
+    if (n < 2 || time <= keyframes[0].time) return 0;
+    if (time >= keyframes[n - 1].time) return n - 2;
+    int i = 0;
+    while (keyframes[i + 1].time < time) ++i;
+    return i;
+}
+
+}  // namespace
+
+std::vector<int> structure_signature(const std::vector<Flame>& keyframes, double time, const FrameOptions& options) {
+    // The steps prepare_animation_frame takes: the frame time's temporal
+    // filter, passes × temporal_samples of them.
+    const Flame centre = interpolate(keyframes, time);
+    const long long per_pass = options.temporal_samples > 0 ? options.temporal_samples : centre.temporal_samples;
+    const long long steps = per_pass * centre.passes;
+    if (per_pass < 1 || centre.passes < 1 || steps > kMaxTimeSamples) return {};
+    const TemporalSteps filter = make_temporal_steps(static_cast<int>(steps), centre.temporal_filter_type,
+                                                     centre.temporal_filter_exp, centre.temporal_filter_width);
+    std::set<int> segments;
+    for (double offset : filter.offsets) segments.insert(segment(keyframes, time + offset));
+    std::vector<int> signature = {segment(keyframes, time)};
+    signature.insert(signature.end(), segments.begin(), segments.end());
+    return signature;
+}
+
+CompileAhead::CompileAhead(Renderer& renderer, const std::vector<Flame>& keyframes, std::vector<double> times,
+                           const FrameOptions& options, int threads)
+    : renderer_(renderer), keyframes_(keyframes), times_(std::move(times)), options_(options) {
+    for (int i = 0; i < threads; ++i) threads_.emplace_back([this] { work(); });
+}
+
+CompileAhead::~CompileAhead() {
+    stop_ = true;
+    wait();
+}
+
+void CompileAhead::wait() {
+    for (std::thread& t : threads_)
+        if (t.joinable()) t.join();
+}
+
+size_t CompileAhead::kernels() const {
+    std::lock_guard lock(mutex_);
+    return kernels_.size();
+}
+
+void CompileAhead::work() {
+    while (!stop_) {
+        double time = 0;
+        {
+            std::lock_guard lock(mutex_);
+            if (next_ >= times_.size()) return;
+            time = times_[next_++];
+        }
+        // A frame that fails here fails again, with its message, when the
+        // render reaches it.
+        try {
+            const std::vector<int> signature = structure_signature(keyframes_, time, options_);
+            {
+                std::lock_guard lock(mutex_);
+                if (signature.empty() || !signatures_.insert(signature).second) continue;
+            }
+            const PreparedFrame frame = prepare_animation_frame(keyframes_, time, options_);
+            if (stop_) return;
+            if (!renderer_.compile_ahead(frame.key, frame.layout)) return;
+            std::lock_guard lock(mutex_);
+            kernels_.insert(frame.key.canonical());
+        } catch (const std::exception&) {
+        }
+    }
+}
+
+}  // namespace fj
