@@ -254,8 +254,9 @@ int run(const Args& args) {
         throw UsageError("--temporal-samples must be in 1.." + std::to_string(kMaxTimeSamples));
     run.frame.quality = options.quality;
     run.frame.temporal_samples = static_cast<int>(temporal);
-    const int cores = static_cast<int>(std::thread::hardware_concurrency());
-    run.compile_threads = static_cast<int>(a.integer("compile-threads", std::clamp(cores / 4, 1, 4)));
+    // Compiling ahead and PNG encoding each get a quarter of the cores, 1 to 4.
+    const int helper_threads = std::clamp(static_cast<int>(std::thread::hardware_concurrency()) / 4, 1, 4);
+    run.compile_threads = static_cast<int>(a.integer("compile-threads", helper_threads));
     if (run.compile_threads < 0 || run.compile_threads > 64) throw UsageError("--compile-threads must be in 0..64");
     // Frames go to the devices one at a time, each frame on one.
     const std::vector<int> devices = options.devices;
@@ -316,10 +317,9 @@ int run(const Args& args) {
     WorkerTimes times;
     std::exception_ptr failure;
     {
-        // PNG encoding, at 1080p longer than a GPU renders a frame of a short
-        // animation, on as many threads as compiling ahead.
-        const int writers = std::clamp(cores / 4, 1, 4);
-        ImageWriter writer(2 * devices.size() + writers, writers);
+        // PNG encoding takes longer at 1080p than a GPU renders a frame of a
+        // short animation.
+        ImageWriter writer(2 * devices.size() + helper_threads, helper_threads);
         std::vector<std::thread> workers;
         for (int device : devices) {
             RenderOptions o = options;

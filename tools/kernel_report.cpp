@@ -33,6 +33,7 @@
 #include "cuda/nvrtc_api.h"
 #include "genome/flam3_reader.h"
 #include "host_info.h"
+#include "median.h"
 
 namespace fs = std::filesystem;
 
@@ -107,12 +108,7 @@ Measure measure(const std::string& source, const std::string& arch, int repeat, 
     return m;
 }
 
-double median(std::vector<double> v) {
-    if (v.empty()) return 0;
-    std::sort(v.begin(), v.end());
-    const size_t n = v.size();
-    return n % 2 ? v[n / 2] : 0.5 * (v[n / 2 - 1] + v[n / 2]);
-}
+using fj::tools::median;
 
 nlohmann::ordered_json to_json(const Measure& m) {
     return {{"registers", m.registers},

@@ -49,6 +49,7 @@
 #include "cuda/nvrtc_api.h"
 #include "genome/flam3_reader.h"
 #include "host_info.h"
+#include "median.h"
 
 namespace fs = std::filesystem;
 
@@ -221,12 +222,10 @@ Sample compile_once(const Kernel& k, const OptionSet& set, const std::string& ar
     return s;
 }
 
+// The median of the values measured (>= 0), or -1 for none.
 double median(std::vector<double> v) {
     v.erase(std::remove_if(v.begin(), v.end(), [](double x) { return x < 0; }), v.end());
-    if (v.empty()) return -1;
-    std::sort(v.begin(), v.end());
-    const size_t n = v.size();
-    return n % 2 ? v[n / 2] : 0.5 * (v[n / 2 - 1] + v[n / 2]);
+    return v.empty() ? -1 : fj::tools::median(std::move(v));
 }
 
 template <class F>

@@ -41,6 +41,7 @@
 #include "cuda/cuda_backend.h"
 #include "genome/flam3_reader.h"
 #include "host_info.h"
+#include "median.h"
 #include "pipeline/prepared_frame.h"
 #include "post/post_params.h"
 
@@ -122,11 +123,7 @@ struct Options {
     std::string json;
 };
 
-double median(std::vector<double> v) {
-    std::sort(v.begin(), v.end());
-    const size_t n = v.size();
-    return n == 0 ? 0 : n % 2 ? v[n / 2] : 0.5 * (v[n / 2 - 1] + v[n / 2]);
-}
+using fj::tools::median;
 
 // The whole post-pass on the backend's histogram, `repeat` times with and
 // without the compaction, alternating (after one of each to warm up):
