@@ -5,13 +5,15 @@
 // the CPU backend, and by NVRTC (or nvcc) for the GPU. The rules that keep one
 // source valid for both:
 //
-//  1. Mark every function FJ_HD (host and device) and FJ_INLINE; nothing else.
+//  1. Mark every function FJ_HD (host and device) and FJ_INLINE; nothing else
+//     (the out-of-line trigonometry below, device only, is the exception).
 //  2. No exceptions, RTTI, virtual calls, std containers, strings or iostreams;
 //     no standard headers outside the #if below (NVRTC has none of them).
-//  3. Math goes through the C float functions (sinf, sqrtf, ...): both glibc
-//     and NVRTC provide them with the same names. The exceptions, where
-//     glibc's float functions are slow, go through fj:: (below): atan2
-//     (fj::arctan2), sinh with cosh (fj::sinh_cosh) and tan (fj::tangent).
+//  3. Math goes through the C float functions (sqrtf, powf, ...): both glibc
+//     and NVRTC provide them with the same names. The exceptions go through
+//     fj:: (below): sin and cos (fj::sine, fj::cosine), which CUDA's compile
+//     is slow with, and atan2 (fj::arctan2), sinh with cosh (fj::sinh_cosh)
+//     and tan (fj::tangent), which glibc's float functions are slow at.
 //     No double literals in hot code: write 0.5f, not 0.5.
 //  4. Randomness only through fj::Rng (below), so both sides draw alike.
 //  5. Only this header may test which compiler is running.
@@ -179,13 +181,60 @@ FJ_HD FJ_INLINE void sinh_cosh(float x, float& s, float& c) {
 #endif
 }
 
-// tan(x). The device keeps CUDA's tanf. On the host, glibc's tanf has no
-// FMA version and costs half again its sincosf, which the quotient uses
-// (within 2 ulp; the compiler shares the call with any sinf or cosf of the
-// same argument).
+// sin(x), cos(x) and tan(x): CUDA's sinf, cosf and tanf on the device,
+// glibc's sinf and cosf on the host (tan below), the same value for every
+// input. Snippets call these, never sinf, cosf or tanf, so that the shape of
+// the device code can be chosen here, for the GPU's compile time: CUDA
+// inlines its sinf, cosf and tanf whole at every call, and most of their
+// code is the reduction for |x| >= 105615 (Payne-Hanek, over a table),
+// which arguments of flames almost never reach; the snippets hold over 500
+// calls. By default the functions are inlined as before. Two other shapes,
+// each an NVRTC -D option, compile trigonometric kernels faster (expensive8
+// in about 0.9 and 0.7 of the time; benchmarks/README.md "Compile path") and
+// wait for a GPU's measure of their speed before one becomes the default:
+//   FJ_TRIG_GUARD  CUDA's own first test made before the inlined function,
+//                  so that the compiler drops the long path from the inlined
+//                  copy; larger arguments go to one out-of-line copy per
+//                  kernel (ptxas gives some kernels more registers then);
+//   FJ_TRIG_CALLS  every call out of line: the least code, a call each.
+#if FJ_IS_GPU
+#if defined(FJ_TRIG_GUARD) || defined(FJ_TRIG_CALLS)
+static __device__ __noinline__ float sine_call(float x) { return ::sinf(x); }
+static __device__ __noinline__ float cosine_call(float x) { return ::cosf(x); }
+static __device__ __noinline__ float tangent_call(float x) { return ::tanf(x); }
+#endif
+#if defined(FJ_TRIG_CALLS)
+#define FJ_TRIG(inlined, call, x) call(x)
+#elif defined(FJ_TRIG_GUARD)
+// !(a >= b), not a < b: NaN takes the inlined path, as in CUDA's own test.
+#define FJ_TRIG(inlined, call, x) (!(fabsf(x) >= 105615.0f) ? inlined(x) : call(x))
+#else
+#define FJ_TRIG(inlined, call, x) inlined(x)
+#endif
+#endif
+
+FJ_HD FJ_INLINE float sine(float x) {
+#if FJ_IS_GPU
+    return FJ_TRIG(::sinf, sine_call, x);
+#else
+    return sinf(x);
+#endif
+}
+
+FJ_HD FJ_INLINE float cosine(float x) {
+#if FJ_IS_GPU
+    return FJ_TRIG(::cosf, cosine_call, x);
+#else
+    return cosf(x);
+#endif
+}
+
+// On the host, glibc's tanf has no FMA version and costs half again its
+// sincosf, which the quotient uses (within 2 ulp; the compiler shares the
+// call with any sinf or cosf of the same argument).
 FJ_HD FJ_INLINE float tangent(float x) {
 #if FJ_IS_GPU
-    return tanf(x);
+    return FJ_TRIG(::tanf, tangent_call, x);
 #else
     return sinf(x) / cosf(x);
 #endif

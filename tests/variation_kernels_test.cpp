@@ -3,8 +3,9 @@
 //
 // No GPU needed: the specialized stitcher's kernels with one xform holding
 // every variation in turn, twenty at a time, for sm_80 and sm_90, and the
-// all-variations switch kernel for sm_90; plus the switch kernel's parameter
-// block read back slot by slot.
+// all-variations switch kernel for sm_90, and the trigonometry's other code
+// shapes; plus the switch kernel's parameter block read back slot by slot,
+// and the device rule that keeps CUDA's sinf, cosf and tanf out of snippets.
 #include <doctest/doctest.h>
 
 #include <algorithm>
@@ -100,6 +101,25 @@ fj::VariationUse use_of(const char* name, double weight, fj::VariationMode mode 
     return use;
 }
 
+// Calls of `name(` in code (comments left out) that are not part of a longer
+// name or qualified.
+int bare_calls(const std::string& text, const std::string& name) {
+    int n = 0;
+    size_t line_start = 0;
+    while (line_start < text.size()) {
+        size_t line_end = text.find('\n', line_start);
+        if (line_end == std::string::npos) line_end = text.size();
+        std::string line = text.substr(line_start, line_end - line_start);
+        line = line.substr(0, line.find("//"));
+        for (size_t at = line.find(name + "("); at != std::string::npos; at = line.find(name + "(", at + 1)) {
+            const char before = at ? line[at - 1] : ' ';
+            if (!(std::isalnum(static_cast<unsigned char>(before)) || before == '_' || before == ':')) ++n;
+        }
+        line_start = line_end + 1;
+    }
+    return n;
+}
+
 }  // namespace
 
 TEST_CASE("variation kernels: the registry holds flam3's 99 variations, then other renderers'") {
@@ -136,6 +156,48 @@ TEST_CASE("variation kernels: every variation compiles in one xform, twenty at a
             check_clean(compile(source, arch, "stitched-" + std::to_string(first)),
                         "stitched from variation " + std::to_string(first) + ", " + arch);
         }
+}
+
+TEST_CASE("device rules: snippets take sin, cos and tan from fj::, so CUDA's long reduction is compiled once") {
+    // CUDA inlines sinf, cosf and tanf whole, their reduction for huge
+    // arguments included, at every call; fj::sine, fj::cosine and
+    // fj::tangent keep that part out of line (snippets/fj_device.h).
+    const fj::SnippetSource snippets = fj::SnippetSource::standard();
+    int files = 0;
+    for (const char* folder : {"variations", "shared", "iterate", "post"})
+        for (const std::string& path : snippets.list(folder)) {
+            const std::string text = snippets.read(path).value_or("");
+            ++files;
+            for (const char* name : {"sinf", "cosf", "tanf", "sincosf"})
+                CHECK_MESSAGE(bare_calls(text, name) == 0, path << " calls " << name);
+        }
+    CHECK(files > 300);
+    CHECK(bare_calls("x = sinf(a) + fj::sine(b) + asinf(c); // sinf(d)", "sinf") == 1);
+}
+
+TEST_CASE("variation kernels: the trigonometry's other code shapes (for measuring) compile without warnings, to less code") {
+    if (!have_nvrtc()) return;
+    const auto& registry = fj::VariationRegistry::standard();
+    fj::KernelKey key;
+    for (const char* name : {"julian", "cpow", "wedge_sph", "sinusoidal", "tangent", "waves"})
+        key.xforms.push_back(fj::XformShape{{fj::VariationSlot{registry.by_name(name)->id}}, false});
+    key.arch = "sm_90";
+    const std::string source =
+        fj::stitch_kernel(key, fj::make_param_layout(key, registry), registry, fj::SnippetSource::standard());
+    const fj::NvrtcRun inlined = fj::run_nvrtc(source, "trig.cu", fj::nvrtc_options(key.arch));
+    REQUIRE(inlined.compiled);
+    for (const std::string& shape : std::vector<std::string>{"-DFJ_TRIG_GUARD", "-DFJ_TRIG_CALLS"}) {
+        CAPTURE(shape);
+        std::vector<std::string> options = fj::nvrtc_options(key.arch);
+        options.push_back(shape);
+        const fj::NvrtcRun run = fj::run_nvrtc(source, "trig.cu", options);
+        REQUIRE(run.compiled);
+        CHECK(warning_lines(run.log).empty());
+        CHECK(fj::parse_ptxas_report(run.log, "fj_iterate").registers > 0);
+        // CUDA's long reduction once per kernel instead of once per call.
+        CHECK(run.cubin.size() < inlined.cubin.size());
+        MESSAGE(shape << ": CUBIN " << run.cubin.size() << " bytes, inlined " << inlined.cubin.size());
+    }
 }
 
 TEST_CASE("variation kernels: the switch kernel compiles without warnings (sm_90)") {

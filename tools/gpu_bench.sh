@@ -171,14 +171,28 @@ if wanted throughput; then
     done
 fi
 if wanted codegen; then
-    # NVRTC options that compile faster but change the generated code
-    # (benchmarks/README.md "Compile path"): adopted only if the GPU agrees.
-    for run in flamejit: ptxas-O1:-Xptxas=-O1 Ofc-min:-Ofc=min; do
-        label=${run%%:*} opts=${run#*:}
-        step "bench throughput with FLAMEJIT_NVRTC_OPTIONS=$opts"
-        FLAMEJIT_NVRTC_OPTIONS=$opts "$fj" bench throughput "$genomes"/*.flam3 --backend cuda --size $size \
-            --quality $quality --json "$out/throughput-$label.json" 2>&1 | tee -a "$out/summary.txt"
-    done
+    # Code options that compile faster but change the generated code
+    # (benchmarks/README.md "Compile path"): ptxas's -O1, and the two other
+    # shapes of the trigonometry (snippets/fj_device.h: FJ_TRIG_GUARD,
+    # FJ_TRIG_CALLS); adopted only if the GPU agrees. Each run compiles its
+    # own kernels (the options are in the cache key), so its compile column
+    # is a cold compile; flamejit's own options run first and last at quality
+    # $quality, to show the drift within the phase. At quality 1000 the grid
+    # is the occupancy's, which the registers decide.
+    codegen_run() {  # QUALITY LABEL OPTIONS
+        step "bench throughput, quality $1, FLAMEJIT_NVRTC_OPTIONS=$3"
+        FLAMEJIT_NVRTC_OPTIONS=$3 "$fj" bench throughput "$genomes"/*.flam3 --backend cuda --size $size \
+            --quality "$1" --json "$out/throughput-q$1-$2.json" 2>&1 | tee -a "$out/summary.txt"
+    }
+    codegen_run $quality flamejit ""
+    codegen_run $quality ptxas-O1 "-Xptxas=-O1"
+    codegen_run $quality trig-guard "-DFJ_TRIG_GUARD"
+    codegen_run $quality trig-calls "-DFJ_TRIG_CALLS"
+    codegen_run $quality trig-calls-O1 "-DFJ_TRIG_CALLS -Xptxas=-O1"
+    codegen_run $quality flamejit-again ""
+    codegen_run 1000 flamejit ""
+    codegen_run 1000 ptxas-O1 "-Xptxas=-O1"
+    codegen_run 1000 trig-calls "-DFJ_TRIG_CALLS"
 fi
 if wanted launch; then
     # The launch shape against the default (256 threads a block, as many

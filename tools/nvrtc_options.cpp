@@ -14,13 +14,16 @@
 // fresh child processes (--cold). Writes nvrtc-options.md and .json into --out.
 //
 //   nvrtc_options [GENOME...] [--arch sm_90] [--repeat N] [--cold N] [--out DIR] [--cli FLAMEJIT]...
+//                 [--set NAME]... [--tag TAG]
 //
 // Without genomes: genomes/default.flam3 and benchmarks/genomes/*.flam3 (run
 // from the project root). Each --cli names a flamejit binary (say, one built
 // before a change and one after): `FLAMEJIT compile GENOME` with an empty
 // kernel cache runs --cold times per binary, interleaved, on the first genome,
 // and its "compiled in" figure (NVRTC loaded, first compile, cache written)
-// goes into the report.
+// goes into the report. Each --set keeps only the named option sets (beside
+// flamejit's own); --tag TAG writes nvrtc-options-TAG.md and .json instead,
+// so that a run of a few sets leaves the whole run's report in place.
 #include <nlohmann/json.hpp>
 
 #include <sys/resource.h>
@@ -62,6 +65,8 @@ struct Options {
     int repeat = 5;
     int cold = 5;
     std::vector<std::string> clis;  // flamejit binaries whose cold `compile` is timed
+    std::vector<std::string> sets;  // names of the option sets to run (empty: all)
+    std::string tag;
     std::string command;
 };
 
@@ -78,7 +83,7 @@ struct OptionSet {
 
 // What is measured: every option NVRTC 13 documents that plausibly changes
 // compile time. `remove` entries are prefixes, so "-std=" replaces the dialect.
-std::vector<OptionSet> option_sets() {
+std::vector<OptionSet> all_option_sets() {
     std::vector<OptionSet> sets = {{"flamejit", "the options flamejit compiles with", {}, {}}};
     // Each compile-time-only option flamejit uses, taken away again.
     for (const std::string& option : fj::nvrtc_compile_time_options())
@@ -105,6 +110,12 @@ std::vector<OptionSet> option_sets() {
         {"prelude as header, -pch", "the same, with NVRTC's automatic precompiled header", {}, {"-pch"}, true},
         {"with fj_atomic_ceiling", "source: the module with the throughput benchmark's ceiling kernel",
          {}, {}, false, true},
+        {"-DFJ_TRIG_GUARD", "sinf, cosf, tanf: CUDA's own test first, the long reduction out of line (fj_device.h)",
+         {}, {"-DFJ_TRIG_GUARD"}},
+        {"-DFJ_TRIG_CALLS", "sinf, cosf, tanf out of line, one copy each per kernel (fj_device.h)", {},
+         {"-DFJ_TRIG_CALLS"}},
+        {"-DFJ_TRIG_CALLS -Xptxas -O1", "the trigonometry out of line and ptxas level 1", {},
+         {"-DFJ_TRIG_CALLS", "--ptxas-options=-O1"}},
     };
     const std::vector<std::string> current = fj::nvrtc_options("sm_90");
     for (const OptionSet& c : candidates) {
@@ -114,6 +125,19 @@ std::vector<OptionSet> option_sets() {
         if (!present) sets.push_back(c);
     }
     return sets;
+}
+
+// flamejit's own set first, then those named (all when none are).
+std::vector<OptionSet> option_sets(const std::vector<std::string>& names) {
+    std::vector<OptionSet> sets = all_option_sets();
+    if (names.empty()) return sets;
+    std::vector<OptionSet> chosen = {sets[0]};
+    for (const std::string& name : names) {
+        auto it = std::find_if(sets.begin() + 1, sets.end(), [&](const OptionSet& s) { return s.name == name; });
+        if (it == sets.end()) return {};
+        chosen.push_back(*it);
+    }
+    return chosen;
 }
 
 std::vector<std::string> options_of(const OptionSet& set, const std::string& arch, const std::string& pch_dir) {
@@ -246,7 +270,7 @@ int cold_child(int set_index, const std::string& source_path, const std::string&
     text << in.rdbuf();
     Kernel k{"cold", text.str()};
     Result r;
-    const Sample s = compile_once(k, option_sets().at(set_index), arch, scratch, &r);
+    const Sample s = compile_once(k, all_option_sets().at(set_index), arch, scratch, &r);
     std::printf("%.3f %.3f %.3f %.0f %.0f %.0f\n", load, s.wall, s.cpu, s.phases.front_end, s.phases.nvvm,
                 s.phases.ptx);
     return 0;
@@ -262,7 +286,7 @@ std::string fmt(double v, int digits = 0) {
 [[noreturn]] void usage_error(const std::string& what) {
     std::fprintf(stderr,
                  "nvrtc_options: %s (usage: nvrtc_options [GENOME...] [--arch sm_XX] [--repeat N] [--cold N] "
-                 "[--out DIR] [--cli FLAMEJIT]...)\n",
+                 "[--out DIR] [--cli FLAMEJIT]... [--set NAME]... [--tag TAG])\n",
                  what.c_str());
     std::exit(2);
 }
@@ -281,6 +305,8 @@ Options parse(int argc, char** argv) {
         else if (a == "--repeat") o.repeat = std::atoi(value().c_str());
         else if (a == "--cold") o.cold = std::atoi(value().c_str());
         else if (a == "--cli") o.clis.push_back(value());
+        else if (a == "--set") o.sets.push_back(value());
+        else if (a == "--tag") o.tag = value();
         else if (a.rfind("--", 0) == 0) usage_error("unknown option " + a);
         else o.genomes.push_back(a);
     }
@@ -296,6 +322,8 @@ Options parse(int argc, char** argv) {
     if (o.arch.rfind("sm_", 0) != 0) usage_error("--arch must look like sm_90");
     if (o.repeat < 1 || o.repeat > 50) usage_error("--repeat must be in 1..50");
     if (o.cold < 0 || o.cold > 50) usage_error("--cold must be in 0..50");
+    for (const std::string& name : o.sets)
+        if (option_sets({name}).empty()) usage_error("no option set is named \"" + name + "\"");
     return o;
 }
 
@@ -335,7 +363,7 @@ int main(int argc, char** argv) {
             kernels.push_back(k);
         }
     }
-    const std::vector<OptionSet> sets = option_sets();
+    const std::vector<OptionSet> sets = option_sets(opt.sets);
     const std::string load_before = fj::load_average();
     std::fprintf(stderr, "%zu kernels, %zu option sets, %d rounds; load %s\n", kernels.size(), sets.size(), opt.repeat,
                  load_before.c_str());
@@ -379,7 +407,11 @@ int main(int argc, char** argv) {
                     continue;
                 const fs::path child_scratch = scratch / ("cold-" + std::to_string(s));
                 fs::create_directories(child_scratch / "pch");
-                const std::string out = fj::command_output("'" + self + "' --cold-child " + std::to_string(s) + " '" +
+                const std::vector<OptionSet> all = all_option_sets();
+                const size_t in_all = static_cast<size_t>(
+                    std::find_if(all.begin(), all.end(), [&](const OptionSet& o) { return o.name == sets[s].name; }) -
+                    all.begin());
+                const std::string out = fj::command_output("'" + self + "' --cold-child " + std::to_string(in_all) + " '" +
                                                        source_path.string() + "' " + opt.arch + " '" +
                                                        child_scratch.string() + "'");
                 double load = 0, wall = 0, cpu = 0, fe = 0, nvvm = 0, ptx = 0;
@@ -576,8 +608,9 @@ int main(int argc, char** argv) {
                                          {"option_sets", jsets},
                                          {"command_line_cold", jclis}};
     fs::create_directories(opt.out);
-    fj::write_file_atomically((fs::path(opt.out) / "nvrtc-options.md").string(), md.str());
-    fj::write_file_atomically((fs::path(opt.out) / "nvrtc-options.json").string(), json.dump(2) + "\n");
+    const std::string base = opt.tag.empty() ? "nvrtc-options" : "nvrtc-options-" + opt.tag;
+    fj::write_file_atomically((fs::path(opt.out) / (base + ".md")).string(), md.str());
+    fj::write_file_atomically((fs::path(opt.out) / (base + ".json")).string(), json.dump(2) + "\n");
     std::printf("%s", md.str().c_str());
     return 0;
 }

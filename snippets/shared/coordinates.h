@@ -66,7 +66,7 @@ FJ_HD FJ_INLINE void bipolar_coords(float x, float y, float& tau, float& sigma) 
 FJ_HD FJ_INLINE void bipolar_point(float tau, float sigma, float& x, float& y) {
     float sh, ch;
     sinh_cosh(0.5f * fminf(fmaxf(tau, -64.0f), 64.0f), sh, ch);
-    const float sn = sinf(0.5f * sigma), cn = cosf(0.5f * sigma);
+    const float sn = fj::sine(0.5f * sigma), cn = fj::cosine(0.5f * sigma);
     float q = sh * sh + sn * sn;
     if (q == 0.0f) q = 0.5f * FJ_FLT_EPSILON;
     x = sh * ch / q;

@@ -13,8 +13,8 @@ namespace fj {
 // centre to the centre of a neighbouring tile of the hyperbolic {p, q}
 // tiling (1 where p and q make no hyperbolic tiling).
 FJ_HD FJ_INLINE float hyperbolic_tile_step(float p, float q) {
-    const float cs = cosf(FJ_2PI / p);
-    const float r2 = (1.0f - cs) / (cs + cosf(FJ_2PI / q)) + 1.0f;
+    const float cs = fj::cosine(FJ_2PI / p);
+    const float r2 = (1.0f - cs) / (cs + fj::cosine(FJ_2PI / q)) + 1.0f;
     return r2 > 0.0f ? 1.0f / sqrtf(r2) : 1.0f;
 }
 

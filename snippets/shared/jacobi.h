@@ -59,7 +59,7 @@ FJ_HD FJ_INLINE void jacobi_elliptic(float u, float mc, float& sn, float& cn, fl
         m = k[i] * k[i];
         levels = i + 1;
     }
-    float s = sinf(u), c = cosf(u), d = 1.0f;
+    float s = fj::sine(u), c = fj::cosine(u), d = 1.0f;
     for (int i = kLevels - 1; i >= 0; --i) {
         if (i >= levels) continue;
         const float t = k[i] * s * s, den = 1.0f + t;

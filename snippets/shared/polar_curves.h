@@ -49,7 +49,7 @@ FJ_HD FJ_INLINE float polar_curves_radius(float a, const float* q) {
     if (q[6] != 0.0f) total += q[6] * powf(fabsf(a / FJ_PI + 1.0f), -q[7]);
     if (q[8] != 0.0f) {
         const float b = a * (q[9] * 0.25f);
-        total += q[8] * powf(powf(fabsf(cosf(b)), q[11]) + powf(fabsf(sinf(b)), q[12]), -1.0f / zeps(q[10]));
+        total += q[8] * powf(powf(fabsf(fj::cosine(b)), q[11]) + powf(fabsf(fj::sine(b)), q[12]), -1.0f / zeps(q[10]));
     }
     return total;
 }

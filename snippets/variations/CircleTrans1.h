@@ -38,8 +38,8 @@ FJ_VARIATION(CircleTrans1) {
             const fj::u32 b = (fj::u32)fj::int_like_x86(bf), c = (fj::u32)fj::int_like_x86(cf);
             const float a = FJ_2PI * fj::rand01(rng);
             const float u = 0.3f + 0.7f * fj::grid_noise(b + 10u, c + 3u);
-            x = u * cosf(a);
-            y = u * sinf(a);
+            x = u * fj::cosine(a);
+            y = u * fj::sine(a);
             if (!(fj::grid_noise(b + seed, c) > dens)) break;
         }
         ux = x + (2.0f * bf + 1.0f) * sc;

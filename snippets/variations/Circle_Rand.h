@@ -31,7 +31,7 @@ FJ_VARIATION(Circle_Rand) {
     if (!(fj::shader_hash(y, x, seed) < density)) return;
     const float radius = size * r * expf(logf(fj::shader_hash(x, y, seed)) * p[3]);
     if (radius > 0.0f && radius <= FJ_FLT_MAX) {
-        ox += w * (cosf(a) * radius + x);
-        oy += w * (sinf(a) * radius + y);
+        ox += w * (fj::cosine(a) * radius + x);
+        oy += w * (fj::sine(a) * radius + y);
     }
 }

@@ -21,13 +21,13 @@ FJ_HD FJ_INLINE void fj_GlynnSim1_ring(const float* p, float cx, float cy, fj::R
     const float thick = fminf(fmaxf(p[3], 0.0f), 1.0f);
     const float rr = p[1] * (thick + (1.0f - thick) * fj::rand01(rng));
     const float ang = FJ_2PI * fj::rand01(rng);
-    x = cx + rr * cosf(ang);
-    y = cy + rr * sinf(ang);
+    x = cx + rr * fj::cosine(ang);
+    y = cy + rr * fj::sine(ang);
 }
 
 FJ_VARIATION(GlynnSim1) {
     const float phi1 = p[2] * (FJ_PI / 180.0f);
-    const float cx = p[0] * cosf(phi1), cy = p[0] * sinf(phi1);
+    const float cx = p[0] * fj::cosine(phi1), cy = p[0] * fj::sine(phi1);
     float x = in.x, y = in.y;
     if (in.r < p[0]) {
         fj_GlynnSim1_ring(p, cx, cy, rng, x, y);

@@ -27,8 +27,8 @@ FJ_VARIATION(GlynnSim2) {
         const float rr = outer - gamma * fj::rand01(rng);
         const float phi1 = p[4] * (FJ_PI / 180.0f), phi2 = p[5] * (FJ_PI / 180.0f);
         const float ang = phi1 + (phi2 - phi1) * fj::rand01(rng);
-        x = rr * cosf(ang);
-        y = rr * sinf(ang);
+        x = rr * fj::cosine(ang);
+        y = rr * fj::sine(ang);
     } else {
         const float alpha = fabsf(radius / fj::zeps(in.r));
         const float s = fj::rand01(rng) > contrast * powf(alpha, fabsf(p[3])) ? 1.0f : alpha * alpha;

@@ -24,8 +24,8 @@ FJ_VARIATION(GlynnSim3) {
         const float gamma = r1 / fj::zeps(r1 + r2);
         const float ang = FJ_2PI * fj::rand01(rng);
         const float rr = fj::rand01(rng) < gamma ? r1 : r2;
-        x = rr * cosf(ang);
-        y = rr * sinf(ang);
+        x = rr * fj::cosine(ang);
+        y = rr * fj::sine(ang);
     } else {
         const float alpha = fabsf(p[0] / fj::zeps(in.r));
         const float contrast = fminf(fmaxf(p[3], 0.0f), 1.0f);

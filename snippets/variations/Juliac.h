@@ -22,6 +22,6 @@ FJ_VARIATION(Juliac) {
     const float mod = expf(lnmod * re_inv - arg * im);
     if (mod == 0.0f) return;
     const float a = arg * re_inv + lnmod * im;
-    ox += w * mod * cosf(a);
-    oy += w * mod * sinf(a);
+    ox += w * mod * fj::cosine(a);
+    oy += w * mod * fj::sine(a);
 }

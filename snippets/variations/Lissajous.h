@@ -17,6 +17,6 @@ FJ_VARIATION(Lissajous) {
     const float t = (p[1] - p[0]) * fj::rand01(rng) + p[0];
     const float v = fj::rand01(rng) - 0.5f;
     const float shift = p[4] * t + p[6] * v;
-    ox += w * (sinf(p[2] * t + p[5]) + shift);
-    oy += w * (sinf(p[3] * t) + shift);
+    ox += w * (fj::sine(p[2] * t + p[5]) + shift);
+    oy += w * (fj::sine(p[3] * t) + shift);
 }

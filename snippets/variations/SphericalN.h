@@ -13,6 +13,6 @@ FJ_VARIATION(SphericalN) {
     const float copies = floorf(p[0]);
     const float n = floorf(p[0] * fj::rand01(rng));
     const float a = in.phi + n * FJ_2PI / fj::zeps(copies);
-    ox += w * sinf(a) / r;
-    oy += w * cosf(a) / r;
+    ox += w * fj::sine(a) / r;
+    oy += w * fj::cosine(a) / r;
 }

@@ -21,7 +21,7 @@ FJ_VARIATION(Spirograph) {
     const float t = (p[5] - p[3]) * fj::rand01(rng) + p[3];
     const float s = (p[6] - p[4]) * fj::rand01(rng) + p[4];
     const float ab = p[0] + p[1], kt = ab / fj::zeps(p[1]) * t;
-    const float c = cosf(t), sn = sinf(t);
-    ox += w * (ab * c - p[7] * cosf(kt) + p[2] * c + s);
-    oy += w * (ab * sn - p[8] * sinf(kt) + p[2] * sn + s);
+    const float c = fj::cosine(t), sn = fj::sine(t);
+    ox += w * (ab * c - p[7] * fj::cosine(kt) + p[2] * c + s);
+    oy += w * (ab * sn - p[8] * fj::sine(kt) + p[2] * sn + s);
 }

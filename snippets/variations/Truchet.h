@@ -30,7 +30,7 @@ FJ_VARIATION(Truchet) {
     const float width = fminf(n, 1.0f);
     const float size = fmaxf(p[4], FJ_FLT_EPSILON);
     const float seed = fabsf(p[5]);
-    const float scale = (cosf(p[3]) + sinf(p[3])) / fj::zeps(w);
+    const float scale = (fj::cosine(p[3]) + fj::sine(p[3])) / fj::zeps(w);
     const float sx = in.x * scale, sy = in.y * scale;
     const float fx = sx - roundf(sx), fy = sy - roundf(sy);
     const float x = fx < 0.0f ? 1.0f + fx : fx, y = fy < 0.0f ? 1.0f + fy : fy;

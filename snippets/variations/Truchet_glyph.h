@@ -34,7 +34,7 @@ FJ_VARIATION(Truchet_glyph) {
     const float seed = p[5];
     // The point relative to its square's centre, turned by −angle.
     const float vx = in.x - (floorf(in.x / amp) + 0.5f) * amp, vy = in.y - (floorf(in.y / amp) + 0.5f) * amp;
-    const float c = cosf(turn), s = sinf(turn);
+    const float c = fj::cosine(turn), s = fj::sine(turn);
     if (!(fabsf(c * vx + s * vy) + fabsf(c * vy - s * vx) < reach)) {
         ox += in.x;
         oy += in.y;

@@ -51,7 +51,7 @@ FJ_VARIATION(Truchet_hex_crop) {
     const float add = turned ? FJ_PI / 3.0f : 0.0f;
     const float angle = fj::arctan2(fy, fx) + FJ_PI / 6.0f - add;
     const float corner = floorf(angle * (1.5f / FJ_PI)) * (FJ_PI / 1.5f) + FJ_PI / 6.0f + add;
-    const float x0 = cosf(corner), y0 = sinf(corner);
+    const float x0 = fj::cosine(corner), y0 = fj::sine(corner);
     const float dist = sqrtf((fx - x0) * (fx - x0) + (fy - y0) * (fy - y0));
     const float outer = 0.5f + wd, inner = 0.5f - wd;
     const bool on_band = dist < outer && dist > inner;
@@ -66,8 +66,8 @@ FJ_VARIATION(Truchet_hex_crop) {
         } else {
             const float out = fj::arctan2(fy - y0, fx - x0);
             const float d = fj::rand01(rng) < 0.5f ? outer : inner;
-            fx = x0 + cosf(out) * d;
-            fy = y0 + sinf(out) * d;
+            fx = x0 + fj::cosine(out) * d;
+            fy = y0 + fj::sine(out) * d;
         }
     }
     ox += (fx + hx) * w;

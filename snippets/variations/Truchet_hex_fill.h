@@ -53,12 +53,12 @@ FJ_VARIATION(Truchet_hex_fill) {
     const float fy = (flipy && !add ? -in.y : in.y) * inv;
     const float fx = (flipx && !add ? -in.x : in.x) * inv;
     const float ang = fy * FJ_PI + turn, rad = 1.0f + fx * FJ_PI;
-    const float cx = rad * cosf(ang), cy = rad * sinf(ang);
+    const float cx = rad * fj::cosine(ang), cy = rad * fj::sine(ang);
     float a = fj::arctan2(cy, cx);
     if (a < 0.0f) a += FJ_2PI;
     const float third = floorf(1.5f * a / FJ_PI);
     const float corner = (FJ_PI + third * FJ_2PI) / 3.0f;
-    const float dx = cx - 2.0f * cosf(corner), dy = cy - 2.0f * sinf(corner);
+    const float dx = cx - 2.0f * fj::cosine(corner), dy = cy - 2.0f * fj::sine(corner);
     const float s = add ? 0.5f : -0.5f;
     const float tx = 0.8660254f * dx - s * dy, ty = s * dx + 0.8660254f * dy;
     ox += w * (0.5f * tx + hx);

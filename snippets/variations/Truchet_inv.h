@@ -26,7 +26,7 @@ FJ_VARIATION(Truchet_inv) {
     const float width = fminf(fmaxf(p[1], 0.001f), 1.0f);
     const float size = fmaxf(p[3], 0.0f);
     const float seed = p[4];
-    const float scale = (cosf(p[2]) + sinf(p[2])) / fj::zeps(w);
+    const float scale = (fj::cosine(p[2]) + fj::sine(p[2])) / fj::zeps(w);
     const float sx = in.x * scale, sy = in.y * scale;
     const float fx = sx - floorf(sx + 0.5f), fy = sy - floorf(sy + 0.5f);
     const float x = fx < 0.0f ? 1.0f + fx : fx, y = fy < 0.0f ? 1.0f + fy : fy;

@@ -6,7 +6,7 @@
 // flam3 uses the weight inside the formula here.
 FJ_VARIATION(arch) {
     const float a = fj::rand01(rng) * w * FJ_PI;
-    const float s = sinf(a), c = cosf(a);
+    const float s = fj::sine(a), c = fj::cosine(a);
     ox += w * s;
     oy += w * (s * s) / c;
 }

@@ -14,7 +14,7 @@
 // u = c·x − s·y). alpha wraps into [0, 1].
 FJ_VARIATION(asteria) {
     const float alpha = fj::wrap_cyclic(p[0], 0.0f, 1.0f);
-    const float s = sinf(FJ_PI * alpha), c = cosf(FJ_PI * alpha);
+    const float s = fj::sine(FJ_PI * alpha), c = fj::cosine(FJ_PI * alpha);
     const float x = w * in.x, y = w * in.y;
     const float ex = fabsf(x) - 1.0f, ey = fabsf(y) - 1.0f;
     bool stay = !(x * x + y * y < 1.0f);

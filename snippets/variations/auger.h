@@ -9,7 +9,7 @@
 // @ignored auger_half_scale
 FJ_VARIATION(auger) {
     const float sym = p[0], aw = p[1], freq = p[2], scale = p[3];
-    const float s = sinf(freq * in.x), t = sinf(freq * in.y);
+    const float s = fj::sine(freq * in.x), t = fj::sine(freq * in.y);
     const float dy = in.y + aw * (scale * s * 0.5f + fabsf(in.y) * s);
     const float dx = in.x + aw * (scale * t * 0.5f + fabsf(in.x) * t);
     ox += w * (in.x + sym * (dx - in.x));

@@ -22,8 +22,8 @@ FJ_VARIATION(bTransform) {
     tau += in.x >= 0.0f ? split : -split;
     float sh, ch;
     fj::sinh_cosh(tau, sh, ch);
-    float d = ch - cosf(sigma);
+    float d = ch - fj::cosine(sigma);
     if (d == 0.0f) d = FJ_EPS;
     ox += w * sh / d;
-    oy += w * sinf(sigma) / d;
+    oy += w * fj::sine(sigma) / d;
 }

@@ -19,6 +19,6 @@ FJ_VARIATION(bcircle) {
     if (border == 0.0f) return;
     const float a = fj::arctan2(y, x);
     const float radius = w * (0.2f * border * fj::rand01(rng) + 1.0f);
-    ox += radius * cosf(a);
-    oy += radius * sinf(a);
+    ox += radius * fj::cosine(a);
+    oy += radius * fj::sine(a);
 }

@@ -8,6 +8,6 @@
 // by float epsilon.
 FJ_VARIATION(bisplit) {
     const float k = 0.1f * w;
-    ox += k / fj::zeps(fj::tangent(fminf(fmaxf(in.x, -8388607.0f), 8388607.0f))) * cosf(in.y);
-    oy += k / fj::zeps(sinf(in.x)) * -in.y;
+    ox += k / fj::zeps(fj::tangent(fminf(fmaxf(in.x, -8388607.0f), 8388607.0f))) * fj::cosine(in.y);
+    oy += k / fj::zeps(fj::sine(in.x)) * -in.y;
 }

@@ -5,7 +5,7 @@
 // flam3 uses the weight inside the formula here.
 FJ_VARIATION(blade) {
     const float r = fj::rand01(rng) * w * in.r;
-    const float s = sinf(r), c = cosf(r);
+    const float s = fj::sine(r), c = fj::cosine(r);
     ox += w * in.x * (c + s);
     oy += w * in.x * (c - s);
 }

@@ -20,7 +20,7 @@ FJ_VARIATION(blob2) {
         return;
     }
     const float symmetry = fminf(fmaxf(p[5], -1.0f), 1.0f);
-    float delta = (sinf(in.phi * p[1]) + symmetry) / (1.0f + p[6] * fabsf(symmetry));
+    float delta = (fj::sine(in.phi * p[1]) + symmetry) / (1.0f + p[6] * fabsf(symmetry));
     const float sign = delta < 0.0f ? -1.0f : 1.0f;
     delta = expf(p[3] * logf(delta * sign)) * p[4] * (p[0] != 0.0f ? p[0] : sign);
     const float s = w * (p[2] + (in.r - p[2]) * delta) / fj::zeps(in.r);

@@ -14,7 +14,7 @@
 
 FJ_VARIATION(blocky) {
     const float mp = p[2] != 0.0f ? p[2] : FJ_FLT_EPSILON;
-    const float r = w * w / fj::zeps((cosf(in.x) + cosf(in.y)) / mp + 1.0f);
+    const float r = w * w / fj::zeps((fj::cosine(in.x) + fj::cosine(in.y)) / mp + 1.0f);
     float ch, sh, mu, nux, nuy;
     fj::elliptic_coords(in.x, in.y * in.y, ch, sh, mu, nux);
     fj::elliptic_coords(in.y, in.x * in.x, ch, sh, mu, nuy);

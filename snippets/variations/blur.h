@@ -6,6 +6,6 @@
 FJ_VARIATION(blur) {
     const float a = fj::rand01(rng) * FJ_2PI;
     const float r = w * fj::rand01(rng);
-    ox += r * cosf(a);
-    oy += r * sinf(a);
+    ox += r * fj::cosine(a);
+    oy += r * fj::sine(a);
 }

@@ -25,6 +25,6 @@ FJ_VARIATION(blur_circle) {
         eighths = y >= 0.0f ? 3.0f - x / h : 7.0f + x / h;
     const float a = 0.25f * FJ_PI * (eighths - 1.0f);
     const float r = w * half;
-    ox += r * cosf(a);
-    oy += r * sinf(a);
+    ox += r * fj::cosine(a);
+    oy += r * fj::sine(a);
 }

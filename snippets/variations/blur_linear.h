@@ -11,6 +11,6 @@
 // is not wrapped here (float's 2π is inexact and would shift large angles).
 FJ_VARIATION(blur_linear) {
     const float d = p[0] * fj::rand01(rng);
-    ox += w * (in.x + d * cosf(p[1]));
-    oy += w * (in.y + d * sinf(p[1]));
+    ox += w * (in.x + d * fj::cosine(p[1]));
+    oy += w * (in.y + d * fj::sine(p[1]));
 }

@@ -31,7 +31,7 @@ FJ_VARIATION(bwraps) {
             ly *= k;
             const float r = (lx * lx + ly * ly) / r2;
             const float theta = inner * (1.0f - r) + outer * r;
-            const float s = sinf(theta), c = cosf(theta);
+            const float s = fj::sine(theta), c = fj::cosine(theta);
             vx = cx + c * lx + s * ly;
             vy = cy - s * lx + c * ly;
         }

@@ -39,7 +39,7 @@ FJ_VARIATION(bwraps_rand) {
             const float tx = gx * k, ty = gy * k;
             const float rr = (tx * tx + ty * ty) / fj::zeps(r2);
             const float theta = inner * (1.0f - rr) + outer * rr;
-            const float s = sinf(theta), c = cosf(theta);
+            const float s = fj::sine(theta), c = fj::cosine(theta);
             vx = cx + c * tx + s * ty;
             vy = cy - s * tx + c * ty;
         }

@@ -8,6 +8,6 @@
 FJ_VARIATION(circleblur) {
     const float r = w * sqrtf(fj::rand01(rng));
     const float a = fj::rand01(rng) * FJ_2PI;
-    ox += r * cosf(a);
-    oy += r * sinf(a);
+    ox += r * fj::cosine(a);
+    oy += r * fj::sine(a);
 }

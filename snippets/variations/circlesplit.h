@@ -15,7 +15,7 @@ FJ_VARIATION(circlesplit) {
         oy += w * in.y;
     } else {
         const float len = w * (in.r + split);
-        ox += len * cosf(in.phi);
-        oy += len * sinf(in.phi);
+        ox += len * fj::cosine(in.phi);
+        oy += len * fj::sine(in.phi);
     }
 }

@@ -14,6 +14,6 @@ FJ_VARIATION(circlize) {
     const float along = fj::square_ring_place(in.x, in.y, side);
     const float r = w / (FJ_PI / 4.0f) * side + p[0];
     const float a = (FJ_PI / 4.0f) * along / side - FJ_PI / 4.0f;
-    ox += r * cosf(a);
-    oy += r * sinf(a);
+    ox += r * fj::cosine(a);
+    oy += r * fj::sine(a);
 }

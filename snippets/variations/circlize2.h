@@ -17,6 +17,6 @@ FJ_VARIATION(circlize2) {
     const float along = fj::square_ring_place(in.x, in.y, side);
     const float r = w * (side + p[0]);
     const float a = (FJ_PI / 4.0f) * along / fj::zeps(side) - FJ_PI / 4.0f;
-    ox += r * cosf(a);
-    oy += r * sinf(a);
+    ox += r * fj::cosine(a);
+    oy += r * fj::sine(a);
 }

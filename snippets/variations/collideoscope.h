@@ -19,6 +19,6 @@ FJ_VARIATION(collideoscope) {
     const bool forwards = (k & 1) == 0;
     const float a = mirror * ((float)k * wedge + fmodf((forwards ? shift : -shift) + up, wedge));
     const float r = w * in.r;
-    ox += r * cosf(a);
-    oy += r * sinf(a);
+    ox += r * fj::cosine(a);
+    oy += r * fj::sine(a);
 }

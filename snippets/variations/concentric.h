@@ -24,6 +24,6 @@ FJ_VARIATION(concentric) {
     const float angle = fj::rand01(rng) * FJ_2PI;
     float r = level * p[0];
     if (p[2] != 0.0f) r += (sqrtf(fj::rand01(rng)) * 2.0f - 1.0f) * p[2];
-    ox += w * r * cosf(angle);
-    oy += w * r * sinf(angle);
+    ox += w * r * fj::cosine(angle);
+    oy += w * r * fj::sine(angle);
 }

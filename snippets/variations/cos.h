@@ -4,6 +4,6 @@
 FJ_VARIATION(cos) {
     float sh, ch;
     fj::sinh_cosh(in.y, sh, ch);
-    ox += w * cosf(in.x) * ch;
-    oy -= w * sinf(in.x) * sh;
+    ox += w * fj::cosine(in.x) * ch;
+    oy -= w * fj::sine(in.x) * sh;
 }

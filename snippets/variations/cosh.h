@@ -4,6 +4,6 @@
 FJ_VARIATION(cosh) {
     float sh, ch;
     fj::sinh_cosh(in.x, sh, ch);
-    ox += w * ch * cosf(in.y);
-    oy += w * sh * sinf(in.y);
+    ox += w * ch * fj::cosine(in.y);
+    oy += w * sh * fj::sine(in.y);
 }

@@ -5,6 +5,6 @@ FJ_VARIATION(cosine) {
     const float a = in.x * FJ_PI;
     float sh, ch;
     fj::sinh_cosh(in.y, sh, ch);
-    ox += w * cosf(a) * ch;
-    oy -= w * sinf(a) * sh;
+    ox += w * fj::cosine(a) * ch;
+    oy -= w * fj::sine(a) * sh;
 }

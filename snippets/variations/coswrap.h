@@ -13,7 +13,7 @@
 // (the −1 is not weighted, as in Fractorium). repeat is a whole number other
 // than 0; the phases are in half turns, wrapped into [-1, 1].
 FJ_HD FJ_INLINE float fj_coswrap_raised(float v, float phase) {
-    return 0.5f - 0.5f * cosf(v + phase);
+    return 0.5f - 0.5f * fj::cosine(v + phase);
 }
 
 FJ_HD FJ_INLINE float fj_coswrap_axis(float v, float repeat, float amount, float phase) {

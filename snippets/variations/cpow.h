@@ -11,6 +11,6 @@ FJ_VARIATION(cpow) {
     const float va = FJ_2PI / power, vc = p[0] / power, vd = p[1] / power;
     const float a = vc * in.phi + vd * lnr + va * floorf(power * fj::rand01(rng));
     const float m = w * expf(vc * lnr - vd * in.phi);
-    ox += m * cosf(a);
-    oy += m * sinf(a);
+    ox += m * fj::cosine(a);
+    oy += m * fj::sine(a);
 }

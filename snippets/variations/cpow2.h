@@ -17,14 +17,14 @@
 FJ_VARIATION(cpow2) {
     const float divisor = p[2], spread = fj::zeps(p[3]);
     const float half_turn = FJ_PI_2 * p[1];
-    const float c = p[0] * cosf(half_turn) / divisor, d = p[0] * sinf(half_turn) / divisor;
+    const float c = p[0] * fj::cosine(half_turn) / divisor, d = p[0] * fj::sine(half_turn) / divisor;
     const float branches = fmaxf(floorf(spread), 1.0f);
     float a = in.phi + FJ_2PI * (floorf(fj::rand01(rng) * branches) + (in.phi < 0.0f ? 1.0f : 0.0f));
-    if (cosf(a * (0.5f / spread)) < fj::rand11(rng)) a -= FJ_2PI * spread;
+    if (fj::cosine(a * (0.5f / spread)) < fj::rand11(rng)) a -= FJ_2PI * spread;
     const float lnr2 = logf(in.r2);
     const float r = w * expf(0.5f * c * lnr2 - d * a);
     const float k = (float)(int)(fj::rand01(rng) * 32767.0f);
     const float t = c * a + 0.5f * d * lnr2 + fmodf(k, divisor) * (FJ_2PI / divisor);
-    ox += r * cosf(t);
-    oy += r * sinf(t);
+    ox += r * fj::cosine(t);
+    oy += r * fj::sine(t);
 }

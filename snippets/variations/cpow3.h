@@ -22,18 +22,18 @@ FJ_VARIATION(cpow3) {
     const float d = p[1] != 0.0f ? p[1] : FJ_FLT_EPSILON;
     const float divisor = p[2] != 0.0f ? p[2] : FJ_FLT_EPSILON;
     const float beta = fj::arctan2((d < 0.0f ? -logf(-d) : logf(d)) * p[0], FJ_2PI);
-    const float cb = cosf(beta), sb = sinf(beta);
+    const float cb = fj::cosine(beta), sb = fj::sine(beta);
     const float c = cb * p[0] * cb / divisor, dd = cb * p[0] * sb / divisor;
     const float coeff = dd == 0.0f ? 0.0f : -0.095f * p[3] / dd;
     float a = in.phi;
     if (a < 0.0f) a += FJ_2PI;
-    if (cosf(0.5f * a) < fj::rand11(rng)) a -= FJ_2PI;
+    if (fj::cosine(0.5f * a) < fj::rand11(rng)) a -= FJ_2PI;
     const float turn = fj::rand_bit(rng) ? FJ_2PI : -FJ_2PI;
     a += turn * roundf(logf(1.0f - fj::rand01(rng)) * coeff);
     const float lnr2 = logf(fmaxf(in.r2, FJ_FLT_EPSILON));
     const float r = w * expf(0.5f * c * lnr2 - dd * a);
     const float k = (float)(int)(fj::rand01(rng) * 32767.0f);
     const float t = c * a + 0.5f * dd * lnr2 + fmodf(k, divisor) * (FJ_2PI / divisor);
-    ox += r * cosf(t);
-    oy += r * sinf(t);
+    ox += r * fj::cosine(t);
+    oy += r * fj::sine(t);
 }

@@ -36,7 +36,7 @@ FJ_VARIATION(crackle) {
     const float s = 0.5f * fmaxf(p[0], 0.0001f), power = p[1], d = p[2], scale = p[3], z = p[4];
     const float blur = 0.5f * (fj::rand01(rng) + fj::rand01(rng)) + 0.25f * (fj::rand01(rng) - 0.5f);
     const float a = FJ_2PI * fj::rand01(rng);
-    const float ux = blur * sinf(a), uy = blur * cosf(a);
+    const float ux = blur * fj::sine(a), uy = blur * fj::cosine(a);
     int col = (int)floorf(ux / s), row = (int)floorf(uy / s);
     // The sites of the 3×3 cells around the point's; the nearest of them
     // is taken as the point's own site and, when it is not the middle one,

@@ -2,6 +2,6 @@
 // @id 29
 // @origin flam3 3.1.1
 FJ_VARIATION(cylinder) {
-    ox += w * sinf(in.x);
+    ox += w * fj::sine(in.x);
     oy += w * in.y;
 }

@@ -18,9 +18,9 @@
 FJ_VARIATION(dc_cylinder) {
     const float a = fj::rand01(rng) * FJ_2PI;
     const float r = p[5] * (fj::rand01(rng) + fj::rand01(rng) + fj::rand01(rng) + fj::rand01(rng) - 2.0f);
-    ox += w * sinf(in.x + r * sinf(a)) * p[3];
+    ox += w * fj::sine(in.x + r * fj::sine(a)) * p[3];
     oy += r + in.y * p[4];
     const float scale = p[2] == 0.0f ? 1e-5f : p[2];
-    const float along = cosf(p[1]) * ox + sinf(p[1]) * oy + p[0];
+    const float along = fj::cosine(p[1]) * ox + fj::sine(p[1]) * oy + p[0];
     color = fmodf(fabsf(0.5f * (along / scale + 1.0f)), 1.0f);
 }

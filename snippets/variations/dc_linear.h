@@ -14,6 +14,6 @@ FJ_VARIATION(dc_linear) {
     const float scale = p[2] == 0.0f ? 1e-5f : p[2];
     ox += w * in.x;
     oy += w * in.y;
-    const float along = cosf(p[1]) * ox + sinf(p[1]) * oy + p[0];
+    const float along = fj::cosine(p[1]) * ox + fj::sine(p[1]) * oy + p[0];
     color = fmodf(fabsf(0.5f * (along / scale + 1.0f)), 1.0f);
 }

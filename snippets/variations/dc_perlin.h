@@ -66,8 +66,8 @@ FJ_VARIATION(dc_perlin) {
                 r = (1.0f + edge) * fj::rand01(rng);
             }
             const float a = fj::rand01(rng) * FJ_2PI;
-            vx = 0.5f * r * sinf(a);
-            vy = 0.5f * r * cosf(a);
+            vx = 0.5f * r * fj::sine(a);
+            vy = 0.5f * r * fj::cosine(a);
         }
         if (r > 1.0f - edge) e = 0.5f * (r - 1.0f + edge) / edge;
         const float q = vx * vx + vy * vy;

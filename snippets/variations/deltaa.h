@@ -13,6 +13,6 @@
 FJ_VARIATION(deltaa) {
     const float ratio = hypotf(in.y, in.x + 1.0f) / fj::zeps(hypotf(in.y, in.x - 1.0f));
     const float half = 0.5f * fj::arctan2(2.0f * in.y, (in.x - 1.0f) * (in.x + 1.0f) + in.y * in.y);
-    ox += w * ratio * cosf(half);
-    oy += w * ratio * sinf(half);
+    ox += w * ratio * fj::cosine(half);
+    oy += w * ratio * fj::sine(half);
 }

@@ -2,6 +2,6 @@
 // @id 11
 // @origin flam3 3.1.1
 FJ_VARIATION(diamond) {
-    ox += w * in.sina * cosf(in.r);
-    oy += w * in.cosa * sinf(in.r);
+    ox += w * in.sina * fj::cosine(in.r);
+    oy += w * in.cosa * fj::sine(in.r);
 }

@@ -4,6 +4,6 @@
 FJ_VARIATION(disc) {
     const float k = w * in.theta * (1.0f / FJ_PI);
     const float a = FJ_PI * in.r;
-    ox += k * sinf(a);
-    oy += k * cosf(a);
+    ox += k * fj::sine(a);
+    oy += k * fj::cosine(a);
 }

@@ -6,7 +6,7 @@
 FJ_VARIATION(disc2) {
     const float twist = p[1];
     const float timespi = p[0] * FJ_PI;
-    float sinadd = sinf(twist), cosadd = cosf(twist) - 1.0f;
+    float sinadd = fj::sine(twist), cosadd = fj::cosine(twist) - 1.0f;
     // Beyond a full turn flam3 scales the twist offsets instead of wrapping them.
     if (twist > FJ_2PI) {
         const float k = 1.0f + twist - FJ_2PI;
@@ -20,6 +20,6 @@ FJ_VARIATION(disc2) {
     }
     const float t = timespi * (in.x + in.y);
     const float r = w * in.theta / FJ_PI;
-    ox += (sinf(t) + cosadd) * r;
-    oy += (cosf(t) + sinadd) * r;
+    ox += (fj::sine(t) + cosadd) * r;
+    oy += (fj::cosine(t) + sinadd) * r;
 }

@@ -28,27 +28,27 @@ FJ_VARIATION(dragonfire) {
     const float x = fminf(fmaxf(in.x, -80.0f), 80.0f);
     const float e = expf(x) * p[0];
     const float f = p[1] / fj::zeps(e);
-    const float r = w / fj::zeps(e + f - cosf(in.y));
-    const float mx = (e - f) * r, my = sinf(in.y) * r;
+    const float r = w / fj::zeps(e + f - fj::cosine(in.y));
+    const float mx = (e - f) * r, my = fj::sine(in.y) * r;
     const float mode = fminf(fmaxf(p[2], 0.0f), 7.0f);
     if (mode < 1.0f) {
         ox += mx;
         oy += my;
         return;
     }
-    const float fzx = cosf(p[6] / fj::zeps(logf(fabsf(mx))));
-    const float fzy = cosf(p[6] / fj::zeps(logf(fabsf(my))));
+    const float fzx = fj::cosine(p[6] / fj::zeps(logf(fabsf(mx))));
+    const float fzy = fj::cosine(p[6] / fj::zeps(logf(fabsf(my))));
     const float rx = fzx < 0.0f ? -p[3] : p[3], ry = fzy < 0.0f ? -p[3] : p[3];
     float gx, gy;
     if (mode < 2.0f) {
         gx = mx + fzx;
         gy = my + fzy;
     } else if (mode < 3.0f) {
-        gx = mx * sinf(fzx);
-        gy = my * sinf(fzy);
+        gx = mx * fj::sine(fzx);
+        gy = my * fj::sine(fzy);
     } else if (mode < 4.0f) {
-        gx = mx * expf(sinf(fzx));
-        gy = my * expf(sinf(fzy));
+        gx = mx * expf(fj::sine(fzx));
+        gy = my * expf(fj::sine(fzy));
     } else if (mode < 5.0f) {
         gx = mx + rx;
         gy = my + ry;
@@ -56,8 +56,8 @@ FJ_VARIATION(dragonfire) {
         gx = mx + expf(rx);
         gy = my + expf(ry);
     } else {
-        gx = mx + expf(sinf(rx));
-        gy = my + expf(cosf(ry));
+        gx = mx + expf(fj::sine(rx));
+        gy = my + expf(fj::cosine(ry));
     }
     const float blend = fminf(fmaxf(p[4], 0.0f), 6.0f), t = p[5];
     if (blend < 1.0f) {
@@ -70,7 +70,7 @@ FJ_VARIATION(dragonfire) {
         const float a = t * FJ_PI;
         float g;
         if (blend < 3.0f) {
-            g = cosf(a);
+            g = fj::cosine(a);
         } else if (blend < 4.0f) {
             g = fj::tangent(a);
         } else if (blend < 5.0f) {

@@ -23,6 +23,6 @@ FJ_VARIATION(dust) {
     const float a = (X + fj::shader_hash(X, Y, 1.0f) * p[1]) * FJ_2PI;
     const float r = expf(logf(Y + fj::shader_hash(Y, X, 2.0f) * p[1]) * p[2]);
     if (!(r <= FJ_FLT_MAX)) return;
-    ox += w * cosf(a) * r;
-    oy += w * sinf(a) * r;
+    ox += w * fj::cosine(a) * r;
+    oy += w * fj::sine(a) * r;
 }

@@ -24,6 +24,6 @@ FJ_VARIATION(eCollide) {
     const bool even = fmodf(sector, 2.0f) == 0.0f;
     nu = sector * width + fmodf(even ? nu + turn : nu - turn, width);
     if (!(in.y > 0.0f)) nu = -nu;
-    ox += w * ch * cosf(nu);
-    oy += w * sh * sinf(nu);
+    ox += w * ch * fj::cosine(nu);
+    oy += w * sh * fj::sine(nu);
 }

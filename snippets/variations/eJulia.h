@@ -26,6 +26,6 @@ FJ_VARIATION(eJulia) {
     if (in.y < 0.0f) nu = -nu;
     nu = (nu + FJ_2PI * floorf(fj::rand01(rng) * power)) / power;
     fj::sinh_cosh(mu / power, sh, ch);
-    ox += w * ch * cosf(nu);
-    oy += w * sh * sinf(nu);
+    ox += w * ch * fj::cosine(nu);
+    oy += w * sh * fj::sine(nu);
 }

@@ -24,6 +24,6 @@ FJ_VARIATION(eMod) {
         mu = nu > 0.0f ? fmodf(mu + shift, 2.0f * radius) - radius : fmodf(mu - shift, 2.0f * radius) + radius;
     }
     fj::sinh_cosh(mu, sh, ch);
-    ox += w * ch * cosf(nu);
-    oy += w * sh * sinf(nu);
+    ox += w * ch * fj::cosine(nu);
+    oy += w * sh * fj::sine(nu);
 }

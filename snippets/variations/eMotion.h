@@ -24,6 +24,6 @@ FJ_VARIATION(eMotion) {
     }
     nu += rotate;
     fj::sinh_cosh(mu, sh, ch);
-    ox += w * ch * cosf(nu);
-    oy += w * sh * sinf(nu);
+    ox += w * ch * fj::cosine(nu);
+    oy += w * sh * fj::sine(nu);
 }

@@ -17,6 +17,6 @@ FJ_VARIATION(ePush) {
     if (in.y < 0.0f) nu = -nu;
     nu += rotate;
     fj::sinh_cosh(mu * p[1] + p[0], sh, ch);
-    ox += w * ch * cosf(nu);
-    oy += w * sh * sinf(nu);
+    ox += w * ch * fj::cosine(nu);
+    oy += w * sh * fj::sine(nu);
 }

@@ -15,6 +15,6 @@ FJ_VARIATION(eRotate) {
     fj::elliptic_coords(in.x, in.y * in.y, ch, sh, mu, nu);
     if (in.y < 0.0f) nu = -nu;
     nu += rotate;
-    ox += w * ch * cosf(nu);
-    oy += w * sh * sinf(nu);
+    ox += w * ch * fj::cosine(nu);
+    oy += w * sh * fj::sine(nu);
 }

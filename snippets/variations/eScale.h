@@ -24,6 +24,6 @@ FJ_VARIATION(eScale) {
     // scale·2π, but with fmod exact in float.
     nu = scale * fmodf(nu + FJ_PI + angle, FJ_2PI) - angle - scale * FJ_PI;
     fj::sinh_cosh(mu * scale, sh, ch);
-    ox += w * ch * cosf(nu);
-    oy += w * sh * sinf(nu);
+    ox += w * ch * fj::cosine(nu);
+    oy += w * sh * fj::sine(nu);
 }

@@ -16,6 +16,6 @@ FJ_VARIATION(eSwirl) {
     fj::elliptic_coords(in.x, in.y * in.y, ch, sh, mu, nu);
     if (in.y < 0.0f) nu = -nu;
     nu += mu * p[1] + p[0] / fj::zeps(mu);
-    ox += w * ch * cosf(nu);
-    oy += w * sh * sinf(nu);
+    ox += w * ch * fj::cosine(nu);
+    oy += w * sh * fj::sine(nu);
 }

@@ -11,10 +11,10 @@ FJ_VARIATION(edisc) {
     const float a1 = log1pf(xm1 + sqrtf(xm1));
     const float a2 = -acosf(fminf(fmaxf(in.x / xmax, -1.0f), 1.0f));
     const float k = w / 11.57034632f;
-    float sv = sinf(a1);
+    float sv = fj::sine(a1);
     if (in.y > 0.0f) sv = -sv;
     float sh, ch;
     fj::sinh_cosh(a2, sh, ch);
-    ox += k * ch * cosf(a1);
+    ox += k * ch * fj::cosine(a1);
     oy += k * sh * sv;
 }

@@ -12,8 +12,8 @@
 FJ_VARIATION(epispiral) {
     const float thick = p[1] * w;
     const float scale = thick == 0.0f ? w : thick * fj::rand01(rng);
-    const float t = scale / cosf(p[0] * in.phi) - p[2] * w;
+    const float t = scale / fj::cosine(p[0] * in.phi) - p[2] * w;
     if (t == 0.0f) return;
-    ox += t * cosf(in.phi);
-    oy += t * sinf(in.phi);
+    ox += t * fj::cosine(in.phi);
+    oy += t * fj::sine(in.phi);
 }

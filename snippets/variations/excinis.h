@@ -23,7 +23,7 @@ FJ_VARIATION(excinis) {
     if (func < 1.0f)
         f = u;
     else if (func < 2.0f)
-        f = cosf(u);
+        f = fj::cosine(u);
     else if (func < 3.0f)
         f = expf(u);
     else if (func < 4.0f)

@@ -3,6 +3,6 @@
 // @origin flam3 3.1.1
 FJ_VARIATION(exp) {
     const float k = w * expf(in.x);
-    ox += k * cosf(in.y);
-    oy += k * sinf(in.y);
+    ox += k * fj::cosine(in.y);
+    oy += k * fj::sine(in.y);
 }

@@ -7,6 +7,6 @@
 FJ_VARIATION(exp2) {
     const float e = w * expf(FJ_PI * in.x);
     const float a = FJ_PI * in.y;
-    ox += e * cosf(a);
-    oy += e * sinf(a);
+    ox += e * fj::cosine(a);
+    oy += e * fj::sine(a);
 }

@@ -9,6 +9,6 @@ FJ_VARIATION(expo) {
     const float m2 = p[0] * p[0] + p[1] * p[1];
     const float k = 0.5f * logf(fj::zeps(m2)), t = fj::arctan2(p[1], p[0]);
     const float r = w * expf(in.x * k - in.y * t), a = in.x * t + in.y * k;
-    ox += r * cosf(a);
-    oy += r * sinf(a);
+    ox += r * fj::cosine(a);
+    oy += r * fj::sine(a);
 }

@@ -4,6 +4,6 @@
 FJ_VARIATION(exponential) {
     const float k = w * expf(in.x - 1.0f);
     const float a = FJ_PI * in.y;
-    ox += k * cosf(a);
-    oy += k * sinf(a);
+    ox += k * fj::cosine(a);
+    oy += k * fj::sine(a);
 }

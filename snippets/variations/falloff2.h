@@ -38,14 +38,14 @@ FJ_VARIATION(falloff2) {
         const float r = in.r + p[2] * rx * dist;
         const float phi = in.phi + p[3] * ry * dist;
         const float elevation = p[4] * rz * dist;
-        const float k = r * cosf(elevation) * w;
-        ox += k * cosf(phi);
-        oy += k * sinf(phi);
+        const float k = r * fj::cosine(elevation) * w;
+        ox += k * fj::cosine(phi);
+        oy += k * fj::sine(phi);
     } else {
         const float sigma = dist * ry * FJ_2PI, phi = dist * rz * FJ_PI, rad = dist * rx;
-        const float c = cosf(sigma);
-        ox += w * (in.x + p[2] * rad * c * cosf(phi));
-        oy += w * (in.y + p[3] * rad * c * sinf(phi));
+        const float c = fj::cosine(sigma);
+        ox += w * (in.x + p[2] * rad * c * fj::cosine(phi));
+        oy += w * (in.y + p[3] * rad * c * fj::sine(phi));
     }
     color = fabsf(fmodf(color + p[5] * rc * dist, 1.0f));
 }

@@ -7,6 +7,6 @@ FJ_VARIATION(fan) {
     const float dx2 = 0.5f * dx;
     const float a = in.theta + (fmodf(in.theta + in.aff->f, dx) > dx2 ? -dx2 : dx2);
     const float r = w * in.r;
-    ox += r * cosf(a);
-    oy += r * sinf(a);
+    ox += r * fj::cosine(a);
+    oy += r * fj::sine(a);
 }

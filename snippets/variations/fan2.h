@@ -10,6 +10,6 @@ FJ_VARIATION(fan2) {
     const float t = in.theta + dy - dx * (float)fj::int_like_x86((in.theta + dy) / dx);
     const float a = t > dx2 ? in.theta - dx2 : in.theta + dx2;
     const float r = w * in.r;
-    ox += r * sinf(a);
-    oy += r * cosf(a);
+    ox += r * fj::sine(a);
+    oy += r * fj::cosine(a);
 }

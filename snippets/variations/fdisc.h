@@ -6,6 +6,6 @@
 FJ_VARIATION(fdisc) {
     const float a = FJ_2PI / (in.r + 1.0f);
     const float r = w * (in.phi * (1.0f / FJ_PI) + 1.0f) * 0.5f;
-    ox += r * cosf(a);
-    oy += r * sinf(a);
+    ox += r * fj::cosine(a);
+    oy += r * fj::sine(a);
 }

@@ -11,6 +11,6 @@ FJ_VARIATION(fibonacci) {
     const float m1 = expf(in.x * ln_phi), a1 = in.y * ln_phi;
     const float m2 = expf(in.y * FJ_PI - in.x * ln_phi), a2 = -(in.x * FJ_PI + in.y * ln_phi);
     const float s = w * inv_sqrt5;
-    ox += s * (m1 * cosf(a1) - m2 * cosf(a2));
-    oy += s * (m1 * sinf(a1) - m2 * sinf(a2));
+    ox += s * (m1 * fj::cosine(a1) - m2 * fj::cosine(a2));
+    oy += s * (m1 * fj::sine(a1) - m2 * fj::sine(a2));
 }

@@ -5,7 +5,7 @@
 // @param flower_holes 0
 // @random 1
 FJ_VARIATION(flower) {
-    const float k = w * (fj::rand01(rng) - p[1]) * cosf(p[0] * in.phi) / in.r;
+    const float k = w * (fj::rand01(rng) - p[1]) * fj::cosine(p[0] * in.phi) / in.r;
     ox += k * in.x;
     oy += k * in.y;
 }

@@ -11,7 +11,7 @@
 // point as r·cos φ, r·sin φ; here x and y themselves, the same.
 FJ_VARIATION(flowerdb) {
     const float t = in.phi, petals = p[0];
-    const float k = fabsf((p[2] + sinf(petals * t)) * cosf(petals * p[1] * t));
+    const float k = fabsf((p[2] + fj::sine(petals * t)) * fj::cosine(petals * p[1] * t));
     ox += w * k * in.x;
     oy += w * k * in.y;
 }

@@ -8,6 +8,6 @@ FJ_VARIATION(flux) {
     const float y2 = in.y * in.y;
     const float r = w * (2.0f + p[0]) * sqrtf(sqrtf(y2 + xpw * xpw) / sqrtf(y2 + xmw * xmw));
     const float a = 0.5f * (fj::arctan2(in.y, xmw) - fj::arctan2(in.y, xpw));
-    ox += r * cosf(a);
-    oy += r * sinf(a);
+    ox += r * fj::cosine(a);
+    oy += r * fj::sine(a);
 }

@@ -6,8 +6,8 @@
 FJ_VARIATION(foci) {
     const float e = expf(-fabsf(in.x));
     const float m = -expm1f(-fabsf(in.x));  // 1 − e, exact near 0
-    const float s = sinf(0.5f * in.y);
+    const float s = fj::sine(0.5f * in.y);
     const float k = w / (m * m + 4.0f * e * s * s);
     ox += k * copysignf(m * (1.0f + e), in.x);
-    oy += k * 2.0f * e * sinf(in.y);
+    oy += k * 2.0f * e * fj::sine(in.y);
 }

@@ -15,7 +15,7 @@
 FJ_VARIATION(foci_p) {
     const float e = expf(fminf(fmaxf(in.x, -80.0f), 80.0f));
     const float a = e * p[0], b = p[1] / e;
-    const float s = w / fj::zeps(a + b - cosf(in.y));
+    const float s = w / fj::zeps(a + b - fj::cosine(in.y));
     ox += (a - b) * s;
-    oy += sinf(in.y) * s;
+    oy += fj::sine(in.y) * s;
 }

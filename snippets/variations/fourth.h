@@ -33,8 +33,8 @@ FJ_VARIATION(fourth) {
         const float d = sqrtf(dx * dx + dy * dy);
         if (d < w) {
             const float a = fj::arctan2(dy, dx) + fj::wrap_cyclic(p[0], 0.0f, FJ_2PI) + p[2] * (w - d);
-            ox += w * d * cosf(a) + cx;
-            oy += w * d * sinf(a) - cy;
+            ox += w * d * fj::cosine(a) + cx;
+            oy += w * d * fj::sine(a) - cy;
         } else {
             const float s = w * (1.0f + p[1] / fj::zeps(d));
             ox += s * dx + cx;

@@ -7,7 +7,7 @@
 // is a whole number.
 FJ_VARIATION(funnel) {
     const float effect = floorf(p[0] + 0.5f);
-    const float stretch = 1.0f / fj::zeps(cosf(in.y)) + effect * FJ_PI;
+    const float stretch = 1.0f / fj::zeps(fj::cosine(in.y)) + effect * FJ_PI;
     ox += w * tanhf(in.x) * stretch;
     oy += w * tanhf(in.y) * stretch;
 }

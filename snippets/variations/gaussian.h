@@ -9,6 +9,6 @@
 FJ_VARIATION(gaussian) {
     const float a = fj::rand01(rng) * FJ_2PI;
     const float r = w * (fj::rand01(rng) + fj::rand01(rng) + fj::rand01(rng) + fj::rand01(rng) - 2.0f);
-    ox += r * cosf(a) + in.x;
-    oy += r * sinf(a) + in.y;
+    ox += r * fj::cosine(a) + in.x;
+    oy += r * fj::sine(a) + in.y;
 }

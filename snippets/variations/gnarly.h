@@ -19,7 +19,7 @@ FJ_VARIATION(gnarly) {
         const float half = 0.5f * size, r2 = fj::zeps(half * half);
         if (d2 <= r2 && d2 > 0.0f) {
             const float t = p[1] * logf(d2 / r2);
-            const float s = sinf(t), c = cosf(t);
+            const float s = fj::sine(t), c = fj::cosine(t);
             vx = cx + c * lx + s * ly;
             vy = cy - s * lx + c * ly;
         }

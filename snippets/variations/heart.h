@@ -4,6 +4,6 @@
 FJ_VARIATION(heart) {
     const float a = in.r * in.theta;
     const float k = w * in.r;
-    ox += k * sinf(a);
-    oy -= k * cosf(a);
+    ox += k * fj::sine(a);
+    oy -= k * fj::cosine(a);
 }

@@ -44,6 +44,6 @@ FJ_VARIATION(hex_rand) {
     const float scaled = dist * sqrtf(fj::rand01(rng)) * 1.154700538f;
     const float radius = 0.5f * p[2] * scaled * powf(fj::shader_hash(cx, cy, p[5]), p[3]);
     if (!(fabsf(radius) <= FJ_FLT_MAX)) return;
-    ox += (cosf(angle) * radius + cx) * w;
-    oy += (sinf(angle) * radius + cy) * w;
+    ox += (fj::cosine(angle) * radius + cx) * w;
+    oy += (fj::sine(angle) * radius + cy) * w;
 }

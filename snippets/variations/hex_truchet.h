@@ -39,8 +39,8 @@ FJ_VARIATION(hex_truchet) {
     const float X = 2.0f * (floorf(fj::rand01(rng) * cells) - side);
     const float Y = 2.0f * (floorf(fj::rand01(rng) * cells) - side);
     const float turn = fj::shader_hash(X, Y, p[2]) < 0.5f ? 0.0f : 1.0471f;
-    const float c = cosf(turn), s = sinf(turn);
+    const float c = fj::cosine(turn), s = fj::sine(turn);
     const float a = angle + 2.6179f - turn;
-    ox += (cosf(a) * r + cx * c + cy * s + X + 0.5f * Y) * w;
-    oy += (sinf(a) * r - cx * s + cy * c + 0.866f * Y) * w;
+    ox += (fj::cosine(a) * r + cx * c + cy * s + X + 0.5f * Y) * w;
+    oy += (fj::sine(a) * r - cx * s + cy * c + 0.866f * Y) * w;
 }

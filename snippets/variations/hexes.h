@@ -63,7 +63,7 @@ FJ_VARIATION(hexes) {
     }
     const float l1 = fj_hexes_voronoi(cx, cy, in.x, in.y);
     const float target = powf(fabsf(l1), power) * scale;
-    const float turn = FJ_2PI * p[2], s = sinf(turn), c = cosf(turn);
+    const float turn = FJ_2PI * p[2], s = fj::sine(turn), c = fj::cosine(turn);
     const float dx = in.x - cx[0], dy = in.y - cy[0];
     float vx = dx * c + dy * s, vy = -dx * s + dy * c;
     const float l2 = fj_hexes_voronoi(cx, cy, vx + cx[0], vy + cy[0]);

@@ -15,9 +15,9 @@
 FJ_VARIATION(hypercrop) {
     const float n = fj::zeps(p[0]);
     const float coeff = fj::zeps(n * 0.5f / FJ_PI), a0 = FJ_PI / n;
-    const float len = 1.0f / fj::zeps(cosf(a0)), d = p[1] * sinf(a0) * len;
+    const float len = 1.0f / fj::zeps(fj::cosine(a0)), d = p[1] * fj::sine(a0) * len;
     const float angle = floorf(in.phi * coeff) / coeff + a0;
-    const float cx = cosf(angle) * len, cy = sinf(angle) * len;
+    const float cx = fj::cosine(angle) * len, cy = fj::sine(angle) * len;
     const float dx = in.x - cx, dy = in.y - cy;
     const float dist = sqrtf(dx * dx + dy * dy);
     float x = in.x, y = in.y;

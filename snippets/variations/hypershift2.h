@@ -23,14 +23,14 @@ FJ_VARIATION(hypershift2) {
     if (!(v > 0.0f)) return;
     // tanh²(R/2) = cos(a + b)/cos(a − b), and tanh²(h/2) = (cosh h − 1)/(cosh h + 1)
     // as a product of tangents, which does not cancel.
-    const float s = sqrtf(sinf(2.0f * v) / cosf(a - b));
+    const float s = sqrtf(fj::sine(2.0f * v) / fj::cosine(a - b));
     const float shrink = sqrtf(fj::tangent(u) * fj::tangent(v));
     const float fx = shrink * in.x, fy = shrink * in.y;
     const float dx = 1.0f + s * fx, dy = s * fy;
     const float k = w * (1.0f - s * s) / fj::zeps(dx * dx + dy * dy);
     const float X = k * (fx + s * (fx * fx + fy * fy)) + s, Y = k * fy;
     const float turn = (2.0f * floorf(fj::rand01(rng) * P) + 1.0f) * a;
-    const float c = cosf(turn), sn = sinf(turn);
+    const float c = fj::cosine(turn), sn = fj::sine(turn);
     ox += c * X - sn * Y;
     oy += sn * X + c * Y;
 }

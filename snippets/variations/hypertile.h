@@ -16,7 +16,7 @@ FJ_VARIATION(hypertile) {
     const float r = fj::hyperbolic_tile_step(fj::zeps(p[0]), fj::zeps(p[1]));
     const float a = p[2] * step;
     float mx, my;
-    fj::hyperbolic_move(in.x, in.y, r * cosf(a), r * sinf(a), false, mx, my);
+    fj::hyperbolic_move(in.x, in.y, r * fj::cosine(a), r * fj::sine(a), false, mx, my);
     ox += w * mx;
     oy += w * my;
 }

@@ -14,7 +14,7 @@ FJ_VARIATION(hypertile1) {
     const float r = fj::hyperbolic_tile_step(sides, fj::zeps(p[1]));
     const float a = floorf(fj::rand01(rng) * truncf(p[0])) * (FJ_2PI / sides);
     float mx, my;
-    fj::hyperbolic_move(in.x, in.y, r * cosf(a), r * sinf(a), true, mx, my);
+    fj::hyperbolic_move(in.x, in.y, r * fj::cosine(a), r * fj::sine(a), true, mx, my);
     ox += w * mx;
     oy += w * my;
 }

@@ -6,6 +6,6 @@
 FJ_VARIATION(idisc) {
     const float a = FJ_PI / (in.r + 1.0f);
     const float r = in.phi * (w * (1.0f / FJ_PI));
-    ox += r * cosf(a);
-    oy += r * sinf(a);
+    ox += r * fj::cosine(a);
+    oy += r * fj::sine(a);
 }

@@ -18,6 +18,6 @@ FJ_VARIATION(inkdrop) {
     const float den = sqrtf(d2 + r2) + sqrtf(d2);
     const float push = den > 0.0f ? r2 / den : 0.0f;
     const float b = fj::arctan2(dy, dx);
-    ox += w * (in.x + cosf(b) * push);
-    oy += w * (in.y + sinf(b) * push);
+    ox += w * (in.x + fj::cosine(b) * push);
+    oy += w * (in.y + fj::sine(b) * push);
 }

@@ -22,7 +22,7 @@
 // infinite.
 
 FJ_HD FJ_INLINE float fj_interference2_wave(float a, float b, float c, float p, float t, float v) {
-    const float s = sinf(b * v + c);
+    const float s = fj::sine(b * v + c);
     if (t == 2.0f) return a * powf(s < 0.0f ? FJ_FLT_EPSILON : 1.0f, p);
     const float base = t == 1.0f ? fabsf(asinf(s)) * (1.0f / FJ_PI) : fabsf(s);
     const float guarded = p < 0.0f ? fmaxf(base, FJ_FLT_EPSILON) : base;

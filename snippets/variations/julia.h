@@ -6,6 +6,6 @@ FJ_VARIATION(julia) {
     float a = 0.5f * in.theta;
     if (fj::rand_bit(rng)) a += FJ_PI;
     const float r = w * sqrtf(in.r);
-    ox += r * cosf(a);
-    oy += r * sinf(a);
+    ox += r * fj::cosine(a);
+    oy += r * fj::sine(a);
 }

@@ -15,6 +15,6 @@ FJ_VARIATION(juliaNab) {
     const float root = floorf(fj::rand01(rng) * fabsf(p[0]));
     const float a = (fj::arctan2(in.y, powf(fabsf(in.x), p[3])) + FJ_2PI * root) / n;
     const float r = w * powf(in.r2, 0.5f * p[1] / n);
-    ox += r * cosf(a) + p[2];
-    oy += r * sinf(a) + p[2];
+    ox += r * fj::cosine(a) + p[2];
+    oy += r * fj::sine(a) + p[2];
 }

@@ -11,6 +11,6 @@ FJ_VARIATION(julian) {
     const int t = fj::int_like_x86(rn * fj::rand01(rng));
     const float a = (in.phi + FJ_2PI * (float)t) / power;
     const float r = w * powf(in.r2, cn);
-    ox += r * cosf(a);
-    oy += r * sinf(a);
+    ox += r * fj::cosine(a);
+    oy += r * fj::sine(a);
 }

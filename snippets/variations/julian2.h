@@ -22,6 +22,6 @@ FJ_VARIATION(julian2) {
     const float r = w * powf(x * x + y * y, p[7] / power / 2.0f);
     const float root = (float)(int)(fabsf(power) * fj::rand01(rng));
     const float a = (fj::arctan2(y, x) + root * FJ_2PI) / power;
-    ox += r * cosf(a);
-    oy += r * sinf(a);
+    ox += r * fj::cosine(a);
+    oy += r * fj::sine(a);
 }

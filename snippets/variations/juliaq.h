@@ -14,6 +14,6 @@ FJ_VARIATION(juliaq) {
     const float k = (float)(int)(fj::rand01(rng) * 32767.0f);
     const float a = in.phi * inv + fmodf(k, power) * (FJ_2PI / power);
     const float r = w * powf(in.r2, 0.5f * inv);
-    ox += r * cosf(a);
-    oy += r * sinf(a);
+    ox += r * fj::cosine(a);
+    oy += r * fj::sine(a);
 }

@@ -12,6 +12,6 @@ FJ_VARIATION(juliascope) {
     // Odd branches mirror the angle: that is what makes the "scope".
     const float a = ((t & 1) == 0 ? FJ_2PI * (float)t + in.phi : FJ_2PI * (float)t - in.phi) / power;
     const float r = w * powf(in.r2, cn);
-    ox += r * cosf(a);
-    oy += r * sinf(a);
+    ox += r * fj::cosine(a);
+    oy += r * fj::sine(a);
 }

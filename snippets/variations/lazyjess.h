@@ -16,7 +16,7 @@
 // Distance from the origin to the n-gon's edge at angle a (a + 2π ≥ 0).
 FJ_HD FJ_INLINE float fj_lazyjess_edge(float a, float w, float vertex, float slice) {
     const float diff = fmodf(a + 0.5f * slice, slice);
-    return w * 1.41421356237309505f * sinf(vertex) / fj::zeps(sinf(FJ_PI - diff - vertex));
+    return w * 1.41421356237309505f * fj::sine(vertex) / fj::zeps(fj::sine(FJ_PI - diff - vertex));
 }
 
 FJ_VARIATION(lazyjess) {
@@ -32,7 +32,7 @@ FJ_VARIATION(lazyjess) {
         return;
     }
     const float spun = a + spin + (n == 2.0f ? 0.0f : FJ_2PI);
-    const float x = w * in.r * cosf(spun), y = w * in.r * sinf(spun);
+    const float x = w * in.r * fj::cosine(spun), y = w * in.r * fj::sine(spun);
     float radius = in.r;
     bool stays;
     if (n == 2.0f) {
@@ -47,6 +47,6 @@ FJ_VARIATION(lazyjess) {
         return;
     }
     const float back = fj::arctan2(y, x) - spin + corner_turn + (n == 2.0f ? 0.0f : FJ_2PI);
-    ox += w * radius * cosf(back);
-    oy -= w * radius * sinf(back);
+    ox += w * radius * fj::cosine(back);
+    oy -= w * radius * fj::sine(back);
 }

@@ -13,8 +13,8 @@ FJ_VARIATION(lazysusan) {
     const float r = sqrtf(x * x + y * y);
     if (r < w) {
         const float a = fj::arctan2(y, x) + spin + twist * (w - r);
-        ox += w * r * cosf(a) + cx;
-        oy += w * r * sinf(a) - cy;
+        ox += w * r * fj::cosine(a) + cx;
+        oy += w * r * fj::sine(a) - cy;
     } else {
         const float k = w * (1.0f + space / r);
         ox += k * x + cx;

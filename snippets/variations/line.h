@@ -14,7 +14,7 @@
 // beyond rounding.
 FJ_VARIATION(line) {
     const float r = fj::rand01(rng) * w;
-    const float flat = cosf(FJ_PI * p[1]), az = FJ_PI * p[0];
-    ox += cosf(az) * flat * r;
-    oy += sinf(az) * flat * r;
+    const float flat = fj::cosine(FJ_PI * p[1]), az = FJ_PI * p[0];
+    ox += fj::cosine(az) * flat * r;
+    oy += fj::sine(az) * flat * r;
 }

@@ -25,8 +25,8 @@ FJ_VARIATION(loonie2) {
     const bool upper = frac > 0.5f;
     const float part = upper ? 1.0f - frac : frac;
     const float tilt = atanf(part * 2.0f * fj::tangent(0.5f * alpha)) / alpha;
-    const float scale = w * rad / fj::zeps(cosf(tilt * alpha));
+    const float scale = w * rad / fj::zeps(fj::cosine(tilt * alpha));
     const float ang = ((upper ? whole + 1.0f : whole) + (upper ? -tilt : tilt)) * alpha - FJ_PI;
-    ox += scale * cosf(ang);
-    oy += scale * sinf(ang);
+    ox += scale * fj::cosine(ang);
+    oy += scale * fj::sine(ang);
 }

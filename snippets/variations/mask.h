@@ -8,7 +8,7 @@
 FJ_VARIATION(mask) {
     float sh, ch;
     fj::sinh_cosh(in.y, sh, ch);
-    const float s = sinf(in.x), c = cosf(in.x);
+    const float s = fj::sine(in.x), c = fj::cosine(in.x);
     const float k = w / fj::zeps(in.r2) * (ch + 1.0f) * s * s;
     ox += k * s;
     oy += k * c;

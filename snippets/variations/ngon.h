@@ -11,7 +11,7 @@ FJ_VARIATION(ngon) {
     const float b = FJ_2PI / sides;
     float phi = in.phi - b * floorf(in.phi / b);
     if (phi > 0.5f * b) phi -= b;
-    const float amp = (corners * (1.0f / (cosf(phi) + FJ_EPS) - 1.0f) + circle) / (rf + FJ_EPS);
+    const float amp = (corners * (1.0f / (fj::cosine(phi) + FJ_EPS) - 1.0f) + circle) / (rf + FJ_EPS);
     ox += w * in.x * amp;
     oy += w * in.y * amp;
 }

@@ -5,6 +5,6 @@
 FJ_VARIATION(noise) {
     const float a = fj::rand01(rng) * FJ_2PI;
     const float r = w * fj::rand01(rng);
-    ox += in.x * r * cosf(a);
-    oy += in.y * r * sinf(a);
+    ox += in.x * r * fj::cosine(a);
+    oy += in.y * r * fj::sine(a);
 }

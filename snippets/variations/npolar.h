@@ -23,13 +23,13 @@ FJ_VARIATION(npolar) {
     if (fmodf(fabsf(p[0]), 2.0f) != 0.0f) {
         const float angle = (in.phi + FJ_2PI * turns) / n;
         const float r = w * powf(in.r2, cn);
-        ox += cosf(angle) * r;
-        oy += sinf(angle) * r;
+        ox += fj::cosine(angle) * r;
+        oy += fj::sine(angle) * r;
     } else {
         const float x = v * in.theta, y = 0.5f * v * logf(in.r2);
         const float angle = (fj::arctan2(y, x) + FJ_2PI * turns) / n;
         const float r = w * powf(x * x + y * y, cn) * p[0];
-        const float s = sinf(angle) * r, c = cosf(angle) * r;
+        const float s = fj::sine(angle) * r, c = fj::cosine(angle) * r;
         ox += 0.5f * v * 2.0f * logf(r);
         oy += v * fj::arctan2(c, s);
     }

@@ -11,7 +11,7 @@
 // @alias oscope_damping oscilloscope_damping
 FJ_VARIATION(oscilloscope) {
     const float sep = p[0], freq = p[1], amp = p[2], damp = p[3];
-    const float c = cosf(FJ_2PI * freq * in.x);
+    const float c = fj::cosine(FJ_2PI * freq * in.x);
     const float t = (damp == 0.0f ? amp : amp * expf(-fabsf(in.x) * damp)) * c + sep;
     ox += w * in.x;
     oy += fabsf(in.y) <= t ? -w * in.y : w * in.y;

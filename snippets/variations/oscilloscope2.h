@@ -15,8 +15,8 @@
 // Fractorium bounds it.
 FJ_VARIATION(oscilloscope2) {
     const float sep = fmaxf(p[0], 0.0f), amp = p[3], damp = p[5];
-    const float wobble = p[4] * sinf(FJ_2PI * p[2] * in.y);
-    const float wave = cosf(FJ_2PI * p[1] * in.x + wobble);
+    const float wobble = p[4] * fj::sine(FJ_2PI * p[2] * in.y);
+    const float wave = fj::cosine(FJ_2PI * p[1] * in.x + wobble);
     const float t = (damp == 0.0f ? amp : amp * expf(-fabsf(in.x) * damp)) * wave + sep;
     const float s = fabsf(in.y) <= t ? -w : w;
     ox += s * in.x;

@@ -6,6 +6,6 @@
 // @param pdj_c 0
 // @param pdj_d 0
 FJ_VARIATION(pdj) {
-    ox += w * (sinf(p[0] * in.y) - cosf(p[1] * in.x));
-    oy += w * (sinf(p[2] * in.x) - cosf(p[3] * in.y));
+    ox += w * (fj::sine(p[0] * in.y) - fj::cosine(p[1] * in.x));
+    oy += w * (fj::sine(p[2] * in.x) - fj::cosine(p[3] * in.y));
 }

@@ -11,6 +11,6 @@ FJ_VARIATION(pie) {
     const float sl = (float)fj::int_like_x86(fj::rand01(rng) * slices + 0.5f);
     const float a = rotation + FJ_2PI * (sl + fj::rand01(rng) * thickness) / slices;
     const float r = w * fj::rand01(rng);
-    ox += r * cosf(a);
-    oy += r * sinf(a);
+    ox += r * fj::cosine(a);
+    oy += r * fj::sine(a);
 }

@@ -14,7 +14,7 @@
 FJ_HD FJ_INLINE void fj_poincare_invert(float& x, float& y, float radius, float angle) {
     const float a = fmodf(fj::wrap_cyclic(angle, -FJ_PI, FJ_PI), FJ_PI);
     const float d = sqrtf(1.0f + radius * radius);
-    const float cx = d * cosf(a), cy = d * sinf(a);
+    const float cx = d * fj::cosine(a), cy = d * fj::sine(a);
     const float dx = x - cx, dy = y - cy;
     const float s = radius * radius / fj::zeps(dx * dx + dy * dy);
     x = cx + s * dx;

@@ -14,7 +14,7 @@ FJ_VARIATION(point_symmetry) {
     const float order = p[2];
     const float angle = floorf(fj::rand01(rng) * order) * (FJ_2PI / fj::zeps(order));
     const float dx = (in.x - p[0]) * w, dy = (in.y - p[1]) * w;
-    const float c = cosf(angle), s = sinf(angle);
+    const float c = fj::cosine(angle), s = fj::sine(angle);
     ox += p[0] + dx * c + dy * s;
     oy += p[1] + dy * c - dx * s;
 }

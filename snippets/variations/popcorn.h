@@ -4,6 +4,6 @@
 // The translation of the xform's own affine is the popcorn amplitude.
 FJ_VARIATION(popcorn) {
     const fj::Affine& m = *in.aff;
-    ox += w * (in.x + m.c * sinf(fj::tangent(3.0f * in.y)));
-    oy += w * (in.y + m.f * sinf(fj::tangent(3.0f * in.x)));
+    ox += w * (in.x + m.c * fj::sine(fj::tangent(3.0f * in.y)));
+    oy += w * (in.y + m.f * fj::sine(fj::tangent(3.0f * in.x)));
 }

@@ -5,6 +5,6 @@
 // @param popcorn2_y 0
 // @param popcorn2_c 0
 FJ_VARIATION(popcorn2) {
-    ox += w * (in.x + p[0] * sinf(fj::tangent(in.y * p[2])));
-    oy += w * (in.y + p[1] * sinf(fj::tangent(in.x * p[2])));
+    ox += w * (in.x + p[0] * fj::sine(fj::tangent(in.y * p[2])));
+    oy += w * (in.y + p[1] * fj::sine(fj::tangent(in.x * p[2])));
 }

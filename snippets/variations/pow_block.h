@@ -23,6 +23,6 @@ FJ_VARIATION(pow_block) {
     const float k = floorf(fj::rand01(rng) * den);
     const float a = (in.phi * inv_den + p[2] * FJ_2PI * k * inv_den) * num;
     const float r = w * powf(in.r2, 0.5f * power);
-    ox += r * cosf(a);
-    oy += r * sinf(a);
+    ox += r * fj::cosine(a);
+    oy += r * fj::sine(a);
 }

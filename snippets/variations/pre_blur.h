@@ -10,6 +10,6 @@
 FJ_VARIATION(pre_blur) {
     const float g = w * (fj::rand01(rng) + fj::rand01(rng) + fj::rand01(rng) + fj::rand01(rng) - 2.0f);
     const float a = fj::rand01(rng) * FJ_2PI;
-    ox += g * cosf(a);
-    oy += g * sinf(a);
+    ox += g * fj::cosine(a);
+    oy += g * fj::sine(a);
 }

@@ -9,6 +9,6 @@
 // it is (the wave's limit would double it).
 FJ_VARIATION(pressure_wave) {
     const float kx = p[0] * FJ_2PI, ky = p[1] * FJ_2PI;
-    ox += w * (in.x + (1.0f / fj::zeps(kx)) * sinf(kx * in.x));
-    oy += w * (in.y + (1.0f / fj::zeps(ky)) * sinf(ky * in.y));
+    ox += w * (in.x + (1.0f / fj::zeps(kx)) * fj::sine(kx * in.x));
+    oy += w * (in.y + (1.0f / fj::zeps(ky)) * fj::sine(ky * in.y));
 }

@@ -7,6 +7,6 @@
 // which the weight does not scale further. zscale moves only z.
 FJ_VARIATION(psphere) {
     const float a = in.x * w * FJ_PI, b = in.y * w * FJ_PI;
-    ox -= cosf(a) * sinf(b);
-    oy += sinf(a) * cosf(b);
+    ox -= fj::cosine(a) * fj::sine(b);
+    oy += fj::sine(a) * fj::cosine(b);
 }

@@ -9,6 +9,6 @@
 // itself: (x + scalex·sin(freqx·x), y + scaley·sin(freqy·y)), times the
 // weight, which bunches points into bands parallel to the axes.
 FJ_VARIATION(pulse) {
-    ox += w * (in.x + p[2] * sinf(in.x * p[0]));
-    oy += w * (in.y + p[3] * sinf(in.y * p[1]));
+    ox += w * (in.x + p[2] * fj::sine(in.x * p[0]));
+    oy += w * (in.y + p[3] * fj::sine(in.y * p[1]));
 }

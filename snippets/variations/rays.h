@@ -7,6 +7,6 @@ FJ_VARIATION(rays) {
     const float a = w * fj::rand01(rng) * FJ_PI;
     const float r = w / (in.r2 + FJ_EPS);
     const float t = w * fj::tangent(a) * r;
-    ox += t * cosf(in.x);
-    oy += t * sinf(in.y);
+    ox += t * fj::cosine(in.x);
+    oy += t * fj::sine(in.y);
 }

@@ -9,8 +9,8 @@
 // Fractorium does. As a plain use it drops what the variations before it added.
 FJ_VARIATION(rays3) {
     const float sq = in.r2 * in.r2;
-    const float u = 1.0f / sqrtf(cosf(sinf(sq) * sinf(1.0f / fj::zeps(sq))));
+    const float u = 1.0f / sqrtf(fj::cosine(fj::sine(sq) * fj::sine(1.0f / fj::zeps(sq))));
     const float s = 0.1f * w * u * in.r2;
-    ox += s * cosf(in.r2) / fj::zeps(in.x);
+    ox += s * fj::cosine(in.r2) / fj::zeps(in.x);
     oy += s * fj::tangent(in.r2) / fj::zeps(in.y);
 }

@@ -20,7 +20,7 @@ FJ_VARIATION(ripple) {
     const float cx = p[3], cy = p[4];
     const float x = in.x * scale - cx, y = in.y * scale + cy;
     const float d = fmaxf(FJ_FLT_EPSILON, sqrtf((x * x) * (y * y)));
-    const float wave = cosf(5.0f * p[0] * d - p[1] * phase);
+    const float wave = fj::cosine(5.0f * p[0] * d - p[1] * phase);
     // The blend of (cx + n·d1, −cy + n·d1) and the same with d2, d1 = d +
     // wave·phase·amp and d2 = d + wave·(π − phase)·amp, divided by scale,
     // n = (x, y)/d. The centre plus n·d is the scaled point again, so the

@@ -9,5 +9,5 @@
 FJ_VARIATION(rippled) {
     const float d = fj::zeps(in.r2);
     ox += w * tanhf(d) * in.x;
-    oy += w * cosf(d) * in.y;
+    oy += w * fj::cosine(d) * in.y;
 }

@@ -6,7 +6,7 @@
 // times the weight.
 FJ_VARIATION(rotate) {
     const float a = p[0] * (FJ_PI / 180.0f);
-    const float c = cosf(a), s = sinf(a);
+    const float c = fj::cosine(a), s = fj::sine(a);
     ox += w * (in.x * c - in.y * s);
     oy += w * (in.x * s + in.y * c);
 }

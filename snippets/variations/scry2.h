@@ -21,8 +21,8 @@ FJ_VARIATION(scry2) {
     const float off = back ? 1.0f - frac : frac;
     const float ray = back ? base + 1.0f : base;
     const float a = atanf(off * fj::tangent(0.5f * sector) * 2.0f);
-    const float k = w * rad / cosf(a);
+    const float k = w * rad / fj::cosine(a);
     const float ang = ray * sector + (back ? -a : a) - FJ_PI;
-    ox += k * cosf(ang);
-    oy += k * sinf(ang);
+    ox += k * fj::cosine(ang);
+    oy += k * fj::sine(ang);
 }

@@ -10,7 +10,7 @@
 // angle 0 a positive shift_y moves points down, as in Fractorium).
 FJ_VARIATION(shift) {
     const float a = p[2] * (FJ_PI / 180.0f);
-    const float c = cosf(a), s = sinf(a);
+    const float c = fj::cosine(a), s = fj::sine(a);
     ox += w * (in.x + c * p[0] - s * p[1]);
     oy += w * (in.y - c * p[1] - s * p[0]);
 }

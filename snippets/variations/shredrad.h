@@ -24,6 +24,6 @@ FJ_VARIATION(shredrad) {
     const float k = (float)fj::int_like_x86((turn + 0.5f * alpha) / alpha);
     const float a = k * alpha - FJ_PI + width * (turn - k * alpha);
     const float r = w * in.r;
-    ox += r * cosf(a);
-    oy += r * sinf(a);
+    ox += r * fj::cosine(a);
+    oy += r * fj::sine(a);
 }

@@ -4,6 +4,6 @@
 FJ_VARIATION(sin) {
     float sh, ch;
     fj::sinh_cosh(in.y, sh, ch);
-    ox += w * sinf(in.x) * ch;
-    oy += w * cosf(in.x) * sh;
+    ox += w * fj::sine(in.x) * ch;
+    oy += w * fj::cosine(in.x) * sh;
 }

@@ -12,6 +12,6 @@ FJ_VARIATION(sineblur) {
     const float power = p[0];
     const float v = power == 1.0f ? u : expf(logf(u) * power);
     const float r = w * acosf(2.0f * v - 1.0f) / FJ_PI;
-    ox += r * cosf(a);
-    oy += r * sinf(a);
+    ox += r * fj::cosine(a);
+    oy += r * fj::sine(a);
 }

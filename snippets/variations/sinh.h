@@ -4,6 +4,6 @@
 FJ_VARIATION(sinh) {
     float sh, ch;
     fj::sinh_cosh(in.x, sh, ch);
-    ox += w * sh * cosf(in.y);
-    oy += w * ch * sinf(in.y);
+    ox += w * sh * fj::cosine(in.y);
+    oy += w * ch * fj::sine(in.y);
 }

@@ -9,6 +9,6 @@
 FJ_VARIATION(sintrange) {
     const float x2 = in.x * in.x, y2 = in.y * in.y, sw = p[0];
     const float v = (x2 + y2) * sw;
-    ox += w * sinf(in.x) * (x2 + sw - v);
-    oy += w * sinf(in.y) * (y2 + sw - v);
+    ox += w * fj::sine(in.x) * (x2 + sw - v);
+    oy += w * fj::sine(in.y) * (y2 + sw - v);
 }

@@ -9,7 +9,7 @@
 // cosine alone, amp 0: linear); a frequency of 0 counts as float's epsilon.
 FJ_VARIATION(sinusgrid) {
     const float fx = fj::zeps(p[2] * FJ_2PI), fy = fj::zeps(p[3] * FJ_2PI);
-    const float sx = -cosf(in.x * fx), sy = -cosf(in.y * fy);
+    const float sx = -fj::cosine(in.x * fx), sy = -fj::cosine(in.y * fy);
     ox += w * (in.x + (sx - in.x) * p[0]);
     oy += w * (in.y + (sy - in.y) * p[1]);
 }

@@ -2,6 +2,6 @@
 // @id 1
 // @origin flam3 3.1.1
 FJ_VARIATION(sinusoidal) {
-    ox += w * sinf(in.x);
-    oy += w * sinf(in.y);
+    ox += w * fj::sine(in.x);
+    oy += w * fj::sine(in.y);
 }

@@ -34,10 +34,10 @@ FJ_VARIATION(smartshape) {
     const float xi = p[4] > 0.0f && distortion >= 1.0f ? atanf(xi2 * 2.0f * fabsf(fj::tangent(0.5f * alpha))) / alpha : xi2;
     float coeff = 1.0f;
     if (distortion != 0.0f) {
-        const float sec = 1.0f / fmaxf(cosf(xi * alpha), FJ_FLT_EPSILON);
+        const float sec = 1.0f / fmaxf(fj::cosine(xi * alpha), FJ_FLT_EPSILON);
         coeff = sec;
         if (roundstr != 0.0f) {
-            const float rc = roundstr / sinf(0.5f * alpha) / power * 2.0f;
+            const float rc = roundstr / fj::sine(0.5f * alpha) / power * 2.0f;
             const float base = roundwidth < 0.0f ? fmaxf(2.0f * xi, FJ_FLT_EPSILON) : 2.0f * xi;
             const float blend = roundwidth != 1.0f ? powf(base, roundwidth) * rc : 2.0f * xi * rc;
             // (1 − blend)·sec + blend = sec·(1 − blend·(1 − cos)): near a
@@ -45,13 +45,13 @@ FJ_VARIATION(smartshape) {
             // (a negative roundwidth) magnified their rounding, and the
             // device's fused multiply-add rounds them otherwise; 1 − cos is
             // formed as 2·sin²(ξα/2) instead.
-            const float h = sinf(0.5f * xi * alpha);
+            const float h = fj::sine(0.5f * xi * alpha);
             coeff = fabsf(1.0f - blend * 2.0f * h * h) * sec;
         }
         if (distortion != 1.0f) coeff = powf(coeff, distortion);
     }
     const float a = (sector + (upper ? -xi : xi)) * alpha - FJ_PI;
     const float r = w * coeff * in.r;
-    ox += r * cosf(a);
-    oy += r * sinf(a);
+    ox += r * fj::cosine(a);
+    oy += r * fj::sine(a);
 }

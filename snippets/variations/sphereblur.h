@@ -18,6 +18,6 @@ FJ_VARIATION(sphereblur) {
     const float sz = sqrtf((1.0f - cz) * (1.0f + cz));  // its sine
     const float v = powf(fj::rand01(rng), power);
     const float r = w * powf(acosf(v * 2.0f - 1.0f) * (1.0f / FJ_PI), 2.0f / 3.0f);
-    ox += r * cosf(ang) * sz;
-    oy += r * sinf(ang) * sz;
+    ox += r * fj::cosine(ang) * sz;
+    oy += r * fj::sine(ang) * sz;
 }

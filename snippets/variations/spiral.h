@@ -4,6 +4,6 @@
 FJ_VARIATION(spiral) {
     const float r = in.r + FJ_EPS;
     const float k = w / r;
-    ox += k * (in.cosa + sinf(r));
-    oy += k * (in.sina - cosf(r));
+    ox += k * (in.cosa + fj::sine(r));
+    oy += k * (in.sina - fj::cosine(r));
 }

@@ -6,7 +6,7 @@
 FJ_VARIATION(spiralwing) {
     const float inv = 1.0f / fj::zeps(in.r2);
     const float c1 = fj::zeps(in.x * in.x), c2 = fj::zeps(in.y * in.y);
-    const float s = w * inv * sinf(c2);
-    ox += s * cosf(c1);
-    oy += s * sinf(c1);
+    const float s = w * inv * fj::sine(c2);
+    ox += s * fj::cosine(c1);
+    oy += s * fj::sine(c1);
 }

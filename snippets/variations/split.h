@@ -4,6 +4,6 @@
 // @param split_xsize 0
 // @param split_ysize 0
 FJ_VARIATION(split) {
-    oy += cosf(in.x * p[0] * FJ_PI) >= 0.0f ? w * in.y : -w * in.y;
-    ox += cosf(in.y * p[1] * FJ_PI) >= 0.0f ? w * in.x : -w * in.x;
+    oy += fj::cosine(in.x * p[0] * FJ_PI) >= 0.0f ? w * in.y : -w * in.y;
+    ox += fj::cosine(in.y * p[1] * FJ_PI) >= 0.0f ? w * in.x : -w * in.x;
 }

@@ -38,7 +38,7 @@ FJ_VARIATION(squares) {
     const float most = hi + floorf(fj::shader_hash(cx2, cy2, p[4]) * (num - hi));
     const float level = (m > most || m < lo) ? 0.0f : m - lo;
     const float turn = fj::shader_hash(cx2, cy2, p[6]) < p[5] ? 0.0f : level * FJ_PI_2;
-    const float c = cosf(turn), s = sinf(turn);
+    const float c = fj::cosine(turn), s = fj::sine(turn);
     ox += w * (cx + lx * c - ly * s);
     oy += w * (cy + lx * s + ly * c);
 }

@@ -11,6 +11,6 @@
 FJ_VARIATION(squirrel) {
     const float u = sqrtf(fmaxf(fj::zeps(p[0]) * in.x * in.x + fj::zeps(p[1]) * in.y * in.y, 0.0f));
     const float lim = 8388607.0f;
-    ox += cosf(u) * fj::tangent(fminf(fmaxf(in.x, -lim), lim)) * w;
-    oy += sinf(u) * fj::tangent(fminf(fmaxf(in.y, -lim), lim)) * w;
+    ox += fj::cosine(u) * fj::tangent(fminf(fmaxf(in.x, -lim), lim)) * w;
+    oy += fj::sine(u) * fj::tangent(fminf(fmaxf(in.y, -lim), lim)) * w;
 }

@@ -26,6 +26,6 @@ FJ_VARIATION(sschecks) {
         dx = p[0];
         dy = p[1] + p[3] * fj::rand01(rng);
     }
-    ox += w * (sinf(in.x) * s + dx);
-    oy += w * (sinf(in.y) * s + dy);
+    ox += w * (fj::sine(in.x) * s + dx);
+    oy += w * (fj::sine(in.y) * s + dy);
 }

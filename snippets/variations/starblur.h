@@ -27,8 +27,8 @@ FJ_VARIATION(starblur) {
     // further round: `edge` is |TC| and `corner` the angle at T between the
     // centre and C.
     const float half_point = FJ_PI / power;
-    const float edge = sqrtf(fmaxf(1.0f + range * range - 2.0f * range * cosf(half_point), 0.0f));
-    const float corner = fj_starblur_asin(sinf(half_point) * range, edge);
+    const float edge = sqrtf(fmaxf(1.0f + range * range - 2.0f * range * fj::cosine(half_point), 0.0f));
+    const float corner = fj_starblur_asin(fj::sine(half_point) * range, edge);
     // Which half-edge (truncated as C's int conversion does, for negative
     // powers too), and how far along it from its tip.
     const float f = fj::rand01(rng) * power * 2.0f;
@@ -36,12 +36,12 @@ FJ_VARIATION(starblur) {
     const float along = (f - half_edge) * edge;
     // Law of cosines: the outline point's radius; law of sines: its angle
     // from its tip, added after the tip on odd half-edges, before on even.
-    const float rim = sqrtf(fmaxf(1.0f + along * along - 2.0f * along * cosf(corner), 0.0f));
-    const float off = fj_starblur_asin(sinf(corner) * along, rim);
+    const float rim = sqrtf(fmaxf(1.0f + along * along - 2.0f * along * fj::cosine(corner), 0.0f));
+    const float off = fj_starblur_asin(fj::sine(corner) * along, rim);
     const float tip = FJ_2PI / power * truncf(0.5f * half_edge);
     const float a = fmodf(half_edge, 2.0f) != 0.0f ? tip + off : tip - off;
     const float r = w * rim * sqrtf(fj::rand01(rng));
     // A quarter turn clockwise: (cos(a − π/2), sin(a − π/2)).
-    ox += r * sinf(a);
-    oy -= r * cosf(a);
+    ox += r * fj::sine(a);
+    oy -= r * fj::cosine(a);
 }

@@ -33,8 +33,8 @@ FJ_VARIATION(starblur2) {
     // Tip T at radius 1, the next corner C at radius `range` half a point
     // further round: `edge` is |TC| and `corner` the angle at T.
     const float half_point = FJ_PI / safe_power;
-    const float edge = sqrtf(fmaxf(1.0f + range * range - 2.0f * range * cosf(half_point), 0.0f));
-    const float corner = fj_starblur2_asin(sinf(half_point) * range / fj::zeps(edge));
+    const float edge = sqrtf(fmaxf(1.0f + range * range - 2.0f * range * fj::cosine(half_point), 0.0f));
+    const float corner = fj_starblur2_asin(fj::sine(half_point) * range / fj::zeps(edge));
     const float hole = fminf(fabsf(p[2]), 1.0f), hole2 = hole * hole;
     const float stripes = fabsf(p[3]);
 
@@ -50,10 +50,10 @@ FJ_VARIATION(starblur2) {
     // Law of cosines for the outline point's radius, law of sines for its
     // angle from the tip: after the tip on odd half-edges, before on even.
     const float t = along * edge;
-    const float rim = fj::zeps(sqrtf(fmaxf(1.0f + t * t - 2.0f * t * cosf(corner), 0.0f)));
-    const float off = fj_starblur2_asin(sinf(corner) * t / rim);
+    const float rim = fj::zeps(sqrtf(fmaxf(1.0f + t * t - 2.0f * t * fj::cosine(corner), 0.0f)));
+    const float off = fj_starblur2_asin(fj::sine(corner) * t / rim);
     const float a = (FJ_2PI / safe_power) * truncf(0.5f * half_edge) + (odd ? off : -off) - FJ_PI_2;
     const float r = w * rim * sqrtf(fj::rand01(rng) * (1.0f - hole2) + hole2);
-    ox += cosf(a) * r;
-    oy += sinf(a) * r;
+    ox += fj::cosine(a) * r;
+    oy += fj::sine(a) * r;
 }

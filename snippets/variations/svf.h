@@ -7,7 +7,7 @@
 // height w·sin y·cos(n·y), which is dropped here (x and y do not depend on
 // it).
 FJ_VARIATION(svf) {
-    const float k = w * cosf(in.y) * cosf(p[0] * in.y);
-    ox += k * cosf(in.x);
-    oy += k * sinf(in.x);
+    const float k = w * fj::cosine(in.y) * fj::cosine(p[0] * in.y);
+    ox += k * fj::cosine(in.x);
+    oy += k * fj::sine(in.x);
 }

@@ -9,7 +9,7 @@
 FJ_VARIATION(swirl3) {
     if (!(in.r > 0.0f)) return;
     const float t = logf(in.r) * p[0];
-    const float c = cosf(t), s = sinf(t);
+    const float c = fj::cosine(t), s = fj::sine(t);
     ox += w * (in.x * c - in.y * s);
     oy += w * (in.x * s + in.y * c);
 }

@@ -22,7 +22,7 @@ FJ_VARIATION(swirl3r) {
         t = hi > 0.0f ? logf(hi) * shift : 0.0f;
     else
         t = logf(in.r) * shift;
-    const float c = cosf(t), s = sinf(t);
+    const float c = fj::cosine(t), s = fj::sine(t);
     ox += w * (in.x * c - in.y * s);
     oy += w * (in.x * s + in.y * c);
 }

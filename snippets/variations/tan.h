@@ -7,7 +7,7 @@
 // neither in double.
 FJ_VARIATION(tan) {
     const float y = fminf(fmaxf(in.y, -20.0f), 20.0f);
-    const float sx = sinf(in.x), cx = cosf(in.x);
+    const float sx = fj::sine(in.x), cx = fj::cosine(in.x);
     float sy, cy;
     fj::sinh_cosh(y, sy, cy);
     const float k = w / (cx * cx + sy * sy);

@@ -5,5 +5,5 @@
 FJ_VARIATION(tancos) {
     const float d = fj::zeps(in.r2);
     ox += (w / d) * (tanhf(d) * (2.0f * in.x));
-    oy += (w / d) * (cosf(d) * (2.0f * in.y));
+    oy += (w / d) * (fj::cosine(d) * (2.0f * in.y));
 }

@@ -2,6 +2,6 @@
 // @id 42
 // @origin flam3 3.1.1
 FJ_VARIATION(tangent) {
-    ox += w * sinf(in.x) / cosf(in.y);
+    ox += w * fj::sine(in.x) / fj::cosine(in.y);
     oy += w * fj::tangent(in.y);
 }

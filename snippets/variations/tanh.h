@@ -7,7 +7,7 @@
 // neither in double.
 FJ_VARIATION(tanh) {
     const float x = fminf(fmaxf(in.x, -20.0f), 20.0f);
-    const float sy = sinf(in.y), cy = cosf(in.y);
+    const float sy = fj::sine(in.y), cy = fj::cosine(in.y);
     float sx, cx;
     fj::sinh_cosh(x, sx, cx);
     const float k = w / (cy * cy + sx * sx);

@@ -14,7 +14,7 @@ FJ_VARIATION(tanh_spiral) {
     const float at = p[0] * t;
     float sh, ch;
     fj::sinh_cosh(t, sh, ch);
-    const float den = fj::zeps(cosf(at) + ch);
+    const float den = fj::zeps(fj::cosine(at) + ch);
     ox += w * (sh / den);
-    oy += w * (sinf(at) / den);
+    oy += w * (fj::sine(at) / den);
 }

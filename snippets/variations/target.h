@@ -16,6 +16,6 @@ FJ_VARIATION(target) {
     if (t < 0.0f) t -= half;
     const float a = in.phi + (fmodf(fabsf(t), size) < half ? fj::wrap_cyclic(p[0], 0.0f, FJ_2PI)
                                                            : fj::wrap_cyclic(p[1], 0.0f, FJ_2PI));
-    ox += in.r * cosf(a);
-    oy += in.r * sinf(a);
+    ox += in.r * fj::cosine(a);
+    oy += in.r * fj::sine(a);
 }

@@ -16,6 +16,6 @@ FJ_VARIATION(target0) {
     if (t < 0.0f) t -= half;
     const bool even = size > 0.0f && fmodf(fabsf(t), size) < half;
     const float a = in.phi + fj::wrap_cyclic(even ? p[0] : p[1], 0.0f, FJ_2PI);
-    ox += w * in.r * cosf(a);
-    oy += w * in.r * sinf(a);
+    ox += w * in.r * fj::cosine(a);
+    oy += w * in.r * fj::sine(a);
 }

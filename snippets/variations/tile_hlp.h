@@ -12,7 +12,7 @@ FJ_VARIATION(tile_hlp) {
     const bool positive = x > 0.0f;
     const float whole = (float)fj::int_like_x86(x);
     const float part = positive ? x - whole : x + whole;
-    const float shift = cosf(part * FJ_PI) < fj::rand11(rng) ? (positive ? -width * w : width * w) : 0.0f;
+    const float shift = fj::cosine(part * FJ_PI) < fj::rand11(rng) ? (positive ? -width * w : width * w) : 0.0f;
     ox += w * in.x + shift;
     oy += w * in.y;
 }

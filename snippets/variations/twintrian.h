@@ -7,7 +7,7 @@
 // is the same formula under another name.
 FJ_VARIATION(twintrian) {
     const float r = fj::rand01(rng) * w * in.r;
-    const float s = sinf(r), c = cosf(r);
+    const float s = fj::sine(r), c = fj::cosine(r);
     float diff = log10f(s * s) + c;
     // flam3 replaces a bad value (log of zero) by -30.
     if (!(diff == diff) || diff > 1e10f || diff < -1e10f) diff = -30.0f;

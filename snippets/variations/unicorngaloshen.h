@@ -45,8 +45,8 @@ FJ_VARIATION(unicorngaloshen) {
             u = fj::arctan2(in.x, in.y);
             v = fj::arctan2(in.y, in.x);
         }
-        fx = 1.0f + p[3] * sinf(u * FJ_PI * p[4]);
-        fy = 2.0f + p[5] * sinf(v * FJ_PI * p[6]);
+        fx = 1.0f + p[3] * fj::sine(u * FJ_PI * p[4]);
+        fy = 2.0f + p[5] * fj::sine(v * FJ_PI * p[6]);
     }
     ox += fx * (in.x - in.y) * (in.x + my * in.y) * r;
     oy += fy * in.x * in.y * r;

@@ -5,6 +5,6 @@
 // to e^y·(sin x, cos x), times w/(2π).
 FJ_VARIATION(unpolar) {
     const float r = expf(in.y) * (w / FJ_PI * 0.5f);
-    ox += r * sinf(in.x);
-    oy += r * cosf(in.x);
+    ox += r * fj::sine(in.x);
+    oy += r * fj::cosine(in.x);
 }

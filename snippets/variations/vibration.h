@@ -22,10 +22,10 @@ FJ_HD FJ_INLINE void fj_vibration_wave(const fj::VarIn& in, const float* q, floa
     const float dir = fj::wrap_cyclic(q[0], 0.0f, FJ_2PI);
     const float turn = dir + fj::wrap_cyclic(q[1], 0.0f, FJ_2PI);
     const float freq = q[2], phase = fj::wrap_cyclic(q[4], 0.0f, 1.0f);
-    const float d = in.x * cosf(dir) + in.y * sinf(dir);
-    const float shift = q[3] * sinf(d * freq * FJ_2PI + FJ_2PI * phase / fj::zeps(freq));
-    x += shift * cosf(turn);
-    y += shift * sinf(turn);
+    const float d = in.x * fj::cosine(dir) + in.y * fj::sine(dir);
+    const float shift = q[3] * fj::sine(d * freq * FJ_2PI + FJ_2PI * phase / fj::zeps(freq));
+    x += shift * fj::cosine(turn);
+    y += shift * fj::sine(turn);
 }
 
 FJ_VARIATION(vibration) {

@@ -39,15 +39,15 @@
 // Fractorium.
 FJ_HD FJ_INLINE void fj_vibration2_wave(const fj::VarIn& in, const float* q, const float* m, float& x, float& y) {
     const float freq = fj::zeps(q[2]);
-    const float d0 = in.x * cosf(q[0]) + in.y * sinf(q[0]);
-    const float dir = q[0] + m[0] * cosf(d0 * m[1] * FJ_2PI);
-    const float turn = dir + q[1] + m[2] * cosf(d0 * m[3] * FJ_2PI);
-    const float shift = m[4] * cosf(d0 * m[5] * FJ_2PI) / freq;
-    const float amp = q[3] + q[3] * (m[6] * cosf(d0 * m[7] * FJ_2PI));
-    const float d = in.x * cosf(dir) + in.y * sinf(dir);
-    const float s = amp * sinf(d * (q[2] * FJ_2PI) + shift + FJ_2PI * q[4] / freq);
-    x += s * cosf(turn);
-    y += s * sinf(turn);
+    const float d0 = in.x * fj::cosine(q[0]) + in.y * fj::sine(q[0]);
+    const float dir = q[0] + m[0] * fj::cosine(d0 * m[1] * FJ_2PI);
+    const float turn = dir + q[1] + m[2] * fj::cosine(d0 * m[3] * FJ_2PI);
+    const float shift = m[4] * fj::cosine(d0 * m[5] * FJ_2PI) / freq;
+    const float amp = q[3] + q[3] * (m[6] * fj::cosine(d0 * m[7] * FJ_2PI));
+    const float d = in.x * fj::cosine(dir) + in.y * fj::sine(dir);
+    const float s = amp * fj::sine(d * (q[2] * FJ_2PI) + shift + FJ_2PI * q[4] / freq);
+    x += s * fj::cosine(turn);
+    y += s * fj::sine(turn);
 }
 
 FJ_VARIATION(vibration2) {

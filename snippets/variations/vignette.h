@@ -39,8 +39,8 @@ FJ_VARIATION(vignette) {
             x = 0.0f;
             y = 0.0f;
         } else {
-            x += blur_r * cosf(blur_a);
-            y += blur_r * sinf(blur_a);
+            x += blur_r * fj::cosine(blur_a);
+            y += blur_r * fj::sine(blur_a);
         }
     }
     ox += w * x;

@@ -33,8 +33,8 @@ FJ_VARIATION(w) {
         if (a < -FJ_PI) a += FJ_2PI;
         if (a > FJ_PI) a -= FJ_2PI;
         const float r = w * fj::polar_curves_radius(a, p + 1) * in.r / total;
-        ox += r * cosf(a);
-        oy += r * sinf(a);
+        ox += r * fj::cosine(a);
+        oy += r * fj::sine(a);
     } else {
         ox += w * in.x;
         oy += w * in.y;

@@ -44,7 +44,7 @@ FJ_VARIATION(waffle) {
             r = fj::rand01(rng);
             break;
     }
-    const float s = w * sinf(p[3]), c = w * cosf(p[3]);
+    const float s = w * fj::sine(p[3]), c = w * fj::cosine(p[3]);
     ox += c * a + s * r;
     oy += c * r - s * a;
 }

@@ -7,6 +7,6 @@ FJ_VARIATION(waves) {
     const fj::Affine& m = *in.aff;
     const float dx2 = 1.0f / (m.c * m.c + FJ_EPS);
     const float dy2 = 1.0f / (m.f * m.f + FJ_EPS);
-    ox += w * (in.x + m.b * sinf(in.y * dx2));
-    oy += w * (in.y + m.e * sinf(in.x * dy2));
+    ox += w * (in.x + m.b * fj::sine(in.y * dx2));
+    oy += w * (in.y + m.e * fj::sine(in.x * dy2));
 }

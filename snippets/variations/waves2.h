@@ -9,6 +9,6 @@
 // @ignored waves2_freqz
 // @ignored waves2_scalez
 FJ_VARIATION(waves2) {
-    ox += w * (in.x + p[1] * sinf(in.y * p[0]));
-    oy += w * (in.y + p[3] * sinf(in.x * p[2]));
+    ox += w * (in.x + p[1] * fj::sine(in.y * p[0]));
+    oy += w * (in.y + p[3] * fj::sine(in.x * p[2]));
 }

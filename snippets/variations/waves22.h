@@ -17,7 +17,7 @@
 // rounded: 1 from 0.5 up. A negative power at a zero sine gives infinity, as
 // in Fractorium.
 FJ_VARIATION(waves22) {
-    float sx = sinf(in.y * p[2]), sy = sinf(in.x * p[3]);
+    float sx = fj::sine(in.y * p[2]), sy = fj::sine(in.x * p[3]);
     if (p[4] >= 0.5f) sx = 0.5f * (1.0f + sx);
     if (p[5] >= 0.5f) sy = 0.5f * (1.0f + sy);
     const float nx = (float)fj::int_like_x86(p[6]), ny = (float)fj::int_like_x86(p[7]);

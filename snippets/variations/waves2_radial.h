@@ -15,6 +15,6 @@
 FJ_VARIATION(waves2_radial) {
     float f = in.r < p[5] ? (in.r - p[4]) / fj::zeps(p[5] - p[4]) : 1.0f;
     if (in.r < p[4]) f = 0.0f;
-    ox += w * (in.x + f * sinf(in.y * p[0]) * p[1]);
-    oy += w * (in.y + f * sinf(in.x * p[2]) * p[3]);
+    ox += w * (in.x + f * fj::sine(in.y * p[0]) * p[1]);
+    oy += w * (in.y + f * fj::sine(in.x * p[2]) * p[3]);
 }

@@ -49,9 +49,9 @@ FJ_HD FJ_INLINE float fj_waves2b_sn(float u, float mc) {
     for (int i = 0; i < n; ++i) phi *= 2.0f;
     while (n > 0) {
         --n;
-        phi = 0.5f * (phi + asinf(ratio[n] * sinf(phi)));
+        phi = 0.5f * (phi + asinf(ratio[n] * fj::sine(phi)));
     }
-    return sinf(phi) / shrink;
+    return fj::sine(phi) / shrink;
 }
 
 // J1(v). Below |v| = 12: J1(v) = (1/π)∫₀^π cos(τ − v·sin τ) dτ by the
@@ -63,7 +63,7 @@ FJ_HD FJ_INLINE float fj_waves2b_j1(float v) {
         float sum = 0.0f;
         for (int k = 1; k < 16; ++k) {
             const float t = (float)k * (FJ_PI / 16.0f);
-            sum += cosf(t - v * sinf(t));
+            sum += fj::cosine(t - v * fj::sine(t));
         }
         return sum * (1.0f / 16.0f);
     }
@@ -71,7 +71,7 @@ FJ_HD FJ_INLINE float fj_waves2b_j1(float v) {
     const float pp = 1.0f + r2 * (0.1171875f + r2 * (-0.14419556f + r2 * 0.67659259f));
     const float qq = r * (0.375f + r2 * (-0.10253906f + r2 * (0.27757645f - r2 * 1.9935317f)));
     // cos and sin of v − 3π/4, times √2.
-    const float s = sinf(av), c = cosf(av);
+    const float s = fj::sine(av), c = fj::cosine(av);
     const float j = sqrtf(r * (1.0f / FJ_PI)) * (pp * (s - c) + qq * (s + c));
     return v < 0.0f ? -j : j;
 }
@@ -80,7 +80,7 @@ FJ_HD FJ_INLINE float fj_waves2b_wave(float v, float freq, float pw, float mc) {
     if (pw >= 0.0f && pw <= 1e-4f) return fj_waves2b_sn(v * freq, mc);
     if (pw < 0.0f && pw >= -1e-4f) return fj_waves2b_j1(v * freq);
     const float mag = powf(fj::zeps(fabsf(v)), pw);
-    return sinf((v < 0.0f ? -mag : mag) * freq);
+    return fj::sine((v < 0.0f ? -mag : mag) * freq);
 }
 
 FJ_HD FJ_INLINE float fj_waves2b_amplitude(float v, float scale, float scaleinf, float unity) {

@@ -11,8 +11,8 @@
 // by sin(freqx·y) times scalex·(1 + sin(sx_freq·y))/2, y by sin(freqy·x)
 // times scaley·(1 + sin(sy_freq·x))/2.
 FJ_VARIATION(waves3) {
-    const float ax = 0.5f * p[0] * (1.0f + sinf(in.y * p[4]));
-    const float ay = 0.5f * p[1] * (1.0f + sinf(in.x * p[5]));
-    ox += w * (in.x + sinf(in.y * p[2]) * ax);
-    oy += w * (in.y + sinf(in.x * p[3]) * ay);
+    const float ax = 0.5f * p[0] * (1.0f + fj::sine(in.y * p[4]));
+    const float ay = 0.5f * p[1] * (1.0f + fj::sine(in.x * p[5]));
+    ox += w * (in.x + fj::sine(in.y * p[2]) * ax);
+    oy += w * (in.y + fj::sine(in.x * p[3]) * ay);
 }

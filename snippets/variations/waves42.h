@@ -23,6 +23,6 @@
 FJ_VARIATION(waves42) {
     const float k = floorf(in.y * p[6]);
     const float h = fj::hashed_height(k, in.y, p[5], p[4]);
-    ox += w * (in.x + sinf(in.y * p[2]) * h * h * p[0]);
-    oy += w * (in.y + sinf(in.x * p[3]) * p[1]);
+    ox += w * (in.x + fj::sine(in.y * p[2]) * h * h * p[0]);
+    oy += w * (in.y + fj::sine(in.x * p[3]) * p[1]);
 }

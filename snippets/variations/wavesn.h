@@ -22,8 +22,8 @@ FJ_VARIATION(wavesn) {
     // (angle + 2π·k)/power, k/power reduced modulo 1 exactly first.
     const float angle = in.phi / power + fmodf(k, power) * (FJ_2PI / power);
     const float r = w * powf(in.r2, 0.5f / power);
-    const float xn = r * cosf(angle), yn = r * sinf(angle);
-    const float sy = sinf(p[0] * yn), sx = sinf(p[1] * xn);
+    const float xn = r * fj::cosine(angle), yn = r * fj::sine(angle);
+    const float sy = fj::sine(p[0] * yn), sx = fj::sine(p[1] * xn);
     ox += w * (xn + 0.5f * (p[2] * sy + fabsf(xn) * p[4] * sy));
     oy += w * (yn + 0.5f * (p[3] * sx + fabsf(yn) * p[5] * sx));
 }

@@ -12,6 +12,6 @@ FJ_VARIATION(wedge) {
     const float comp = 1.0f - angle * count * (0.5f / FJ_PI);
     a = a * comp + c * angle;
     const float r = w * (in.r + hole);
-    ox += r * cosf(a);
-    oy += r * sinf(a);
+    ox += r * fj::cosine(a);
+    oy += r * fj::sine(a);
 }

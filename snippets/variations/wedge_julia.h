@@ -16,6 +16,6 @@ FJ_VARIATION(wedge_julia) {
     float a = (in.phi + FJ_2PI * t) / power;
     const float c = floorf((count * a + FJ_PI) * (0.5f / FJ_PI));
     a = a * cf + c * angle;
-    ox += r * cosf(a);
-    oy += r * sinf(a);
+    ox += r * fj::cosine(a);
+    oy += r * fj::sine(a);
 }

@@ -7,6 +7,6 @@
 FJ_VARIATION(whorl) {
     const float a = in.phi + (in.r < w ? p[0] : p[1]) / (w - in.r);
     const float k = w * in.r;
-    ox += k * cosf(a);
-    oy += k * sinf(a);
+    ox += k * fj::cosine(a);
+    oy += k * fj::sine(a);
 }

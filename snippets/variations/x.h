@@ -23,6 +23,6 @@
 FJ_VARIATION(x) {
     const float total = fj::polar_curves_radius(in.phi, p);
     const float r = w * sqrtf(in.r2 + total * total);
-    ox += r * cosf(in.phi);
-    oy += r * sinf(in.phi);
+    ox += r * fj::cosine(in.phi);
+    oy += r * fj::sine(in.phi);
 }

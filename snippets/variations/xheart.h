@@ -8,7 +8,7 @@
 // lands at x ≤ 0.
 FJ_VARIATION(xheart) {
     const float turn = FJ_PI / 4.0f + 0.5f * (FJ_PI / 4.0f) * p[0];
-    const float s = sinf(turn), c = cosf(turn);
+    const float s = fj::sine(turn), c = fj::cosine(turn);
     float d = in.r2 + 4.0f;
     if (d == 0.0f) d = 1.0f;
     const float bx = 4.0f / d * in.x, by = (6.0f + 2.0f * p[1]) / d * in.y;

@@ -97,7 +97,7 @@ FJ_VARIATION(xtrb) {
     const float angle_b = 0.047f + p[4], angle_c = 0.047f + p[5];
     const float angle_a = FJ_PI - angle_b - angle_c;
     const float ta = fj::tangent(0.5f * angle_a), tb = fj::tangent(0.5f * angle_b), tc = fj::tangent(0.5f * angle_c);
-    const float sin_c = sinf(angle_c), cos_c = cosf(angle_c);
+    const float sin_c = fj::sine(angle_c), cos_c = fj::cosine(angle_c);
     // The sides, and the heights and ratios the fold needs.
     const float sa = radius * (tc + tb), sb = radius * (tc + ta), sc = radius * (tb + ta);
     const float s2 = radius * (sa + sb + sc);
@@ -129,6 +129,6 @@ FJ_VARIATION(xtrb) {
     const float k = fminf(floorf(fj::rand01(rng) * copies), copies - 1.0f);
     const float angle = (fj::arctan2(y, x) + FJ_2PI * k) / power;
     const float rr = w * powf(x * x + y * y, p[3] / power / 2.0f);
-    ox += rr * cosf(angle);
-    oy += rr * sinf(angle);
+    ox += rr * fj::cosine(angle);
+    oy += rr * fj::sine(angle);
 }

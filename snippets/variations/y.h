@@ -25,6 +25,6 @@
 FJ_VARIATION(y) {
     const float total = fj::polar_curves_radius(in.phi, p);
     const float r = total != 0.0f ? w * (total * total) / in.r : 0.0f;
-    ox += r * cosf(in.phi);
-    oy += r * sinf(in.phi);
+    ox += r * fj::cosine(in.phi);
+    oy += r * fj::sine(in.phi);
 }
