@@ -158,10 +158,10 @@ TEST_CASE("variation kernels: every variation compiles in one xform, twenty at a
         }
 }
 
-TEST_CASE("device rules: snippets take sin, cos and tan from fj::, so CUDA's long reduction is compiled once") {
+TEST_CASE("device rules: snippets take sin, cos and tan from fj::, where the shape of their device code is chosen") {
     // CUDA inlines sinf, cosf and tanf whole, their reduction for huge
     // arguments included, at every call; fj::sine, fj::cosine and
-    // fj::tangent keep that part out of line (snippets/fj_device.h).
+    // fj::tangent can keep that part out of line (snippets/fj_device.h).
     const fj::SnippetSource snippets = fj::SnippetSource::standard();
     int files = 0;
     for (const char* folder : {"variations", "shared", "iterate", "post"})
