@@ -197,37 +197,22 @@ FJ_HD FJ_INLINE void sinh_cosh(float x, float& s, float& c) {
 //                  copy; larger arguments go to one out-of-line copy per
 //                  kernel (ptxas gives some kernels more registers then);
 //   FJ_TRIG_CALLS  every call out of line: the least code, a call each.
-#if FJ_IS_GPU
-#if defined(FJ_TRIG_GUARD) || defined(FJ_TRIG_CALLS)
+#if FJ_IS_GPU && (defined(FJ_TRIG_GUARD) || defined(FJ_TRIG_CALLS))
 static __device__ __noinline__ float sine_call(float x) { return ::sinf(x); }
 static __device__ __noinline__ float cosine_call(float x) { return ::cosf(x); }
 static __device__ __noinline__ float tangent_call(float x) { return ::tanf(x); }
 #endif
-#if defined(FJ_TRIG_CALLS)
+#if FJ_IS_GPU && defined(FJ_TRIG_CALLS)
 #define FJ_TRIG(inlined, call, x) call(x)
-#elif defined(FJ_TRIG_GUARD)
+#elif FJ_IS_GPU && defined(FJ_TRIG_GUARD)
 // !(a >= b), not a < b: NaN takes the inlined path, as in CUDA's own test.
 #define FJ_TRIG(inlined, call, x) (!(fabsf(x) >= 105615.0f) ? inlined(x) : call(x))
 #else
 #define FJ_TRIG(inlined, call, x) inlined(x)
 #endif
-#endif
 
-FJ_HD FJ_INLINE float sine(float x) {
-#if FJ_IS_GPU
-    return FJ_TRIG(::sinf, sine_call, x);
-#else
-    return sinf(x);
-#endif
-}
-
-FJ_HD FJ_INLINE float cosine(float x) {
-#if FJ_IS_GPU
-    return FJ_TRIG(::cosf, cosine_call, x);
-#else
-    return cosf(x);
-#endif
-}
+FJ_HD FJ_INLINE float sine(float x) { return FJ_TRIG(::sinf, sine_call, x); }
+FJ_HD FJ_INLINE float cosine(float x) { return FJ_TRIG(::cosf, cosine_call, x); }
 
 // On the host, glibc's tanf has no FMA version and costs half again its
 // sincosf, which the quotient uses (within 2 ulp; the compiler shares the
