@@ -22,7 +22,8 @@
 # `ctest --test-dir build -L gpu --output-on-failure`, or the bundle's
 # `run_tests.sh --gpu`), FLAM3 (set: compare throughput with flam3-render),
 # FJ_BEFORE (another flamejit binary that the startup phase times too),
-# POST_COST (the post_cost tool; default beside flamejit).
+# POST_COST (the post_cost tool; default beside flamejit), NVRTC_OPTIONS_TOOL
+# (tools/nvrtc_options.cpp's program; default beside flamejit).
 set -uo pipefail
 all_phases=tests,sanitize,startup,post,throughput,codegen,launch,switch,strategies,cpu,shuffle,animate
 usage="usage: tools/gpu_bench.sh RESULTS_DIR [quick|full] [${all_phases}]"
@@ -51,6 +52,7 @@ else
     describe() { git describe --always --dirty; }
 fi
 post_cost=${POST_COST:-$(dirname "$fj")/post_cost}
+nvrtc_tool=${NVRTC_OPTIONS_TOOL:-$(dirname "$fj")/nvrtc_options}
 export FLAMEJIT_CACHE_DIR=${FLAMEJIT_CACHE_DIR:-$(mktemp -d)}
 
 step() { echo "== $*" | tee -a "$out/summary.txt"; }
@@ -206,6 +208,15 @@ if wanted codegen; then
     codegen_run 1000 flamejit ""
     codegen_run 1000 ptxas-O1 "-Xptxas=-O1"
     codegen_run 1000 trig-calls "-DFJ_TRIG_CALLS"
+    # The same options' compile times alone, interleaved, on this machine's
+    # cores and NVRTC: -Xptxas -O1 took 45 % off expensive8 on an H100
+    # machine but 5 % on the 2-core development machine.
+    step "NVRTC compile times of the code options (nvrtc_options)"
+    (cd "$genomes/../.." && "$nvrtc_tool" --arch sm_90 --repeat 7 --cold 3 --set "-Xptxas -O1" \
+        --set -DFJ_TRIG_GUARD --set -DFJ_TRIG_CALLS --set "-DFJ_TRIG_CALLS -Xptxas -O1" --tag device \
+        --out "$out") >"$out/nvrtc-options-device.log" 2>&1
+    echo "exit $?" | tee -a "$out/summary.txt"
+    sed -n '/^## Option sets/,/^## Kernels/p' "$out/nvrtc-options-device.md" 2>/dev/null | tee -a "$out/summary.txt"
 fi
 if wanted launch; then
     # The launch shape against the default (256 threads a block, as many
