@@ -209,8 +209,8 @@ if wanted codegen; then
     codegen_run 1000 ptxas-O1 "-Xptxas=-O1"
     codegen_run 1000 trig-calls "-DFJ_TRIG_CALLS"
     # The same options' compile times alone, interleaved, on this machine's
-    # cores and NVRTC: -Xptxas -O1 took 45 % off expensive8 on an H100
-    # machine but 5 % on the 2-core development machine.
+    # cores and NVRTC: -Xptxas -O1 compiled expensive8 about twice as fast
+    # on an H100 machine, but only 5 % faster on the 2-core development one.
     step "NVRTC compile times of the code options (nvrtc_options)"
     (cd "$genomes/../.." && "$nvrtc_tool" --arch sm_90 --repeat 7 --cold 3 --set "-Xptxas -O1" \
         --set -DFJ_TRIG_GUARD --set -DFJ_TRIG_CALLS --set "-DFJ_TRIG_CALLS -Xptxas -O1" --tag device \
