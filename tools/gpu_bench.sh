@@ -35,6 +35,7 @@ for p in ${phases//,/ }; do
     [[ ,$all_phases, == *",$p,"* ]] || { echo "gpu_bench: unknown phase '$p'; $usage" >&2; exit 2; }
 done
 mkdir -p "$out"
+out=$(cd "$out" && pwd)  # phases may run tools from other folders
 here=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
 if [[ -f $here/env.sh && -x $here/run_tests.sh ]]; then
     # A bundle: its env.sh puts its libraries, flam3-render and test inputs first.
@@ -68,18 +69,24 @@ wall() {
     awk -v s=$status -v t0="$start" -v t1="$end" 'BEGIN { printf "%d %.3f\n", s, t1 - t0 }'
 }
 wanted() { [[ ,$phases, == *",$1,"* ]]; }
-# One sanitizer run: bounded, since the tools slow kernels down by 10-100x,
-# and on one block per SM (racecheck took over a minute on an H200's full
-# pool of 8 blocks per SM; the hazards it looks for are within a block).
-sanitize() {
+# TOOL LABEL COMMAND...: one sanitizer run, bounded, since the tools slow
+# kernels down by 10-100x.
+sanitize_command() {
     local tool=$1 label=$2
     shift 2
     step "compute-sanitizer --tool $tool, $label"
-    timeout 300 compute-sanitizer --tool "$tool" --error-exitcode 9 \
-        "$fj" render "$small" --backend cuda --quality 4 --blocks-per-sm 1 -o "$out/sanitized.png" "$@" \
-        >"$out/sanitizer-$tool-${label// /-}.txt" 2>&1
+    timeout 300 compute-sanitizer --tool "$tool" --error-exitcode 9 "$@" >"$out/sanitizer-$tool-${label// /-}.txt" 2>&1
     echo "exit $? $(grep -E 'ERROR SUMMARY|RACECHECK SUMMARY' "$out/sanitizer-$tool-${label// /-}.txt" | tail -1)" \
         | tee -a "$out/summary.txt"
+}
+# TOOL LABEL RENDER_OPTIONS...: a render of the small genome, on one block per
+# SM (racecheck took over a minute on an H200's full pool of 8 blocks per SM;
+# the hazards it looks for are within a block).
+sanitize() {
+    local tool=$1 label=$2
+    shift 2
+    sanitize_command "$tool" "$label" \
+        "$fj" render "$small" --backend cuda --quality 4 --blocks-per-sm 1 -o "$out/sanitized.png" "$@"
 }
 
 step "device"
@@ -111,11 +118,7 @@ if wanted sanitize && command -v compute-sanitizer >/dev/null; then
             [[ $tool == racecheck && $acc == shared ]] || sanitize "$tool" "accumulate $acc" --accumulate "$acc"
         done
     done
-    step "compute-sanitizer --tool racecheck, gpu_backend_test's accumulation modes (shared cache included)"
-    timeout 300 compute-sanitizer --tool racecheck --error-exitcode 9 "$test_bin/gpu_backend_test" \
-        -tc='*every accumulation mode*' >"$out/sanitizer-racecheck-accumulation-test.txt" 2>&1
-    echo "exit $? $(grep -E 'RACECHECK SUMMARY|test cases' "$out/sanitizer-racecheck-accumulation-test.txt" | tr '\n' ' ')" \
-        | tee -a "$out/summary.txt"
+    sanitize_command racecheck "accumulation modes test" "$test_bin/gpu_backend_test" -tc='*every accumulation mode*'
     # Strips (histograms of some rows; points moved by the strip's first
     # row) and render state (the histogram copied out, and back in to resume).
     sanitize memcheck "strips 3" --strips 3

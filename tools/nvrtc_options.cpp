@@ -400,6 +400,13 @@ int main(int argc, char** argv) {
         const fs::path source_path = scratch / "cold.cu";
         std::ofstream(source_path) << kernels[0].source;
         const std::string self = fs::read_symlink("/proc/self/exe").string();
+        // A child finds its set by its place among all sets.
+        const std::vector<OptionSet> all = all_option_sets();
+        std::vector<size_t> in_all;
+        for (const OptionSet& set : sets)
+            in_all.push_back(static_cast<size_t>(
+                std::find_if(all.begin(), all.end(), [&](const OptionSet& o) { return o.name == set.name; }) -
+                all.begin()));
         for (int round = 0; round < opt.cold; ++round)
             for (size_t j = 0; j < sets.size(); ++j) {
                 const size_t s = (j + round) % sets.size();
@@ -407,13 +414,9 @@ int main(int argc, char** argv) {
                     continue;
                 const fs::path child_scratch = scratch / ("cold-" + std::to_string(s));
                 fs::create_directories(child_scratch / "pch");
-                const std::vector<OptionSet> all = all_option_sets();
-                const size_t in_all = static_cast<size_t>(
-                    std::find_if(all.begin(), all.end(), [&](const OptionSet& o) { return o.name == sets[s].name; }) -
-                    all.begin());
-                const std::string out = fj::command_output("'" + self + "' --cold-child " + std::to_string(in_all) + " '" +
-                                                       source_path.string() + "' " + opt.arch + " '" +
-                                                       child_scratch.string() + "'");
+                const std::string out =
+                    fj::command_output("'" + self + "' --cold-child " + std::to_string(in_all[s]) + " '" +
+                                       source_path.string() + "' " + opt.arch + " '" + child_scratch.string() + "'");
                 double load = 0, wall = 0, cpu = 0, fe = 0, nvvm = 0, ptx = 0;
                 if (std::sscanf(out.c_str(), "%lf %lf %lf %lf %lf %lf", &load, &wall, &cpu, &fe, &nvvm, &ptx) == 6) {
                     cold_load[s].push_back(load);
