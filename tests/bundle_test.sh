@@ -88,8 +88,11 @@ env -u flam3_palettes flamejit render library.flam3 --backend cpu --threads 2 --
 registry_test >registry.log 2>&1 || { cat registry.log; exit 1; }
 # The CUDA backend's host side, on the carried stand-in driver.
 cuda_host_test >cuda_host.log 2>&1 || { cat cuda_host.log; exit 1; }
-# Generated kernels on the carried stand-ins, with the carried emulator.
-emulated_kernels_test >emulated.log 2>&1 || { cat emulated.log; exit 1; }
+# A generated kernel on the carried stand-ins, with the carried emulator:
+# one case (xaos, against the CPU backend) is enough to show they work from
+# here; the build's own run of emulated_kernels_test covers the rest.
+emulated_kernels_test --test-case='*under xaos*' >emulated.log 2>&1 || { cat emulated.log; exit 1; }
+grep -q 'test cases: *1 | *1 passed' emulated.log || { cat emulated.log; exit 1; }
 EOF
 hide=("$src" "$build")
 [[ -d /usr/share/flam3 ]] && hide+=(/usr/share/flam3)

@@ -171,8 +171,8 @@ Row compare_with_flam3(const std::string& name, const std::string& genome, const
                        const std::string& flamejit_args, int seed, bool flam3_done = false) {
     for (const char* s : {"A", "B"}) {
         if (flam3_done) break;
-        const auto r = run_command("env in=" + quoted(genome) + " out=" + quoted(base + s + ".png") + " isaac_seed=fidelity" + s +
-                                   " nthreads=2 verbose=0 " + flam3_env + " flam3-render");
+        const auto r = fj::test::flam3_render_shared(genome, base + s + ".png",
+                                                     std::string("isaac_seed=fidelity") + s + " nthreads=2 verbose=0 " + flam3_env);
         REQUIRE_MESSAGE(r.status == 0, name << ": " << r.output);
     }
     const auto ours = run_command(quoted(fj::test::flamejit_binary()) + " render " + quoted(genome) + " -o " + quoted(base + "C.png") +

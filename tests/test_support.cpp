@@ -2,13 +2,17 @@
 #include "test_support.h"
 
 #include "codegen/variation_registry.h"
+#include "content_hash.h"
 #include "cpu/variation_table.h"
 #include "shared/hashes.h"
 
 #include <doctest/doctest.h>
+#include <fcntl.h>
+#include <sys/file.h>
 #include <sys/wait.h>
 
 #include <atomic>
+#include <cerrno>
 #include <cmath>
 #include <cstdio>
 #include <cstdlib>
@@ -79,6 +83,42 @@ CommandResult run_command(const std::string& command) {
     while ((n = fread(buffer, 1, sizeof buffer, pipe)) > 0) result.output.append(buffer, n);
     const int status = pclose(pipe);
     if (WIFEXITED(status)) result.status = WEXITSTATUS(status);
+    return result;
+}
+
+CommandResult flam3_render_shared(const std::string& genome, const std::string& png, const std::string& settings) {
+    namespace fs = std::filesystem;
+    const CommandResult where = run_command("command -v flam3-render");
+    if (where.status != 0) return where;
+    const std::string renderer = where.output.substr(0, where.output.find('\n'));
+    std::error_code ec;
+    Fnv128 key;
+    key.add_field(read_file(genome));
+    key.add_field(settings);
+    key.add_field(renderer);
+    key.add_field(std::to_string(fs::file_size(renderer, ec)));
+    key.add_field(std::to_string(fs::last_write_time(renderer, ec).time_since_epoch().count()));
+    const fs::path dir = path_from_env("FJ_SCRATCH_DIR", binary_dir() + "/test-scratch") + "/flam3-references";
+    fs::create_directories(dir);
+    const std::string name = hex128(key.hi(), key.lo());
+    const fs::path done = dir / (name + ".png");
+    // One renderer per key at a time; the lock goes with the descriptor.
+    const int lock = ::open((dir / (name + ".lock")).c_str(), O_RDWR | O_CREAT | O_CLOEXEC, 0644);
+    REQUIRE_MESSAGE(lock >= 0, "cannot open a lock in " << dir.string());
+    while (::flock(lock, LOCK_EX) != 0 && errno == EINTR) {
+    }
+    CommandResult result{0, ""};
+    if (!fs::exists(done)) {
+        const fs::path temporary = dir / (name + "." + std::to_string(getpid()) + ".png");
+        result = run_command("env in=" + quoted(genome) + " out=" + quoted(temporary.string()) + " " + settings +
+                             " flam3-render");
+        if (result.status == 0) fs::rename(temporary, done, ec);
+        if (result.status == 0 && ec) result = {-1, "cannot rename " + temporary.string() + ": " + ec.message()};
+        fs::remove(temporary, ec);
+    }
+    if (result.status == 0 && !fs::copy_file(done, png, fs::copy_options::overwrite_existing, ec))
+        result = {-1, "cannot copy " + done.string() + " to " + png + ": " + ec.message()};
+    ::close(lock);
     return result;
 }
 

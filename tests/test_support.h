@@ -34,6 +34,15 @@ CommandResult run_command(const std::string& command);
 // A path or argument in single quotes, for run_command (no quote inside).
 std::string quoted(const std::string& s);
 
+// flam3-render's image of `genome` written to `png`; `settings` are its
+// environment words (isaac_seed=…, nthreads=…). Rendered once per genome
+// text, settings and flam3-render build, in a folder of the scratch tree that
+// suites share: the fidelity suite on the CPU backend and on the emulated GPU
+// compare against the same references, at the same time under ctest -j (a
+// second caller waits for the first's render). The result is the render's
+// command result, or the cached one's success.
+CommandResult flam3_render_shared(const std::string& genome, const std::string& png, const std::string& settings);
+
 // Whether flam3-genome is installed; fails the test case, saying how to
 // install it, when not.
 bool flam3_genome_present();
