@@ -86,18 +86,31 @@ CommandResult run_command(const std::string& command) {
     return result;
 }
 
-CommandResult flam3_render_shared(const std::string& genome, const std::string& png, const std::string& settings) {
+namespace {
+
+// Which flam3-render runs (its path, size and time), for flam3_render_shared's
+// keys; empty when there is none.
+std::string flam3_render_build() {
     namespace fs = std::filesystem;
     const CommandResult where = run_command("command -v flam3-render");
-    if (where.status != 0) return where;
-    const std::string renderer = where.output.substr(0, where.output.find('\n'));
+    if (where.status != 0) return "";
+    const std::string path = where.output.substr(0, where.output.find('\n'));
+    std::error_code ec;
+    return path + " " + std::to_string(fs::file_size(path, ec)) + " " +
+           std::to_string(fs::last_write_time(path, ec).time_since_epoch().count());
+}
+
+}  // namespace
+
+CommandResult flam3_render_shared(const std::string& genome, const std::string& png, const std::string& settings) {
+    namespace fs = std::filesystem;
+    static const std::string renderer = flam3_render_build();
+    if (renderer.empty()) return {-1, "flam3-render not found"};
     std::error_code ec;
     Fnv128 key;
     key.add_field(read_file(genome));
     key.add_field(settings);
     key.add_field(renderer);
-    key.add_field(std::to_string(fs::file_size(renderer, ec)));
-    key.add_field(std::to_string(fs::last_write_time(renderer, ec).time_since_epoch().count()));
     const fs::path dir = path_from_env("FJ_SCRATCH_DIR", binary_dir() + "/test-scratch") + "/flam3-references";
     fs::create_directories(dir);
     const std::string name = hex128(key.hi(), key.lo());
