@@ -4,6 +4,7 @@
 
 #include <elf.h>
 
+#include <algorithm>
 #include <chrono>
 #include <cstdlib>
 #include <cstring>
@@ -418,8 +419,12 @@ TEST_CASE("compiler: the compile-time-only options leave the generated code as i
     }
     // What flamejit compiles with is the code options followed by these.
     std::vector<std::string> expected = fj::nvrtc_code_options("sm_90");
-    for (const std::string& o : fj::nvrtc_compile_time_options()) expected.push_back(o);
+    const std::vector<std::string> compile_time = fj::nvrtc_compile_time_options();
+    for (const std::string& o : compile_time) expected.push_back(o);
     CHECK(fj::nvrtc_options("sm_90") == expected);
+    // NVRTC's own cache (12.9 and later) is off: flamejit's kernel cache keeps the kernels.
+    const bool no_cache = std::find(compile_time.begin(), compile_time.end(), "-no-cache") != compile_time.end();
+    CHECK(no_cache == (fj::nvrtc_version_number() >= 1209));
 }
 
 TEST_CASE("compiler: the code digest tells code changes from everything else") {

@@ -88,7 +88,14 @@ std::vector<std::string> nvrtc_compile_time_options() {
     // third of its time; a few percent of a whole compile, because NVVM and
     // ptxas take the rest). benchmarks/README.md ("Compile path") has the
     // measurements, and the options that were measured and not adopted.
-    return {"-minimal"};
+    std::vector<std::string> options = {"-minimal"};
+    // -no-cache: NVRTC 12.9 and later keep PTX and CUBINs of their own in the
+    // driver's compute cache wherever a driver is installed. flamejit's kernel
+    // cache already keeps every kernel, and with NVRTC's on as well a render
+    // that compiled took about 0.4 s longer on an H200 machine
+    // (benchmarks/README.md, "On a GPU: NVIDIA H200, 2026-11-27").
+    if (nvrtc_version_number() >= 1209) options.push_back("-no-cache");
+    return options;
 }
 
 std::vector<std::string> nvrtc_extra_options() {

@@ -67,7 +67,8 @@ std::vector<std::string> nvrtc_extra_options();
 std::vector<std::string> nvrtc_code_options(const std::string& arch);
 
 // Options that only make NVRTC faster: the CUBIN's code is the same with and
-// without them (tests/kernel_cache_test.cpp compares cubin_code_digest). An
+// without them (tests/kernel_cache_test.cpp compares cubin_code_digest); they
+// depend on the loaded NVRTC's version (-no-cache from 12.9). An
 // option that changes generated code belongs in nvrtc_code_options, and only
 // after a measurement on a GPU.
 std::vector<std::string> nvrtc_compile_time_options();

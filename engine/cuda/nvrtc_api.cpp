@@ -90,12 +90,16 @@ bool nvrtc_available(std::string* why_not) {
     return state.usable;
 }
 
-std::string nvrtc_version() {
+int nvrtc_version_number() {
     const LoadedNvrtc& state = nvrtc_state();
-    if (!state.usable) return "";
     int major = 0, minor = 0;
-    if (state.api.nvrtcVersion(&major, &minor) != NVRTC_SUCCESS) return "";
-    return std::to_string(major) + "." + std::to_string(minor);
+    if (!state.usable || state.api.nvrtcVersion(&major, &minor) != NVRTC_SUCCESS) return 0;
+    return major * 100 + minor;
+}
+
+std::string nvrtc_version() {
+    const int version = nvrtc_version_number();
+    return version == 0 ? "" : std::to_string(version / 100) + "." + std::to_string(version % 100);
 }
 
 std::string nvrtc_library_path() {

@@ -27,6 +27,10 @@ bool nvrtc_available(std::string* why_not);
 // "13.0", or "" when NVRTC cannot be loaded.
 std::string nvrtc_version();
 
+// The same as major * 100 + minor (1300 for 13.0), or 0 when NVRTC cannot be
+// loaded.
+int nvrtc_version_number();
+
 // The path NVRTC was loaded from ("" when not loaded), for `flamejit info`.
 std::string nvrtc_library_path();
 
