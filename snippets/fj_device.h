@@ -188,27 +188,36 @@ FJ_HD FJ_INLINE void sinh_cosh(float x, float& s, float& c) {
 // inlines its sinf, cosf and tanf whole at every call, and most of their
 // code is the reduction for |x| >= 105615 (Payne-Hanek, over a table),
 // which arguments of flames almost never reach; the snippets hold over 500
-// calls. By default the functions are inlined as before. Two other shapes,
-// each an NVRTC -D option, compile trigonometric kernels faster (expensive8
-// in about 0.9 and 0.7 of the time; benchmarks/README.md "Compile path") and
-// wait for a GPU's measure of their speed before one becomes the default:
-//   FJ_TRIG_GUARD  CUDA's own first test made before the inlined function,
-//                  so that the compiler drops the long path from the inlined
-//                  copy; larger arguments go to one out-of-line copy per
-//                  kernel (ptxas gives some kernels more registers then);
-//   FJ_TRIG_CALLS  every call out of line: the least code, a call each.
-#if FJ_IS_GPU && (defined(FJ_TRIG_GUARD) || defined(FJ_TRIG_CALLS))
+// calls. So by default CUDA's own first test is made before the inlined
+// function, and the compiler drops the long path from every inlined copy;
+// larger arguments go to one out-of-line copy per kernel. On an H200 this
+// ran expensive8 4-7 % faster, and it compiles the eight-variation kernels
+// 10-20 % faster (the others within a few %), than the whole functions
+// inlined; ptxas gives some kernels more registers (dense 40 instead of 32;
+// benchmarks/README.md "Compile path").
+// Two other shapes, each an NVRTC -D option, for measuring:
+//   FJ_TRIG_INLINE  CUDA's functions inlined whole at every call;
+//   FJ_TRIG_CALLS   every call out of line: the least code, a call each
+//                   (final-post and xaos ran 4-8 % slower).
+// Shaped: device code (NVRTC's, nvcc's device pass); nvcc's host pass of the
+// project's own .cu files and the host inline, the calls being device code.
+#if FJ_IS_GPU && defined(__CUDA_ARCH__) && !defined(FJ_TRIG_INLINE)
+#define FJ_TRIG_SHAPED 1
+#else
+#define FJ_TRIG_SHAPED 0
+#endif
+#if FJ_TRIG_SHAPED
 static __device__ __noinline__ float sine_call(float x) { return ::sinf(x); }
 static __device__ __noinline__ float cosine_call(float x) { return ::cosf(x); }
 static __device__ __noinline__ float tangent_call(float x) { return ::tanf(x); }
 #endif
-#if FJ_IS_GPU && defined(FJ_TRIG_CALLS)
+#if !FJ_TRIG_SHAPED
+#define FJ_TRIG(inlined, call, x) inlined(x)
+#elif defined(FJ_TRIG_CALLS)
 #define FJ_TRIG(inlined, call, x) call(x)
-#elif FJ_IS_GPU && defined(FJ_TRIG_GUARD)
+#else
 // !(a >= b), not a < b: NaN takes the inlined path, as in CUDA's own test.
 #define FJ_TRIG(inlined, call, x) (!(fabsf(x) >= 105615.0f) ? inlined(x) : call(x))
-#else
-#define FJ_TRIG(inlined, call, x) inlined(x)
 #endif
 
 FJ_HD FJ_INLINE float sine(float x) { return FJ_TRIG(::sinf, sine_call, x); }

@@ -175,7 +175,7 @@ TEST_CASE("device rules: snippets take sin, cos and tan from fj::, where the sha
     CHECK(bare_calls("x = sinf(a) + fj::sine(b) + asinf(c); // sinf(d)", "sinf") == 1);
 }
 
-TEST_CASE("variation kernels: the trigonometry's other code shapes (for measuring) compile without warnings, to less code") {
+TEST_CASE("variation kernels: the trigonometry's code shapes compile without warnings, to less code than CUDA's functions inlined whole") {
     if (!have_nvrtc()) return;
     const auto& registry = fj::VariationRegistry::standard();
     fj::KernelKey key;
@@ -184,19 +184,24 @@ TEST_CASE("variation kernels: the trigonometry's other code shapes (for measurin
     key.arch = "sm_90";
     const std::string source =
         fj::stitch_kernel(key, fj::make_param_layout(key, registry), registry, fj::SnippetSource::standard());
-    const fj::NvrtcRun inlined = fj::run_nvrtc(source, "trig.cu", fj::nvrtc_options(key.arch));
+    std::vector<std::string> inline_options = fj::nvrtc_options(key.arch);
+    inline_options.push_back("-DFJ_TRIG_INLINE");
+    const fj::NvrtcRun inlined = fj::run_nvrtc(source, "trig.cu", inline_options);
     REQUIRE(inlined.compiled);
-    for (const std::string& shape : std::vector<std::string>{"-DFJ_TRIG_GUARD", "-DFJ_TRIG_CALLS"}) {
+    CHECK(warning_lines(inlined.log).empty());
+    // The default (the guard) and the calls: CUDA's long reduction once per
+    // kernel instead of once per call.
+    for (const std::string& shape : std::vector<std::string>{"", "-DFJ_TRIG_CALLS"}) {
         CAPTURE(shape);
         std::vector<std::string> options = fj::nvrtc_options(key.arch);
-        options.push_back(shape);
+        if (!shape.empty()) options.push_back(shape);
         const fj::NvrtcRun run = fj::run_nvrtc(source, "trig.cu", options);
         REQUIRE(run.compiled);
         CHECK(warning_lines(run.log).empty());
         CHECK(fj::parse_ptxas_report(run.log, "fj_iterate").registers > 0);
-        // CUDA's long reduction once per kernel instead of once per call.
         CHECK(run.cubin.size() < inlined.cubin.size());
-        MESSAGE(shape << ": CUBIN " << run.cubin.size() << " bytes, inlined " << inlined.cubin.size());
+        MESSAGE((shape.empty() ? "default" : shape) << ": CUBIN " << run.cubin.size() << " bytes, inlined "
+                                                     << inlined.cubin.size());
     }
 }
 

@@ -23,7 +23,9 @@
 # `run_tests.sh --gpu`), FLAM3 (set: compare throughput with flam3-render),
 # FJ_BEFORE (another flamejit binary that the startup phase times too),
 # POST_COST (the post_cost tool; default beside flamejit), NVRTC_OPTIONS_TOOL
-# (tools/nvrtc_options.cpp's program; default beside flamejit).
+# (tools/nvrtc_options.cpp's program; default beside flamejit),
+# NVRTC_OPTIONS_REPEAT and NVRTC_OPTIONS_COLD (its rounds in the codegen
+# phase; default 7 and 3: a short lease may take fewer).
 set -uo pipefail
 all_phases=tests,sanitize,startup,post,throughput,codegen,launch,switch,strategies,cpu,shuffle,animate
 usage="usage: tools/gpu_bench.sh RESULTS_DIR [quick|full] [${all_phases}]"
@@ -191,10 +193,11 @@ fi
 if wanted codegen; then
     # Code options that compile faster but change the generated code
     # (benchmarks/README.md "Compile path"): ptxas's -O1, and the two other
-    # shapes of the trigonometry (snippets/fj_device.h: FJ_TRIG_GUARD,
+    # shapes of the trigonometry (snippets/fj_device.h: FJ_TRIG_INLINE,
     # FJ_TRIG_CALLS); adopted only if the GPU agrees. Each run compiles its
-    # own kernels (the options are in the cache key), so its compile column
-    # is a cold compile; flamejit's own options run first and last at quality
+    # own kernels (the options are in the cache key, and flamejit turns
+    # NVRTC's own cache off), so its compile column is a cold compile;
+    # flamejit's own options run first and last at quality
     # $quality, to show the drift within the phase. At quality 1000 the grid
     # is the occupancy's, which the registers decide.
     codegen_run() {  # QUALITY LABEL OPTIONS
@@ -204,19 +207,20 @@ if wanted codegen; then
     }
     codegen_run $quality flamejit ""
     codegen_run $quality ptxas-O1 "-Xptxas=-O1"
-    codegen_run $quality trig-guard "-DFJ_TRIG_GUARD"
+    codegen_run $quality trig-inline "-DFJ_TRIG_INLINE"
     codegen_run $quality trig-calls "-DFJ_TRIG_CALLS"
     codegen_run $quality trig-calls-O1 "-DFJ_TRIG_CALLS -Xptxas=-O1"
     codegen_run $quality flamejit-again ""
     codegen_run 1000 flamejit ""
     codegen_run 1000 ptxas-O1 "-Xptxas=-O1"
+    codegen_run 1000 trig-inline "-DFJ_TRIG_INLINE"
     codegen_run 1000 trig-calls "-DFJ_TRIG_CALLS"
     # The same options' compile times alone, interleaved, on this machine's
-    # cores and NVRTC: -Xptxas -O1 compiled expensive8 about twice as fast
-    # on an H100 machine, but only 5 % faster on the 2-core development one.
+    # cores and NVRTC.
     step "NVRTC compile times of the code options (nvrtc_options)"
-    (cd "$genomes/../.." && "$nvrtc_tool" --arch sm_90 --repeat 7 --cold 3 --set "-Xptxas -O1" \
-        --set -DFJ_TRIG_GUARD --set -DFJ_TRIG_CALLS --set "-DFJ_TRIG_CALLS -Xptxas -O1" --tag device \
+    (cd "$genomes/../.." && "$nvrtc_tool" --arch sm_90 --repeat "${NVRTC_OPTIONS_REPEAT:-7}" \
+        --cold "${NVRTC_OPTIONS_COLD:-3}" --set "-Xptxas -O1" \
+        --set -DFJ_TRIG_INLINE --set -DFJ_TRIG_CALLS --set "-DFJ_TRIG_CALLS -Xptxas -O1" --tag device \
         --out "$out") >"$out/nvrtc-options-device.log" 2>&1
     echo "exit $?" | tee -a "$out/summary.txt"
     sed -n '/^## Option sets/,/^## Kernels/p' "$out/nvrtc-options-device.md" 2>/dev/null | tee -a "$out/summary.txt"
