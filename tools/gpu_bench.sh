@@ -25,7 +25,7 @@
 # POST_COST (the post_cost tool; default beside flamejit), NVRTC_OPTIONS_TOOL
 # (tools/nvrtc_options.cpp's program; default beside flamejit),
 # NVRTC_OPTIONS_REPEAT and NVRTC_OPTIONS_COLD (its rounds in the codegen
-# phase; default 7 and 3: a short lease may take fewer).
+# phase; default 7 and 3; fewer for a short turn on a GPU machine).
 set -uo pipefail
 all_phases=tests,sanitize,startup,post,throughput,codegen,launch,switch,strategies,cpu,shuffle,animate
 usage="usage: tools/gpu_bench.sh RESULTS_DIR [quick|full] [${all_phases}]"
