@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #include "test_support.h"
 
+#include "atomic_file.h"
 #include "codegen/variation_registry.h"
 #include "content_hash.h"
 #include "cpu/variation_table.h"
@@ -122,12 +123,13 @@ CommandResult flam3_render_shared(const std::string& genome, const std::string& 
     }
     CommandResult result{0, ""};
     if (!fs::exists(done)) {
-        const fs::path temporary = dir / (name + "." + std::to_string(getpid()) + ".png");
-        result = run_command("env in=" + quoted(genome) + " out=" + quoted(temporary.string()) + " " + settings +
-                             " flam3-render");
-        if (result.status == 0) fs::rename(temporary, done, ec);
-        if (result.status == 0 && ec) result = {-1, "cannot rename " + temporary.string() + ": " + ec.message()};
-        fs::remove(temporary, ec);
+        const std::string temporary = temporary_name_for(done);
+        result = run_command("env in=" + quoted(genome) + " out=" + quoted(temporary) + " " + settings + " flam3-render");
+        try {
+            commit_temporary(temporary, done.string(), result.status == 0 ? "" : "flam3-render failed");
+        } catch (const std::exception& e) {
+            if (result.status == 0) result = {-1, e.what()};
+        }
     }
     if (result.status == 0 && !fs::copy_file(done, png, fs::copy_options::overwrite_existing, ec))
         result = {-1, "cannot copy " + done.string() + " to " + png + ": " + ec.message()};
