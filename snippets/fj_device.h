@@ -188,13 +188,15 @@ FJ_HD FJ_INLINE void sinh_cosh(float x, float& s, float& c) {
 // inlines its sinf, cosf and tanf whole at every call, and most of their
 // code is the reduction for |x| >= 105615 (Payne-Hanek, over a table),
 // which arguments of flames almost never reach; the snippets hold over 500
-// calls. So by default CUDA's own first test is made before the inlined
-// function, and the compiler drops the long path from every inlined copy;
-// larger arguments go to one out-of-line copy per kernel. On an H200 this
-// ran expensive8 4-7 % faster, and it compiles the eight-variation kernels
-// 10-20 % faster (the others within a few %), than the whole functions
-// inlined; ptxas gives some kernels more registers (dense 40 instead of 32;
-// benchmarks/README.md "Compile path").
+// calls. So by default CUDA's own first test is made at the call, below it
+// sine and cosine run the short path written out here (sine_short), and
+// larger arguments go to one out-of-line copy of CUDA's function per
+// kernel. On an H200 the test alone ran expensive8 4-7 % faster, and
+// compiled the eight-variation kernels 10-20 % faster, than the whole
+// functions inlined; the short path written out saves NVVM from inlining
+// each library function whole and then finding its long reduction dead
+// (expensive8 a further ~10 %; benchmarks/README.md "Compile path"). tanf's
+// short path is inlined from CUDA's library (tangent).
 // Two other shapes, each an NVRTC -D option, for measuring:
 //   FJ_TRIG_INLINE  CUDA's functions inlined whole at every call;
 //   FJ_TRIG_CALLS   every call out of line: the least code, a call each
@@ -207,28 +209,63 @@ FJ_HD FJ_INLINE void sinh_cosh(float x, float& s, float& c) {
 #define FJ_TRIG_SHAPED 0
 #endif
 #if FJ_TRIG_SHAPED
-static __device__ __noinline__ float sine_call(float x) { return ::sinf(x); }
-static __device__ __noinline__ float cosine_call(float x) { return ::cosf(x); }
+// One out-of-line copy of the long reduction serves both: CUDA's sincosf
+// reduces once for the two (its values are sinf's and cosf's; the check
+// below covers these too).
+static __device__ __noinline__ float2 sine_cosine_call(float x) {
+    float2 r;
+    ::sincosf(x, &r.x, &r.y);
+    return r;
+}
+__device__ FJ_INLINE float sine_call(float x) { return sine_cosine_call(x).x; }
+__device__ FJ_INLINE float cosine_call(float x) { return sine_cosine_call(x).y; }
 static __device__ __noinline__ float tangent_call(float x) { return ::tanf(x); }
+
+// CUDA's sinf (shift 0) and cosf (shift 1, a quarter turn on) for
+// |x| < 105615, step for step, so that the result is the library's bit for
+// bit (gpu_variations_test compares every float below the bound): x less
+// the nearest multiple q of pi/2 (pi/2 in three parts, each product exact),
+// then on the remainder r the sine's odd or the cosine's even polynomial by
+// the quadrant's parity, negated in the quadrant's second half. The
+// constants are the library's (its minimax fits, not Taylor's terms).
+__device__ FJ_INLINE float quarter_turns_sine(float x, int shift) {
+    const int q = __float2int_rn(x * 0.636619747f);  // x · 2/pi, to the nearest
+    const float qf = (float)q;
+    float r = fmaf(qf, -1.57079625f, x);
+    r = fmaf(qf, -7.54978942e-08f, r);
+    r = fmaf(qf, -5.39030295e-15f, r);
+    const float r2 = __fmul_rn(r, r);
+    const int quadrant = q + shift;
+    const bool sine_poly = (quadrant & 1) == 0;
+    const float lead = sine_poly ? r : 1.0f;
+    float p = sine_poly ? -0.000195746587f : fmaf(2.42795795e-05f, r2, -0.00138878601f);
+    p = fmaf(p, r2, sine_poly ? 0.00833270326f : 0.0416667275f);
+    p = fmaf(p, r2, sine_poly ? -0.166666627f : -0.49999997f);
+    const float v = fmaf(p, fmaf(r2, lead, 0.0f), lead);
+    return (quadrant & 2) ? fmaf(v, -1.0f, 0.0f) : v;  // the library's negation (-0 + 0 = +0)
+}
+__device__ FJ_INLINE float sine_short(float x) { return quarter_turns_sine(x, 0); }
+__device__ FJ_INLINE float cosine_short(float x) { return quarter_turns_sine(x, 1); }
 #endif
+// FJ_TRIG(library function, short path, out-of-line copy, argument).
 #if !FJ_TRIG_SHAPED
-#define FJ_TRIG(inlined, call, x) inlined(x)
+#define FJ_TRIG(library, short_path, call, x) library(x)
 #elif defined(FJ_TRIG_CALLS)
-#define FJ_TRIG(inlined, call, x) call(x)
+#define FJ_TRIG(library, short_path, call, x) call(x)
 #else
-// !(a >= b), not a < b: NaN takes the inlined path, as in CUDA's own test.
-#define FJ_TRIG(inlined, call, x) (!(fabsf(x) >= 105615.0f) ? inlined(x) : call(x))
+// !(a >= b), not a < b: NaN takes the short path, as in CUDA's own test.
+#define FJ_TRIG(library, short_path, call, x) (!(fabsf(x) >= 105615.0f) ? short_path(x) : call(x))
 #endif
 
-FJ_HD FJ_INLINE float sine(float x) { return FJ_TRIG(::sinf, sine_call, x); }
-FJ_HD FJ_INLINE float cosine(float x) { return FJ_TRIG(::cosf, cosine_call, x); }
+FJ_HD FJ_INLINE float sine(float x) { return FJ_TRIG(::sinf, sine_short, sine_call, x); }
+FJ_HD FJ_INLINE float cosine(float x) { return FJ_TRIG(::cosf, cosine_short, cosine_call, x); }
 
 // On the host, glibc's tanf has no FMA version and costs half again its
 // sincosf, which the quotient uses (within 2 ulp; the compiler shares the
 // call with any sinf or cosf of the same argument).
 FJ_HD FJ_INLINE float tangent(float x) {
 #if FJ_IS_GPU
-    return FJ_TRIG(::tanf, tangent_call, x);
+    return FJ_TRIG(::tanf, ::tanf, tangent_call, x);
 #else
     return sinf(x) / cosf(x);
 #endif

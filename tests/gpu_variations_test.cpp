@@ -49,11 +49,13 @@
 #include <cmath>
 #include <cstdio>
 #include <map>
+#include <optional>
 #include <random>
 #include <set>
 #include <string>
 #include <vector>
 
+#include "codegen/snippet_source.h"
 #include "codegen/switch_kernel.h"
 #include "cpu/variation_table.h"
 #include "cuda/compiler.h"
@@ -499,4 +501,94 @@ TEST_CASE("gpu variations: every variation on the device equals the host snippet
         const Counts& k = counts[info.name];
         CHECK_MESSAGE(k.wrong == 0, info.name << ": " << k.wrong << " device results differ from the host");
     }
+}
+
+// fj_device.h writes out the short path of CUDA's sinf and cosf (|x| <
+// 105615; larger arguments call the library) so that NVRTC does not inline
+// the whole library function at every call. This checks the claim that the
+// result is the library's bit for bit, over every float: each thread takes
+// bit patterns in turn and counts where fj::sine or fj::cosine differs from
+// sinf or cosf (two NaNs count as equal). CI compiles the kernel; the
+// comparison needs a device.
+const char* kTrigEntryPoint = R"(
+extern "C" __global__ void fj_compare_trig(unsigned long long* __restrict__ differ,
+                                           unsigned int* __restrict__ first_differ) {
+    const unsigned long long threads = (unsigned long long)gridDim.x * blockDim.x;
+    unsigned long long local = 0;
+    for (unsigned long long i = blockIdx.x * (unsigned long long)blockDim.x + threadIdx.x; i < (1ull << 32);
+         i += threads) {
+        const unsigned int bits = (unsigned int)i;
+        const float x = __uint_as_float(bits);
+        const float s = fj::sine(x), c = fj::cosine(x), ls = sinf(x), lc = cosf(x);
+        const bool same = (__float_as_uint(s) == __float_as_uint(ls) || (s != s && ls != ls)) &&
+                          (__float_as_uint(c) == __float_as_uint(lc) || (c != c && lc != lc));
+        if (!same) {
+            ++local;
+            atomicMin(first_differ, bits);
+        }
+    }
+    if (local) atomicAdd(differ, local);
+}
+)";
+
+TEST_CASE("gpu variations: the device's sine and cosine are CUDA's sinf and cosf for every float") {
+    std::string why;
+    if (!fj::nvrtc_available(&why)) {
+        MESSAGE("skipped: NVRTC is not available (" << why << ")");
+        return;
+    }
+    const bool device = fj::cuda_available(&why);
+    CUdevice d = 0;
+    if (device) CU_CHECK(cuDeviceGet(&d, 0));
+    fj::CompileRequest request;
+    const std::optional<std::string> device_header = fj::SnippetSource::standard().read("fj_device.h");
+    REQUIRE(device_header);
+    request.source = *device_header + kTrigEntryPoint;
+    request.arch = device ? device_arch(d) : "sm_90";
+    request.entry = "fj_compare_trig";
+    request.name = "gpu_trig_test.cu";
+    const fj::CompiledKernel kernel = fj::compile_kernel(request, "gpu-trig-" + request.arch,
+                                                         fj::test::scratch_dir("gpu-trig-failed"));
+    REQUIRE(!kernel.cubin.empty());
+    CHECK(kernel.log.find("warning") == std::string::npos);
+    if (!device) {
+        MESSAGE("compiled for sm_90; skipped the comparison: no working CUDA device (" << why << ")");
+        return;
+    }
+    const fj::DriverApi& api = fj::cuda_driver();
+    CUcontext context;
+    CU_CHECK(cuDevicePrimaryCtxRetain(&context, d));
+    CUmodule module = nullptr;
+    CUdeviceptr d_differ = 0, d_first = 0;
+    unsigned long long differ = 0;
+    unsigned int first = 0;
+    try {
+        CU_CHECK(cuCtxSetCurrent(context));
+        CU_CHECK(cuModuleLoadData(&module, kernel.cubin.data()));
+        CUfunction fn;
+        CU_CHECK(cuModuleGetFunction(&fn, module, "fj_compare_trig"));
+        CU_CHECK(cuMemAlloc(&d_differ, sizeof differ));
+        CU_CHECK(cuMemAlloc(&d_first, sizeof first));
+        const unsigned int none = 0xffffffffu;
+        CU_CHECK(cuMemcpyHtoDAsync(d_differ, &differ, sizeof differ, nullptr));
+        CU_CHECK(cuMemcpyHtoDAsync(d_first, &none, sizeof none, nullptr));
+        void* args[] = {&d_differ, &d_first};
+        CU_CHECK(cuLaunchKernel(fn, 4096, 1, 1, 256, 1, 1, 0, nullptr, args, nullptr));
+        CU_CHECK(cuMemcpyDtoHAsync(&differ, d_differ, sizeof differ, nullptr));
+        CU_CHECK(cuMemcpyDtoHAsync(&first, d_first, sizeof first, nullptr));
+        CU_CHECK(cuStreamSynchronize(nullptr));
+    } catch (...) {
+        api.cuMemFree(d_differ);
+        api.cuMemFree(d_first);
+        if (module) api.cuModuleUnload(module);
+        api.cuDevicePrimaryCtxRelease(d);
+        throw;
+    }
+    api.cuMemFree(d_differ);
+    api.cuMemFree(d_first);
+    api.cuModuleUnload(module);
+    api.cuDevicePrimaryCtxRelease(d);
+    char bits[16];
+    std::snprintf(bits, sizeof bits, "0x%08x", first);
+    CHECK_MESSAGE(differ == 0, differ << " floats differ, the first with bits " << bits);
 }
