@@ -13,6 +13,7 @@ extern "C" {
 
 #include "codegen/param_layout.h"
 #include "codegen/stitcher.h"
+#include "codegen/switch_kernel.h"
 #include "errors.h"
 #include "test_support.h"
 
@@ -218,6 +219,10 @@ TEST_CASE("stitcher: one function per xform holding exactly its variations, no s
     CHECK(src.find("void fj_xform_1(") != std::string::npos);
     CHECK(src.find("void fj_xform_2(") == std::string::npos);
     CHECK(src.find("void fj_apply_final(") != std::string::npos);
+    // fj_iterate is compiled for a full SM of threads; the switch kernel is not.
+    CHECK(src.find("#define FJ_FULL_OCCUPANCY 1") != std::string::npos);
+    CHECK(fj::switch_kernel_source(key, reg, fj::SnippetSource::standard()).find("#define FJ_FULL_OCCUPANCY") ==
+          std::string::npos);
     CHECK(src.find("FJ_VARIATION(julia)") != std::string::npos);
     // A variation the key does not use is not in the source.
     CHECK(src.find("FJ_VARIATION(julian)") == std::string::npos);

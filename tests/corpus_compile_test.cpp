@@ -67,6 +67,10 @@ TEST_CASE("corpus: every supported flame's kernel compiles, without a switch, th
                 CHECK_FALSE(k.cache_hit);
                 CHECK(k.cubin.size() > 0);
                 CHECK(k.registers > 0);
+                // Compiled for a full SM of threads (iterate_kernel.cuh's
+                // FJ_MIN_BLOCKS): 32 registers, and none of the corpus spills.
+                CHECK_MESSAGE(k.registers <= 32, key.canonical());
+                CHECK_MESSAGE(k.spill_stores + k.spill_loads == 0, key.canonical());
                 CHECK(cache.get(req).cache_hit);
                 ++compiled;
                 some_key = k.key;

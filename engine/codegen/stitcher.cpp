@@ -108,6 +108,8 @@ std::string stitch_kernel(const KernelKey& key, const ParamLayout& layout, const
     const int n = static_cast<int>(key.xforms.size());
     out << "// ---- generated: layout constants and code options\n";
     stitch::write_code_switches(out, key);
+    // fj_iterate compiled for a full SM of threads (iterate/iterate_kernel.cuh).
+    out << "#define FJ_FULL_OCCUPANCY 1\n";
     out << "#define FJ_NXFORMS " << n << "\n"
         << "#define FJ_SELECT " << layout.select << "\n"
         << "#define FJ_PALETTE " << layout.palette << "\n";

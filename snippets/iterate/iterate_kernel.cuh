@@ -117,7 +117,23 @@ extern "C" __global__ void fj_seed(float4* __restrict__ points, unsigned long lo
     rng_states[i] = rng.state;
 }
 
-extern "C" __global__ void __launch_bounds__(FJ_BLOCK)
+// Registers. The specialized kernels (FJ_FULL_OCCUPANCY, set by the
+// stitcher) are compiled for 2048 resident threads per SM, the most sm_80 and
+// sm_90 hold: 32 registers a thread, 8 blocks of 256. Left to itself ptxas
+// gives some kernels 38-55 registers (6 blocks or fewer); all 59 corpus
+// kernels and the benchmark set fit 32 without spilling, and on an H200 the
+// bound ran dense 5 % and final-post 1 % faster at quality 1000, the rest
+// alike (benchmarks/README.md "Compile path"). Parts that hold fewer threads
+// per SM get as many blocks as they hold (ptxas clamps the request). Not for
+// motion-blurred kernels (FJ_TIME_STEPS: 28-68 bytes of spills under the
+// bound, unmeasured), nor for the kernel of all variations (the kernel
+// report's reference), compiled as other renderers' would be.
+#if defined(FJ_FULL_OCCUPANCY) && !FJ_TIME_STEPS
+#define FJ_MIN_BLOCKS (2048 / FJ_BLOCK)
+#else
+#define FJ_MIN_BLOCKS 1
+#endif
+extern "C" __global__ void __launch_bounds__(FJ_BLOCK, FJ_MIN_BLOCKS)
 fj_iterate(const float* __restrict__ params, unsigned int param_stride, const unsigned long long* __restrict__ step_ends,
            int steps, int first_step, unsigned long long* __restrict__ block_plotted, int* __restrict__ block_steps,
            unsigned int* __restrict__ block_rounds, float4* __restrict__ points, unsigned long long* __restrict__ rng_states,
