@@ -344,47 +344,68 @@ std::string device_arch(CUdevice device) {
     return "sm_" + std::to_string(major) + std::to_string(minor);
 }
 
+// A kernel's module loaded on device 0 (its primary context current) and the
+// device buffers allocated for it, all released when it goes.
+class Loaded {
+public:
+    Loaded(const fj::CompiledKernel& kernel, const char* entry) {
+        CU_CHECK(cuDeviceGet(&device_, 0));
+        CU_CHECK(cuDevicePrimaryCtxRetain(&context_, device_));
+        try {
+            CU_CHECK(cuCtxSetCurrent(context_));
+            CU_CHECK(cuModuleLoadData(&module_, kernel.cubin.data()));
+            CU_CHECK(cuModuleGetFunction(&function_, module_, entry));
+        } catch (...) {
+            release();
+            throw;
+        }
+    }
+    ~Loaded() { release(); }
+    Loaded(const Loaded&) = delete;
+    Loaded& operator=(const Loaded&) = delete;
+
+    CUfunction function() const { return function_; }
+    // A device buffer holding `bytes` copied from `from` (or left as it is).
+    CUdeviceptr buffer(size_t bytes, const void* from = nullptr) {
+        CUdeviceptr p = 0;
+        CU_CHECK(cuMemAlloc(&p, bytes));
+        buffers_.push_back(p);
+        if (from) CU_CHECK(cuMemcpyHtoDAsync(p, from, bytes, nullptr));
+        return p;
+    }
+
+private:
+    void release() {
+        const fj::DriverApi& api = fj::cuda_driver();
+        for (CUdeviceptr p : buffers_) api.cuMemFree(p);
+        buffers_.clear();
+        if (module_) api.cuModuleUnload(module_);
+        module_ = nullptr;
+        if (context_) api.cuDevicePrimaryCtxRelease(device_);
+        context_ = nullptr;
+    }
+    CUdevice device_ = 0;
+    CUcontext context_ = nullptr;
+    CUmodule module_ = nullptr;
+    CUfunction function_ = nullptr;
+    std::vector<CUdeviceptr> buffers_;
+};
+
 // Runs the kernel on device 0 and returns 3 floats per case (Result).
 std::vector<float> run_on_device(const fj::CompiledKernel& kernel, const std::vector<int>& ids,
                                  const std::vector<float>& cases) {
-    const fj::DriverApi& api = fj::cuda_driver();
-    CUdevice device;
-    CUcontext context;
-    CU_CHECK(cuDeviceGet(&device, 0));
-    CU_CHECK(cuDevicePrimaryCtxRetain(&context, device));
+    Loaded loaded(kernel, "fj_eval_variations");
     std::vector<float> out(ids.size() * 3);
-    CUmodule module = nullptr;
-    CUdeviceptr d_ids = 0, d_cases = 0, d_out = 0;
-    try {
-        CU_CHECK(cuCtxSetCurrent(context));
-        CU_CHECK(cuModuleLoadData(&module, kernel.cubin.data()));
-        CUfunction fn;
-        CU_CHECK(cuModuleGetFunction(&fn, module, "fj_eval_variations"));
-        CU_CHECK(cuMemAlloc(&d_ids, ids.size() * sizeof(int)));
-        CU_CHECK(cuMemAlloc(&d_cases, cases.size() * sizeof(float)));
-        CU_CHECK(cuMemAlloc(&d_out, out.size() * sizeof(float)));
-        CU_CHECK(cuMemcpyHtoDAsync(d_ids, ids.data(), ids.size() * sizeof(int), nullptr));
-        CU_CHECK(cuMemcpyHtoDAsync(d_cases, cases.data(), cases.size() * sizeof(float), nullptr));
-        unsigned long long seed = kSeed;
-        int count = static_cast<int>(ids.size());
-        void* args[] = {&d_ids, &d_cases, &d_out, &seed, &count};
-        const unsigned int block = 128, grid = (static_cast<unsigned int>(count) + block - 1) / block;
-        CU_CHECK(cuLaunchKernel(fn, grid, 1, 1, block, 1, 1, 0, nullptr, args, nullptr));
-        CU_CHECK(cuMemcpyDtoHAsync(out.data(), d_out, out.size() * sizeof(float), nullptr));
-        CU_CHECK(cuStreamSynchronize(nullptr));
-    } catch (...) {
-        api.cuMemFree(d_ids);
-        api.cuMemFree(d_cases);
-        api.cuMemFree(d_out);
-        if (module) api.cuModuleUnload(module);
-        api.cuDevicePrimaryCtxRelease(device);
-        throw;
-    }
-    api.cuMemFree(d_ids);
-    api.cuMemFree(d_cases);
-    api.cuMemFree(d_out);
-    api.cuModuleUnload(module);
-    api.cuDevicePrimaryCtxRelease(device);
+    CUdeviceptr d_ids = loaded.buffer(ids.size() * sizeof(int), ids.data());
+    CUdeviceptr d_cases = loaded.buffer(cases.size() * sizeof(float), cases.data());
+    CUdeviceptr d_out = loaded.buffer(out.size() * sizeof(float));
+    unsigned long long seed = kSeed;
+    int count = static_cast<int>(ids.size());
+    void* args[] = {&d_ids, &d_cases, &d_out, &seed, &count};
+    const unsigned int block = 128, grid = (static_cast<unsigned int>(count) + block - 1) / block;
+    CU_CHECK(cuLaunchKernel(loaded.function(), grid, 1, 1, block, 1, 1, 0, nullptr, args, nullptr));
+    CU_CHECK(cuMemcpyDtoHAsync(out.data(), d_out, out.size() * sizeof(float), nullptr));
+    CU_CHECK(cuStreamSynchronize(nullptr));
     return out;
 }
 
@@ -555,39 +576,16 @@ TEST_CASE("gpu variations: the device's sine and cosine are CUDA's sinf and cosf
         MESSAGE("compiled for sm_90; skipped the comparison: no working CUDA device (" << why << ")");
         return;
     }
-    const fj::DriverApi& api = fj::cuda_driver();
-    CUcontext context;
-    CU_CHECK(cuDevicePrimaryCtxRetain(&context, d));
-    CUmodule module = nullptr;
-    CUdeviceptr d_differ = 0, d_first = 0;
+    Loaded loaded(kernel, "fj_compare_trig");
     unsigned long long differ = 0;
-    unsigned int first = 0;
-    try {
-        CU_CHECK(cuCtxSetCurrent(context));
-        CU_CHECK(cuModuleLoadData(&module, kernel.cubin.data()));
-        CUfunction fn;
-        CU_CHECK(cuModuleGetFunction(&fn, module, "fj_compare_trig"));
-        CU_CHECK(cuMemAlloc(&d_differ, sizeof differ));
-        CU_CHECK(cuMemAlloc(&d_first, sizeof first));
-        const unsigned int none = 0xffffffffu;
-        CU_CHECK(cuMemcpyHtoDAsync(d_differ, &differ, sizeof differ, nullptr));
-        CU_CHECK(cuMemcpyHtoDAsync(d_first, &none, sizeof none, nullptr));
-        void* args[] = {&d_differ, &d_first};
-        CU_CHECK(cuLaunchKernel(fn, 4096, 1, 1, 256, 1, 1, 0, nullptr, args, nullptr));
-        CU_CHECK(cuMemcpyDtoHAsync(&differ, d_differ, sizeof differ, nullptr));
-        CU_CHECK(cuMemcpyDtoHAsync(&first, d_first, sizeof first, nullptr));
-        CU_CHECK(cuStreamSynchronize(nullptr));
-    } catch (...) {
-        api.cuMemFree(d_differ);
-        api.cuMemFree(d_first);
-        if (module) api.cuModuleUnload(module);
-        api.cuDevicePrimaryCtxRelease(d);
-        throw;
-    }
-    api.cuMemFree(d_differ);
-    api.cuMemFree(d_first);
-    api.cuModuleUnload(module);
-    api.cuDevicePrimaryCtxRelease(d);
+    unsigned int first = 0xffffffffu;
+    CUdeviceptr d_differ = loaded.buffer(sizeof differ, &differ);
+    CUdeviceptr d_first = loaded.buffer(sizeof first, &first);
+    void* args[] = {&d_differ, &d_first};
+    CU_CHECK(cuLaunchKernel(loaded.function(), 4096, 1, 1, 256, 1, 1, 0, nullptr, args, nullptr));
+    CU_CHECK(cuMemcpyDtoHAsync(&differ, d_differ, sizeof differ, nullptr));
+    CU_CHECK(cuMemcpyDtoHAsync(&first, d_first, sizeof first, nullptr));
+    CU_CHECK(cuStreamSynchronize(nullptr));
     char bits[16];
     std::snprintf(bits, sizeof bits, "0x%08x", first);
     CHECK_MESSAGE(differ == 0, differ << " floats differ, the first with bits " << bits);
