@@ -188,19 +188,21 @@ FJ_HD FJ_INLINE void sinh_cosh(float x, float& s, float& c) {
 // inlines its sinf, cosf and tanf whole at every call, and most of their
 // code is the reduction for |x| >= 105615 (Payne-Hanek, over a table),
 // which arguments of flames almost never reach; the snippets hold over 500
-// calls. So by default CUDA's own first test is made at the call, below it
-// sine and cosine run the short path written out here (sine_short), and
-// larger arguments go to one out-of-line copy of CUDA's function per
-// kernel. On an H200 the test alone ran expensive8 4-7 % faster, and
-// compiled the eight-variation kernels 10-20 % faster, than the whole
-// functions inlined; the short path written out saves NVVM from inlining
-// each library function whole and then finding its long reduction dead
-// (expensive8 a further ~10 %; benchmarks/README.md "Compile path"). tanf's
-// short path is inlined from CUDA's library (tangent).
+// calls. So by default CUDA's own first test is made at the call; below the
+// bound sine and cosine run the library's short path, written out here
+// (quarter_turns_sine), and above it one out-of-line sincosf per kernel
+// (tangent: the library's tanf inlined behind the test, and one out-of-line
+// tanf). On an H200 the test ran expensive8 4-7 % faster than the whole
+// functions inlined. Writing the short path out and sharing one long path
+// spares NVVM inlining the whole functions only to find their long
+// reduction dead: with the same code speed, a cold `flamejit compile` of
+// expensive8 or default.flam3 takes about 0.9 of the time (benchmarks/
+// README.md "Compile path").
 // Two other shapes, each an NVRTC -D option, for measuring:
 //   FJ_TRIG_INLINE  CUDA's functions inlined whole at every call;
-//   FJ_TRIG_CALLS   every call out of line: the least code, a call each
-//                   (final-post and xaos ran 4-8 % slower).
+//   FJ_TRIG_CALLS   every call out of line (sine and cosine through the one
+//                   sincosf; final-post and xaos ran 4-8 % slower with
+//                   separate calls).
 // Shaped: device code (NVRTC's, nvcc's device pass); nvcc's host pass of the
 // project's own .cu files and the host inline, the calls being device code.
 #if FJ_IS_GPU && defined(__CUDA_ARCH__) && !defined(FJ_TRIG_INLINE)

@@ -189,7 +189,7 @@ TEST_CASE("variation kernels: the trigonometry's code shapes compile without war
     const fj::NvrtcRun inlined = fj::run_nvrtc(source, "trig.cu", inline_options);
     REQUIRE(inlined.compiled);
     CHECK(warning_lines(inlined.log).empty());
-    // The default (the guard) and the calls: CUDA's long reduction once per
+    // The default (the guard, the short path written out) and the calls: the long reduction once per
     // kernel instead of once per call.
     for (const std::string& shape : std::vector<std::string>{"", "-DFJ_TRIG_CALLS"}) {
         CAPTURE(shape);
