@@ -212,8 +212,8 @@ FJ_HD FJ_INLINE void sinh_cosh(float x, float& s, float& c) {
 #endif
 #if FJ_TRIG_SHAPED
 // One out-of-line copy of the long reduction serves both: CUDA's sincosf
-// reduces once for the two (its values are sinf's and cosf's; the check
-// below covers these too).
+// reduces once for the two (its values are sinf's and cosf's, which
+// gpu_variations_test checks above the bound too).
 static __device__ __noinline__ float2 sine_cosine_call(float x) {
     float2 r;
     ::sincosf(x, &r.x, &r.y);

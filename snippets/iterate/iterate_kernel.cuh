@@ -123,11 +123,12 @@ extern "C" __global__ void fj_seed(float4* __restrict__ points, unsigned long lo
 // gives some kernels 38-55 registers (6 blocks or fewer); all 59 corpus
 // kernels and the benchmark set fit 32 without spilling, and on an H200 the
 // bound ran dense 5 % and final-post 1 % faster at quality 1000, the rest
-// alike (benchmarks/README.md "Compile path"). Parts that hold fewer threads
-// per SM get as many blocks as they hold (ptxas clamps the request). Not for
-// motion-blurred kernels (FJ_TIME_STEPS: 28-68 bytes of spills under the
-// bound, unmeasured), nor for the kernel of all variations (the kernel
-// report's reference), compiled as other renderers' would be.
+// alike (benchmarks/README.md, "On a GPU: NVIDIA H200, 2026-11-27
+// (afternoon)"). Parts that hold fewer threads per SM get as many blocks as
+// they hold (ptxas clamps the request). Not for motion-blurred kernels
+// (FJ_TIME_STEPS: 28-68 bytes of spills under the bound, unmeasured), nor
+// for the kernel of all variations (the kernel report's reference),
+// compiled as other renderers' would be.
 #if defined(FJ_FULL_OCCUPANCY) && !FJ_TIME_STEPS
 #define FJ_MIN_BLOCKS (2048 / FJ_BLOCK)
 #else
