@@ -112,7 +112,7 @@ std::vector<OptionSet> all_option_sets() {
          {}, {}, false, true},
         {"-DFJ_TRIG_INLINE", "sinf, cosf, tanf inlined whole at every call, the long reduction too (fj_device.h)",
          {}, {"-DFJ_TRIG_INLINE"}},
-        {"-DFJ_TRIG_CALLS", "sinf, cosf, tanf out of line, one copy each per kernel (fj_device.h)", {},
+        {"-DFJ_TRIG_CALLS", "sinf, cosf, tanf out of line: one sincosf and one tanf per kernel (fj_device.h)", {},
          {"-DFJ_TRIG_CALLS"}},
         {"-DFJ_TRIG_CALLS -Xptxas -O1", "the trigonometry out of line and ptxas level 1", {},
          {"-DFJ_TRIG_CALLS", "--ptxas-options=-O1"}},
