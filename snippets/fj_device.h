@@ -6,14 +6,16 @@
 // source valid for both:
 //
 //  1. Mark every function FJ_HD (host and device) and FJ_INLINE; nothing else
-//     (the out-of-line trigonometry below, device only, is the exception).
+//     (the out-of-line calls and short paths of the math below, device only,
+//     are the exception).
 //  2. No exceptions, RTTI, virtual calls, std containers, strings or iostreams;
 //     no standard headers outside the #if below (NVRTC has none of them).
-//  3. Math goes through the C float functions (sqrtf, powf, ...): both glibc
+//  3. Math goes through the C float functions (sqrtf, expf, ...): both glibc
 //     and NVRTC provide them with the same names. The exceptions go through
-//     fj:: (below): sin and cos (fj::sine, fj::cosine), which CUDA's compile
-//     is slow with, and atan2 (fj::arctan2), sinh with cosh (fj::sinh_cosh)
-//     and tan (fj::tangent), which glibc's float functions are slow at.
+//     fj:: (below): sin, cos, fmod and pow (fj::sine, fj::cosine,
+//     fj::modulo, fj::power), which CUDA's compile is slow with, and atan2
+//     (fj::arctan2), sinh with cosh (fj::sinh_cosh) and tan (fj::tangent),
+//     which glibc's float functions are slow at.
 //     No double literals in hot code: write 0.5f, not 0.5.
 //  4. Randomness only through fj::Rng (below), so both sides draw alike.
 //  5. Only this header may test which compiler is running.
@@ -33,6 +35,14 @@
 #define FJ_HD
 #define FJ_INLINE inline __attribute__((always_inline))
 #define FJ_IS_GPU 0
+#endif
+// Code compiled for a device: NVRTC's, or nvcc's device pass (not its host
+// pass, nor the tests' emulator, which builds kernels for the host with
+// __CUDA_ARCH__ set). Where fj:: gives math its own device shape.
+#if FJ_IS_GPU && defined(__CUDA_ARCH__)
+#define FJ_DEVICE_CODE 1
+#else
+#define FJ_DEVICE_CODE 0
 #endif
 
 namespace fj {
@@ -205,7 +215,7 @@ FJ_HD FJ_INLINE void sinh_cosh(float x, float& s, float& c) {
 //                   separate calls).
 // Shaped: device code (NVRTC's, nvcc's device pass); nvcc's host pass of the
 // project's own .cu files and the host inline, the calls being device code.
-#if FJ_IS_GPU && defined(__CUDA_ARCH__) && !defined(FJ_TRIG_INLINE)
+#if FJ_DEVICE_CODE && !defined(FJ_TRIG_INLINE)
 #define FJ_TRIG_SHAPED 1
 #else
 #define FJ_TRIG_SHAPED 0
@@ -273,6 +283,65 @@ FJ_HD FJ_INLINE float tangent(float x) {
 #endif
 }
 
+// fmod(x, y): C's fmodf, whose result is exact (the remainder of x by y is
+// always a float), so every correct way of computing it gives the same bits.
+// CUDA inlines its fmodf at every call, a loop that takes the quotient's
+// bits a few at a time, and so costs a cold compile about 12 ms per call
+// site (the snippets hold over 50). On the device, for quotients below 2^22
+// (nearly every call of a flame: angles and colours wrapped into a period),
+// the remainder comes from the fast division's quotient (remainder_near,
+// below). Other arguments (larger quotients, zero, infinite, NaN or
+// subnormal divisors, and divisors from 2^126, where the fast division gives
+// 0) call one out-of-line fmodf per kernel. gpu_variations_test compares
+// the result with CUDA's fmodf on the device (on an H200: no case of 2^30
+// differs, and expensive8 ran as fast as with CUDA's fmodf).
+//
+// remainder_near: the remainder of ax by ay (both >= 0) from q, the integer
+// part of ax/ay or one off it either way: ax - q·ay in one fused
+// multiply-add is exact for the right q (the remainder is a float), and the
+// remainder's sign, or its reaching ay, tells a q one too large or too small.
+// (The fast division is within 2 ulp, so below 2^22 its integer part is at
+// most one off.) variations_test checks it on the host against fmodf.
+FJ_HD FJ_INLINE float remainder_near(float ax, float ay, float q) {
+    const float r = fmaf(-q, ay, ax);
+    if (r < 0.0f) return fmaf(1.0f - q, ay, ax);
+    if (r >= ay) return fmaf(-1.0f - q, ay, ax);
+    return r;
+}
+
+#if FJ_DEVICE_CODE
+static __device__ __noinline__ float modulo_call(float x, float y) { return ::fmodf(x, y); }
+#endif
+
+FJ_HD FJ_INLINE float modulo(float x, float y) {
+#if FJ_DEVICE_CODE
+    const float ax = fabsf(x), ay = fabsf(y);
+    // 2^-126 <= |y| < 2^126 and |x| < 2^22·|y|; false for every NaN.
+    const bool short_path = ay >= 1.17549435e-38f && ay < 8.50705917e37f && ax < 4194304.0f * ay;
+    return short_path ? copysignf(remainder_near(ax, ay, truncf(__fdividef(ax, ay))), x) : modulo_call(x, y);
+#else
+    return fmodf(x, y);
+#endif
+}
+
+// pow(x, y): C's powf, inlined. CUDA's powf is about 90 instructions with no
+// rare path to leave out, and costs a cold compile about 10 ms per call
+// site. Under the NVRTC option -DFJ_POW_CALLS every call goes to one
+// out-of-line powf per kernel instead: on an H200 that compiled expensive8
+// (three call sites) in 0.95-0.97 of the time but ran it 2-4 % slower
+// (benchmarks/README.md, "Compile path"), so it stays a shape to measure.
+#if FJ_DEVICE_CODE && defined(FJ_POW_CALLS)
+static __device__ __noinline__ float power_call(float x, float y) { return ::powf(x, y); }
+#endif
+
+FJ_HD FJ_INLINE float power(float x, float y) {
+#if FJ_DEVICE_CODE && defined(FJ_POW_CALLS)
+    return power_call(x, y);
+#else
+    return powf(x, y);
+#endif
+}
+
 // A product and a sum each rounded on their own: the device otherwise fuses
 // a multiply and an add into one rounding, which the host does not.
 FJ_HD FJ_INLINE float mul_rn(float a, float b) {
@@ -299,8 +368,8 @@ FJ_HD FJ_INLINE float zeps(float v) {
 // A Fractorium parameter of cyclic type, as its setter stores it: a value
 // beyond [lo, hi] is wrapped into it.
 FJ_HD FJ_INLINE float wrap_cyclic(float v, float lo, float hi) {
-    if (v > hi) return lo + fmodf(v - lo, hi - lo);
-    if (v < lo) return hi - fmodf(hi - v, hi - lo);
+    if (v > hi) return lo + modulo(v - lo, hi - lo);
+    if (v < lo) return hi - modulo(hi - v, hi - lo);
     return v;
 }
 

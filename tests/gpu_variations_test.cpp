@@ -552,41 +552,115 @@ extern "C" __global__ void fj_compare_trig(unsigned long long* __restrict__ diff
 }
 )";
 
-TEST_CASE("gpu variations: the device's sine and cosine are CUDA's sinf and cosf for every float") {
+// Compiles fj_device.h followed by `entry_point`, a kernel (named `entry`)
+// that counts cases where fj:: differs from CUDA's library into its first
+// argument and the smallest differing case into its second, and runs it on
+// device 0 with 4096 blocks of 256 threads. Without a device it only
+// compiles (for sm_90) and says so; `ran` is then false.
+struct Differences {
+    bool ran = false;
+    unsigned long long count = 0;
+    unsigned int first = 0xffffffffu;
+};
+
+Differences count_differences(const char* entry_point, const char* entry) {
+    Differences d;
     std::string why;
     if (!fj::nvrtc_available(&why)) {
         MESSAGE("skipped: NVRTC is not available (" << why << ")");
-        return;
+        return d;
     }
     const bool device = fj::cuda_available(&why);
-    CUdevice d = 0;
-    if (device) CU_CHECK(cuDeviceGet(&d, 0));
+    CUdevice dev = 0;
+    if (device) CU_CHECK(cuDeviceGet(&dev, 0));
     fj::CompileRequest request;
     const std::optional<std::string> device_header = fj::SnippetSource::standard().read("fj_device.h");
     REQUIRE(device_header);
-    request.source = *device_header + kTrigEntryPoint;
-    request.arch = device ? device_arch(d) : "sm_90";
-    request.entry = "fj_compare_trig";
-    request.name = "gpu_trig_test.cu";
-    const fj::CompiledKernel kernel = fj::compile_kernel(request, "gpu-trig-" + request.arch,
-                                                         fj::test::scratch_dir("gpu-trig-failed"));
+    request.source = *device_header + entry_point;
+    request.arch = device ? device_arch(dev) : "sm_90";
+    request.entry = entry;
+    request.name = std::string(entry) + ".cu";
+    const fj::CompiledKernel kernel = fj::compile_kernel(request, std::string(entry) + "-" + request.arch,
+                                                         fj::test::scratch_dir(std::string(entry) + "-failed"));
     REQUIRE(!kernel.cubin.empty());
     CHECK(kernel.log.find("warning") == std::string::npos);
     if (!device) {
         MESSAGE("compiled for sm_90; skipped the comparison: no working CUDA device (" << why << ")");
-        return;
+        return d;
     }
-    Loaded loaded(kernel, "fj_compare_trig");
-    unsigned long long differ = 0;
-    unsigned int first = 0xffffffffu;
-    CUdeviceptr d_differ = loaded.buffer(sizeof differ, &differ);
-    CUdeviceptr d_first = loaded.buffer(sizeof first, &first);
-    void* args[] = {&d_differ, &d_first};
+    Loaded loaded(kernel, entry);
+    CUdeviceptr d_count = loaded.buffer(sizeof d.count, &d.count);
+    CUdeviceptr d_first = loaded.buffer(sizeof d.first, &d.first);
+    void* args[] = {&d_count, &d_first};
     CU_CHECK(cuLaunchKernel(loaded.function(), 4096, 1, 1, 256, 1, 1, 0, nullptr, args, nullptr));
-    CU_CHECK(cuMemcpyDtoHAsync(&differ, d_differ, sizeof differ, nullptr));
-    CU_CHECK(cuMemcpyDtoHAsync(&first, d_first, sizeof first, nullptr));
+    CU_CHECK(cuMemcpyDtoHAsync(&d.count, d_count, sizeof d.count, nullptr));
+    CU_CHECK(cuMemcpyDtoHAsync(&d.first, d_first, sizeof d.first, nullptr));
     CU_CHECK(cuStreamSynchronize(nullptr));
+    d.ran = true;
+    return d;
+}
+
+TEST_CASE("gpu variations: the device's sine and cosine are CUDA's sinf and cosf for every float") {
+    const Differences d = count_differences(kTrigEntryPoint, "fj_compare_trig");
     char bits[16];
-    std::snprintf(bits, sizeof bits, "0x%08x", first);
-    CHECK_MESSAGE(differ == 0, differ << " floats differ, the first with bits " << bits);
+    std::snprintf(bits, sizeof bits, "0x%08x", d.first);
+    CHECK_MESSAGE(d.count == 0, d.count << " floats differ, the first with bits " << bits);
+}
+
+// fj::modulo's device path (fj_device.h) against CUDA's fmodf, which both
+// must equal bit for bit (fmod is exact), over 2^30 argument pairs drawn
+// four ways: any two bit patterns (NaN, infinities, subnormals: the
+// out-of-line call's cases, and the test that sends them there); dividends
+// next to a multiple of the divisor, with quotients up to and past the short
+// path's 2^22, where the fast division's integer part is one off; periods
+// and angles as flames wrap them; and divisors at the ends of the short
+// path's range (2^-126, 2^126) with quotients near 2^22. A case is its index
+// (the kernel's second argument gets the smallest that differs).
+const char* kModuloEntryPoint = R"(
+__device__ float fj_test_float(unsigned int sign, int exponent, unsigned int mantissa) {
+    return __uint_as_float((sign << 31) | ((unsigned int)exponent << 23) | (mantissa & 0x7fffffu));
+}
+extern "C" __global__ void fj_compare_modulo(unsigned long long* __restrict__ differ,
+                                             unsigned int* __restrict__ first_differ) {
+    const unsigned int threads = gridDim.x * blockDim.x;
+    unsigned long long local = 0;
+    for (unsigned int i = blockIdx.x * blockDim.x + threadIdx.x; i < (1u << 30); i += threads) {
+        fj::Rng rng = fj::make_rng(0x6d6f64756c6fULL, i);
+        const unsigned int a = fj::next_u32(rng), b = fj::next_u32(rng), c = fj::next_u32(rng);
+        float x, y;
+        switch (i & 3u) {
+        case 0:
+            x = __uint_as_float(a);
+            y = __uint_as_float(b);
+            break;
+        case 1: {
+            y = fj_test_float(b >> 31, 97 + (int)(b % 60u), c);
+            const float k = (float)(a % 5000000u);
+            x = __uint_as_float(__float_as_uint(k * y) + (c >> 29) - 4u);
+            break;
+        }
+        case 2:
+            y = (b >> 8) * (8.0f / 16777216.0f);
+            x = ((int)(a >> 8) - 8388608) * (1.0f / 2048.0f);
+            break;
+        default: {
+            const int ey = (b & 1u) ? 1 + (int)(b % 4u) : 254 - (int)(b % 4u);
+            y = fj_test_float(0, ey, c);
+            x = fj_test_float(a >> 31, min(ey + 20 + (int)(a % 4u), 254), a >> 1);
+            break;
+        }
+        }
+        const float m = fj::modulo(x, y), l = fmodf(x, y);
+        if (!(__float_as_uint(m) == __float_as_uint(l) || (m != m && l != l))) {
+            ++local;
+            atomicMin(first_differ, i);
+        }
+    }
+    if (local) atomicAdd(differ, local);
+}
+)";
+
+TEST_CASE("gpu variations: the device's fmod is CUDA's fmodf, bit for bit") {
+    const Differences d = count_differences(kModuloEntryPoint, "fj_compare_modulo");
+    CHECK_MESSAGE(d.count == 0, d.count << " of 2^30 cases differ, the first case " << d.first);
 }

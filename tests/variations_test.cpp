@@ -437,6 +437,44 @@ TEST_CASE("arctan2: within 2 ulp of atan2, with atan2's zeros, infinities and Na
     }
 }
 
+// fj::modulo's device path (fj_device.h) takes the integer part of the
+// quotient from the fast division, which may be one off it either way, and
+// remainder_near must still give fmod's exact remainder. Here the quotient is
+// the true one (from the remainder, in double, where it is exact) and each
+// neighbour, over divisors of every normal magnitude the device path takes
+// and dividends up to 2^22 divisors, many of them next to a multiple of the
+// divisor, where a division rounds to the wrong integer.
+TEST_CASE("remainder_near: fmodf's exact remainder from the quotient's integer part or either neighbour") {
+    std::mt19937_64 gen(11);
+    std::uniform_int_distribution<int> exponent(-126, 125), nudge(-3, 3);
+    std::uniform_real_distribution<float> mantissa(1.0f, 2.0f), below(0.0f, 4194304.0f);
+    std::uniform_int_distribution<std::uint32_t> multiple(0, 4194303);
+    auto bits_of = [](float f) {
+        std::uint32_t b;
+        std::memcpy(&b, &f, sizeof b);
+        return b;
+    };
+    int checked = 0, wrong = 0;
+    for (int i = 0; i < 1000000; ++i) {
+        const float ay = std::ldexp(mantissa(gen), exponent(gen));
+        float ax = i % 2 ? static_cast<float>(static_cast<double>(ay) * multiple(gen)) : ay * below(gen);
+        for (int n = nudge(gen); n != 0; n += n > 0 ? -1 : 1) ax = std::nextafter(ax, n > 0 ? INFINITY : 0.0f);
+        if (!(ax < 4194304.0f * ay) || !std::isfinite(ax)) continue;
+        const float want = std::fmod(ax, ay);
+        const double q = std::round((static_cast<double>(ax) - want) / ay);
+        for (double d : {-1.0, 0.0, 1.0}) {
+            if (q + d < 0) continue;
+            const float got = fj::remainder_near(ax, ay, static_cast<float>(q + d));
+            ++checked;
+            if (bits_of(got) != bits_of(want) && ++wrong <= 5)
+                FAIL_CHECK("remainder_near(" << fmt(ax) << ", " << fmt(ay) << ", " << q + d << ") = " << fmt(got)
+                                             << ", fmodf " << fmt(want));
+        }
+    }
+    CHECK(checked > 2500000);
+    CHECK(wrong == 0);
+}
+
 // The host's sinh, cosh and tan, which the trigonometric variations use, against
 // the double functions: errors in ulps of the rounded exact value, over every
 // magnitude where the results are finite floats (sinh and cosh overflow past

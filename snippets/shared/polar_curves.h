@@ -32,7 +32,7 @@ FJ_HD FJ_INLINE float polar_curves_radius(float a, const float* q) {
     float total = 0.0f;
     if (q[0] != 0.0f) {
         const float n = fmaxf(floorf(q[1] + 0.5f), 3.0f);
-        const float t = tangent(fmodf(aa, FJ_2PI / n) - FJ_PI / n);
+        const float t = tangent(fj::modulo(aa, FJ_2PI / n) - FJ_PI / n);
         const float sec2 = t * t + 1.0f;
         const float d = sqrtf(1.0f + q[2] * q[2]);
         const float d2 = d * d;
@@ -43,13 +43,13 @@ FJ_HD FJ_INLINE float polar_curves_radius(float a, const float* q) {
         float slope = fminf(fmaxf(q[5], FJ_FLT_EPSILON), FJ_PI_2);
         if (fabsf(slope - FJ_PI_2) < 1e-6f) slope -= 0.05f;
         const float ts = tangent(slope);
-        const float t = tangent(fabsf(fmodf(aa, FJ_2PI / n) - FJ_PI / n));
+        const float t = tangent(fabsf(fj::modulo(aa, FJ_2PI / n) - FJ_PI / n));
         total += q[3] * sqrtf(ts * ts * (1.0f + t * t) / ((t + ts) * (t + ts)));
     }
-    if (q[6] != 0.0f) total += q[6] * powf(fabsf(a / FJ_PI + 1.0f), -q[7]);
+    if (q[6] != 0.0f) total += q[6] * fj::power(fabsf(a / FJ_PI + 1.0f), -q[7]);
     if (q[8] != 0.0f) {
         const float b = a * (q[9] * 0.25f);
-        total += q[8] * powf(powf(fabsf(fj::cosine(b)), q[11]) + powf(fabsf(fj::sine(b)), q[12]), -1.0f / zeps(q[10]));
+        total += q[8] * fj::power(fj::power(fabsf(fj::cosine(b)), q[11]) + fj::power(fabsf(fj::sine(b)), q[12]), -1.0f / zeps(q[10]));
     }
     return total;
 }

@@ -19,7 +19,7 @@ namespace fj {
 // ((|dx|ⁿ + |dy|ⁿ)/2)^(1/n), at most 1. n in (0, 2], width > 0.
 FJ_HD FJ_INLINE float truchet_arc_distance(float dx, float dy, float n, float width) {
     const float t = exp2f(-1.0f / n);
-    const float mean = powf(0.5f * (powf(fabsf(dx), n) + powf(fabsf(dy), n)), 1.0f / n);
+    const float mean = fj::power(0.5f * (fj::power(fabsf(dx), n) + fj::power(fabsf(dy), n)), 1.0f / n);
     return fabsf(mean - 0.5f * t) / (0.5f * (1.0f - t) * width);
 }
 
@@ -28,7 +28,7 @@ FJ_HD FJ_INLINE float truchet_arc_distance(float dx, float dy, float n, float wi
 // negative v); a result below 1 is the first kind. Each step is rounded on
 // its own so that both backends get the same bits.
 FJ_HD FJ_INLINE float truchet_tile(float v) {
-    return fmodf(fmodf(add_rn(mul_rn(v, 32747.0f), 12345.0f), 65535.0f), 2.0f);
+    return fj::modulo(fj::modulo(add_rn(mul_rn(v, 32747.0f), 12345.0f), 65535.0f), 2.0f);
 }
 
 }  // namespace fj

@@ -34,7 +34,7 @@ FJ_VARIATION(GlynnSim1) {
     } else {
         const float alpha = fabsf(p[0] / fj::zeps(in.r));
         const float power = fminf(fmaxf(p[5], 0.0f), 1.0f);
-        if (!(fj::rand01(rng) > p[4] * powf(alpha, power))) {
+        if (!(fj::rand01(rng) > p[4] * fj::power(alpha, power))) {
             x *= alpha * alpha;
             y *= alpha * alpha;
         }

@@ -31,7 +31,7 @@ FJ_VARIATION(GlynnSim2) {
         y = rr * fj::sine(ang);
     } else {
         const float alpha = fabsf(radius / fj::zeps(in.r));
-        const float s = fj::rand01(rng) > contrast * powf(alpha, fabsf(p[3])) ? 1.0f : alpha * alpha;
+        const float s = fj::rand01(rng) > contrast * fj::power(alpha, fabsf(p[3])) ? 1.0f : alpha * alpha;
         x = s * in.x;
         y = s * in.y;
     }

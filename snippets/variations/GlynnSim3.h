@@ -29,7 +29,7 @@ FJ_VARIATION(GlynnSim3) {
     } else {
         const float alpha = fabsf(p[0] / fj::zeps(in.r));
         const float contrast = fminf(fmaxf(p[3], 0.0f), 1.0f);
-        const float s = fj::rand01(rng) > contrast * powf(alpha, p[4]) ? 1.0f : alpha * alpha;
+        const float s = fj::rand01(rng) > contrast * fj::power(alpha, p[4]) ? 1.0f : alpha * alpha;
         x = s * in.x;
         y = s * in.y;
     }

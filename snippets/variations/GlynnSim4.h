@@ -18,7 +18,7 @@ FJ_VARIATION(GlynnSim4) {
         const float alpha = fabsf(p[0] / fj::zeps(in.r));
         x = in.x;
         y = in.y;
-        if (!(fj::rand01(rng) > fminf(fmaxf(p[1], 0.0f), 1.0f) * powf(alpha, p[2]))) {
+        if (!(fj::rand01(rng) > fminf(fmaxf(p[1], 0.0f), 1.0f) * fj::power(alpha, p[2]))) {
             x *= alpha * alpha;
             y *= alpha * alpha;
         }

@@ -15,7 +15,7 @@
 FJ_VARIATION(GlynnSim5) {
     if (in.r < p[0] + p[1]) return;
     const float alpha = fabsf(p[0] / fj::zeps(in.r));
-    if (fj::rand01(rng) > fminf(fmaxf(p[2], 0.0f), 1.0f) * powf(alpha, p[3])) {
+    if (fj::rand01(rng) > fminf(fmaxf(p[2], 0.0f), 1.0f) * fj::power(alpha, p[3])) {
         ox += w * in.x;
         oy += w * in.y;
     } else {

@@ -16,7 +16,7 @@
 // Fractorium would multiply 0 by a NaN direction.
 FJ_VARIATION(Juliac) {
     const float re = fj::zeps(p[0]), re_inv = 1.0f / re, im = p[1] * 0.01f;
-    const float k = fmodf((float)(fj::next_u32(rng) >> 8), fabsf(re));
+    const float k = fj::modulo((float)(fj::next_u32(rng) >> 8), fabsf(re));
     const float arg = in.phi + k * FJ_2PI;
     const float lnmod = 0.5f * p[2] * logf(in.r2);
     const float mod = expf(lnmod * re_inv - arg * im);

@@ -24,13 +24,13 @@
 FJ_VARIATION(MobiusN) {
     const float power = fabsf(p[8]) < 1.0f ? 1.0f : p[8];
     const float e = 4.0f * p[9] / power;
-    const float r = powf(in.r, e), a = in.phi * power;
+    const float r = fj::power(in.r, e), a = in.phi * power;
     const float x = r * fj::cosine(a), y = r * fj::sine(a);
     const float ur = p[0] * x - p[1] * y + p[2], ui = p[0] * y + p[1] * x + p[3];
     const float vr = p[4] * x - p[5] * y + p[6], vi = p[4] * y + p[5] * x + p[7];
     const float k = 1.0f / fj::zeps(vr * vr + vi * vi);
     const float qx = (ur * vr + ui * vi) * k, qy = (ui * vr - ur * vi) * k;
-    const float rq = powf(sqrtf(qx * qx + qy * qy), 1.0f / e);
+    const float rq = fj::power(sqrtf(qx * qx + qy * qy), 1.0f / e);
     const float n = floorf(power * fj::rand01(rng));
     const float aq = (fj::arctan2(qy, qx) + n * FJ_2PI) / floorf(power);
     ox += w * rq * fj::cosine(aq);

@@ -8,7 +8,7 @@
 // random whole number (below power) of 2π/⌊power⌋, with x and y the sine and
 // cosine, as Fractorium outside its flam3 compatibility mode.
 FJ_VARIATION(SphericalN) {
-    const float rd = powf(in.r, p[1]);
+    const float rd = fj::power(in.r, p[1]);
     const float r = fj::zeps(rd);
     const float copies = floorf(p[0]);
     const float n = floorf(p[0] * fj::rand01(rng));

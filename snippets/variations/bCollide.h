@@ -21,9 +21,9 @@ FJ_VARIATION(bCollide) {
     fj::bipolar_coords(in.x, in.y, tau, sigma);
     // The sector from the same exact fmod as the wrap below, so that the two
     // agree on which sector a point on an edge belongs to.
-    const float sector = roundf((sigma - fmodf(sigma, width)) / width);
-    const bool even = fmodf(sector, 2.0f) == 0.0f;
-    sigma = sector * width + fmodf(even ? sigma + turn : sigma - turn, width);
+    const float sector = roundf((sigma - fj::modulo(sigma, width)) / width);
+    const bool even = fj::modulo(sector, 2.0f) == 0.0f;
+    sigma = sector * width + fj::modulo(even ? sigma + turn : sigma - turn, width);
     float px, py;
     fj::bipolar_point(tau, sigma, px, py);
     ox += w * px;

@@ -16,7 +16,7 @@ FJ_VARIATION(bMod) {
     const float dist = fj::wrap_cyclic(p[1], 0.0f, 2.0f);
     float tau, sigma;
     fj::bipolar_coords(in.x, in.y, tau, sigma);
-    if (fabsf(tau) < radius) tau = fmodf(tau + radius + dist * radius, 2.0f * radius) - radius;
+    if (fabsf(tau) < radius) tau = fj::modulo(tau + radius + dist * radius, 2.0f * radius) - radius;
     float px, py;
     fj::bipolar_point(tau, sigma, px, py);
     ox += w * px;

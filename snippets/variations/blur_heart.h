@@ -19,7 +19,7 @@ FJ_VARIATION(blur_heart) {
     float y = 2.0f * (fj::rand01(rng) - 0.5f);
     const float a = p[1], b = p[2];
     const float side = y < 0.0f ? -1.0f : 1.0f;
-    const float edge = (a * powf(fmaxf(fabsf(x), FJ_FLT_EPSILON), p[0]) + side * b * sqrtf(fabsf(1.0f - x * x)) - a) /
+    const float edge = (a * fj::power(fmaxf(fabsf(x), FJ_FLT_EPSILON), p[0]) + side * b * sqrtf(fabsf(1.0f - x * x)) - a) /
                        fj::zeps(fabsf(a) + fabsf(b));
     y = side > 0.0f ? fminf(y, edge) : fmaxf(y, edge);
     ox += w * x;

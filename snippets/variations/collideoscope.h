@@ -17,7 +17,7 @@ FJ_VARIATION(collideoscope) {
     // Even wedges (counted away from the positive x axis) shift forwards,
     // odd ones back.
     const bool forwards = (k & 1) == 0;
-    const float a = mirror * ((float)k * wedge + fmodf((forwards ? shift : -shift) + up, wedge));
+    const float a = mirror * ((float)k * wedge + fj::modulo((forwards ? shift : -shift) + up, wedge));
     const float r = w * in.r;
     ox += r * fj::cosine(a);
     oy += r * fj::sine(a);

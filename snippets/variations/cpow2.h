@@ -24,7 +24,7 @@ FJ_VARIATION(cpow2) {
     const float lnr2 = logf(in.r2);
     const float r = w * expf(0.5f * c * lnr2 - d * a);
     const float k = (float)(int)(fj::rand01(rng) * 32767.0f);
-    const float t = c * a + 0.5f * d * lnr2 + fmodf(k, divisor) * (FJ_2PI / divisor);
+    const float t = c * a + 0.5f * d * lnr2 + fj::modulo(k, divisor) * (FJ_2PI / divisor);
     ox += r * fj::cosine(t);
     oy += r * fj::sine(t);
 }

@@ -33,7 +33,7 @@ FJ_VARIATION(cpow3) {
     const float lnr2 = logf(fmaxf(in.r2, FJ_FLT_EPSILON));
     const float r = w * expf(0.5f * c * lnr2 - dd * a);
     const float k = (float)(int)(fj::rand01(rng) * 32767.0f);
-    const float t = c * a + 0.5f * dd * lnr2 + fmodf(k, divisor) * (FJ_2PI / divisor);
+    const float t = c * a + 0.5f * dd * lnr2 + fj::modulo(k, divisor) * (FJ_2PI / divisor);
     ox += r * fj::cosine(t);
     oy += r * fj::sine(t);
 }

@@ -83,7 +83,7 @@ FJ_VARIATION(crackle) {
         l = fmaxf(l, ratio);
     }
     l = fj::zeps(l);
-    const float f = powf(fabsf(l), power) * scale / l;
+    const float f = fj::power(fabsf(l), power) * scale / l;
     ox += w * (cx + f * (ux - cx));
     oy += w * (cy + f * (uy - cy));
 }

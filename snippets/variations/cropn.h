@@ -19,7 +19,7 @@
 // it to 0.
 FJ_VARIATION(cropn) {
     const float alpha = FJ_2PI / fmaxf(2.0f, fabsf(p[0])), half = 0.5f * alpha;
-    const float a = fmodf(in.phi + FJ_PI, alpha);
+    const float a = fj::modulo(in.phi + FJ_PI, alpha);
     const float c = fj::cosine(a < half ? a : alpha - a);
     const float edge = c > 0.0f ? p[1] / fj::zeps(c) : 1.0f;
     if ((in.r2 > edge * edge) == (p[0] > 0.0f)) {

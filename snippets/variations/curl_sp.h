@@ -23,14 +23,14 @@ FJ_VARIATION(curl_sp) {
     const float power = fj::zeps(p[0]), c1 = p[1], c2 = p[2], sx = p[3], sy = p[4];
     float u = in.x, v = in.y;
     if (power != 1.0f) {
-        u = copysignf(powf(fabsf(u), power), u < 0.0f ? -1.0f : 1.0f);
-        v = copysignf(powf(fabsf(v), power), v < 0.0f ? -1.0f : 1.0f);
+        u = copysignf(fj::power(fabsf(u), power), u < 0.0f ? -1.0f : 1.0f);
+        v = copysignf(fj::power(fabsf(v), power), v < 0.0f ? -1.0f : 1.0f);
     }
     const float a = c1 * u + c2 * (u * u - v * v), b = c1 * v + 2.0f * c2 * u * v;
     const float re = copysignf(sqrtf(a * a + sx * sx), a > 0.0f ? 1.0f : -1.0f) + 1.0f;
     const float im = copysignf(sqrtf(b * b + sy * sy), b > 0.0f ? 1.0f : -1.0f);
     const float q2 = re * re + im * im;
-    const float s = w / fj::zeps(power != 1.0f ? powf(q2, 1.0f / power) : q2);
+    const float s = w / fj::zeps(power != 1.0f ? fj::power(q2, 1.0f / power) : q2);
     ox += (u * re + v * im) * s;
     oy += (v * re - u * im) * s;
 }

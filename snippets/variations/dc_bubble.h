@@ -15,5 +15,5 @@ FJ_VARIATION(dc_bubble) {
     ox += k * in.x;
     oy += k * in.y;
     const float dx = ox + p[0], dy = oy + p[1];
-    color = fmodf(fabsf((dx * dx + dy * dy) / scale), 1.0f);
+    color = fj::modulo(fabsf((dx * dx + dy * dy) / scale), 1.0f);
 }

@@ -17,5 +17,5 @@ FJ_VARIATION(dc_carpet) {
     const float H = 0.1f * p[0], h = -H + (1.0f - diagonal) * H;
     ox += w * (in.aff->a * x + in.aff->b * y + in.aff->e);
     oy += w * (in.aff->c * x + in.aff->d * y + in.aff->f);
-    color = fmodf(fabsf(color * 0.5f * (1.0f + h) + diagonal * (1.0f - h) * 0.5f), 1.0f);
+    color = fj::modulo(fabsf(color * 0.5f * (1.0f + h) + diagonal * (1.0f - h) * 0.5f), 1.0f);
 }

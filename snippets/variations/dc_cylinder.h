@@ -22,5 +22,5 @@ FJ_VARIATION(dc_cylinder) {
     oy += r + in.y * p[4];
     const float scale = p[2] == 0.0f ? 1e-5f : p[2];
     const float along = fj::cosine(p[1]) * ox + fj::sine(p[1]) * oy + p[0];
-    color = fmodf(fabsf(0.5f * (along / scale + 1.0f)), 1.0f);
+    color = fj::modulo(fabsf(0.5f * (along / scale + 1.0f)), 1.0f);
 }

@@ -17,5 +17,5 @@ FJ_VARIATION(dc_gridout) {
     fj::spiral_step(x, y, sx, sy);
     ox += w * (in.x + sx);
     oy += w * (in.y + sy);
-    color = fmodf(color + (sx != 0.0f ? 0.25f : 0.75f), 1.0f);
+    color = fj::modulo(color + (sx != 0.0f ? 0.25f : 0.75f), 1.0f);
 }

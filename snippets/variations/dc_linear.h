@@ -15,5 +15,5 @@ FJ_VARIATION(dc_linear) {
     ox += w * in.x;
     oy += w * in.y;
     const float along = fj::cosine(p[1]) * ox + fj::sine(p[1]) * oy + p[0];
-    color = fmodf(fabsf(0.5f * (along / scale + 1.0f)), 1.0f);
+    color = fj::modulo(fabsf(0.5f * (along / scale + 1.0f)), 1.0f);
 }

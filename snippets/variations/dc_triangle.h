@@ -55,5 +55,5 @@ FJ_VARIATION(dc_triangle) {
     }
     ox += w * (cx + u * ex + v * fx);
     oy += w * (cy + u * ey + v * fy);
-    color = fmodf(fabsf(u + v), 1.0f);
+    color = fj::modulo(fabsf(u + v), 1.0f);
 }

@@ -18,8 +18,8 @@
 
 FJ_VARIATION(dust) {
     const float density = fj::zeps(p[0]);
-    const float X = fmodf(floorf(fabsf(in.x)), density) / density;
-    const float Y = fmodf(floorf(fabsf(in.y)), density) / density;
+    const float X = fj::modulo(floorf(fabsf(in.x)), density) / density;
+    const float Y = fj::modulo(floorf(fabsf(in.y)), density) / density;
     const float a = (X + fj::shader_hash(X, Y, 1.0f) * p[1]) * FJ_2PI;
     const float r = expf(logf(Y + fj::shader_hash(Y, X, 2.0f) * p[1]) * p[2]);
     if (!(r <= FJ_FLT_MAX)) return;

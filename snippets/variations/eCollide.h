@@ -20,9 +20,9 @@ FJ_VARIATION(eCollide) {
     fj::elliptic_coords(in.x, in.y * in.y, ch, sh, mu, nu);
     // The sector from the same exact fmod as the wrap below, so that the two
     // agree on which sector a point on an edge belongs to.
-    const float sector = roundf((nu - fmodf(nu, width)) / width);
-    const bool even = fmodf(sector, 2.0f) == 0.0f;
-    nu = sector * width + fmodf(even ? nu + turn : nu - turn, width);
+    const float sector = roundf((nu - fj::modulo(nu, width)) / width);
+    const bool even = fj::modulo(sector, 2.0f) == 0.0f;
+    nu = sector * width + fj::modulo(even ? nu + turn : nu - turn, width);
     if (!(in.y > 0.0f)) nu = -nu;
     ox += w * ch * fj::cosine(nu);
     oy += w * sh * fj::sine(nu);

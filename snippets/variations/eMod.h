@@ -21,7 +21,7 @@ FJ_VARIATION(eMod) {
     if (in.y < 0.0f) nu = -nu;
     if (mu < radius) {
         const float shift = radius + dist * radius;
-        mu = nu > 0.0f ? fmodf(mu + shift, 2.0f * radius) - radius : fmodf(mu - shift, 2.0f * radius) + radius;
+        mu = nu > 0.0f ? fj::modulo(mu + shift, 2.0f * radius) - radius : fj::modulo(mu - shift, 2.0f * radius) + radius;
     }
     fj::sinh_cosh(mu, sh, ch);
     ox += w * ch * fj::cosine(nu);

@@ -22,7 +22,7 @@ FJ_VARIATION(eScale) {
     if (in.y < 0.0f) nu = -nu;
     // scale·((nu + π + angle) mod 2π): the same as wrapping the scaled sum by
     // scale·2π, but with fmod exact in float.
-    nu = scale * fmodf(nu + FJ_PI + angle, FJ_2PI) - angle - scale * FJ_PI;
+    nu = scale * fj::modulo(nu + FJ_PI + angle, FJ_2PI) - angle - scale * FJ_PI;
     fj::sinh_cosh(mu * scale, sh, ch);
     ox += w * ch * fj::cosine(nu);
     oy += w * sh * fj::sine(nu);

@@ -47,5 +47,5 @@ FJ_VARIATION(falloff2) {
         ox += w * (in.x + p[2] * rad * c * fj::cosine(phi));
         oy += w * (in.y + p[3] * rad * c * fj::sine(phi));
     }
-    color = fabsf(fmodf(color + p[5] * rc * dist, 1.0f));
+    color = fabsf(fj::modulo(color + p[5] * rc * dist, 1.0f));
 }

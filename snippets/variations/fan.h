@@ -5,7 +5,7 @@
 FJ_VARIATION(fan) {
     const float dx = FJ_PI * (in.aff->c * in.aff->c + FJ_EPS);
     const float dx2 = 0.5f * dx;
-    const float a = in.theta + (fmodf(in.theta + in.aff->f, dx) > dx2 ? -dx2 : dx2);
+    const float a = in.theta + (fj::modulo(in.theta + in.aff->f, dx) > dx2 ? -dx2 : dx2);
     const float r = w * in.r;
     ox += r * fj::cosine(a);
     oy += r * fj::sine(a);

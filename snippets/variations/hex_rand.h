@@ -42,7 +42,7 @@ FJ_VARIATION(hex_rand) {
     if (!(fj::shader_hash(cy, cx, p[5]) < density)) return;
     // 2/√3: from the circumradius-1 boundary to inradius 1.
     const float scaled = dist * sqrtf(fj::rand01(rng)) * 1.154700538f;
-    const float radius = 0.5f * p[2] * scaled * powf(fj::shader_hash(cx, cy, p[5]), p[3]);
+    const float radius = 0.5f * p[2] * scaled * fj::power(fj::shader_hash(cx, cy, p[5]), p[3]);
     if (!(fabsf(radius) <= FJ_FLT_MAX)) return;
     ox += (fj::cosine(angle) * radius + cx) * w;
     oy += (fj::sine(angle) * radius + cy) * w;

@@ -62,7 +62,7 @@ FJ_VARIATION(hexes) {
         cy[k + 1] = cy[0] + ny[k] * size;
     }
     const float l1 = fj_hexes_voronoi(cx, cy, in.x, in.y);
-    const float target = powf(fabsf(l1), power) * scale;
+    const float target = fj::power(fabsf(l1), power) * scale;
     const float turn = FJ_2PI * p[2], s = fj::sine(turn), c = fj::cosine(turn);
     const float dx = in.x - cx[0], dy = in.y - cy[0];
     float vx = dx * c + dy * s, vy = -dx * s + dy * c;

@@ -17,7 +17,7 @@ FJ_VARIATION(hypertile2) {
     float mx, my;
     fj::hyperbolic_move(in.x, in.y, r, 0.0f, true, mx, my);
     const float k = (float)(int)(fj::rand01(rng) * 32767.0f);
-    const float t = fmodf(k, sides) * (FJ_2PI / sides);
+    const float t = fj::modulo(k, sides) * (FJ_2PI / sides);
     const float c = fj::cosine(t), s = fj::sine(t);
     ox += w * (mx * c + my * s);
     oy += w * (my * c - mx * s);

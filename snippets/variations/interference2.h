@@ -23,10 +23,10 @@
 
 FJ_HD FJ_INLINE float fj_interference2_wave(float a, float b, float c, float p, float t, float v) {
     const float s = fj::sine(b * v + c);
-    if (t == 2.0f) return a * powf(s < 0.0f ? FJ_FLT_EPSILON : 1.0f, p);
+    if (t == 2.0f) return a * fj::power(s < 0.0f ? FJ_FLT_EPSILON : 1.0f, p);
     const float base = t == 1.0f ? fabsf(asinf(s)) * (1.0f / FJ_PI) : fabsf(s);
     const float guarded = p < 0.0f ? fmaxf(base, FJ_FLT_EPSILON) : base;
-    return (t == 1.0f ? 2.0f * a : a) * powf(guarded, p);
+    return (t == 1.0f ? 2.0f * a : a) * fj::power(guarded, p);
 }
 
 FJ_VARIATION(interference2) {

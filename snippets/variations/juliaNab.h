@@ -13,8 +13,8 @@
 FJ_VARIATION(juliaNab) {
     const float n = fj::zeps(fabsf(p[0]));
     const float root = floorf(fj::rand01(rng) * fabsf(p[0]));
-    const float a = (fj::arctan2(in.y, powf(fabsf(in.x), p[3])) + FJ_2PI * root) / n;
-    const float r = w * powf(in.r2, 0.5f * p[1] / n);
+    const float a = (fj::arctan2(in.y, fj::power(fabsf(in.x), p[3])) + FJ_2PI * root) / n;
+    const float r = w * fj::power(in.r2, 0.5f * p[1] / n);
     ox += r * fj::cosine(a) + p[2];
     oy += r * fj::sine(a) + p[2];
 }

@@ -10,7 +10,7 @@ FJ_VARIATION(julian) {
     const float cn = dist / power * 0.5f;
     const int t = fj::int_like_x86(rn * fj::rand01(rng));
     const float a = (in.phi + FJ_2PI * (float)t) / power;
-    const float r = w * powf(in.r2, cn);
+    const float r = w * fj::power(in.r2, cn);
     ox += r * fj::cosine(a);
     oy += r * fj::sine(a);
 }

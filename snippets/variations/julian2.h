@@ -19,7 +19,7 @@ FJ_VARIATION(julian2) {
     const float power = p[6] == 0.0f ? 2.0f : p[6];
     const float x = p[0] * in.x + p[1] * in.y + p[4];
     const float y = p[2] * in.x + p[3] * in.y + p[5];
-    const float r = w * powf(x * x + y * y, p[7] / power / 2.0f);
+    const float r = w * fj::power(x * x + y * y, p[7] / power / 2.0f);
     const float root = (float)(int)(fabsf(power) * fj::rand01(rng));
     const float a = (fj::arctan2(y, x) + root * FJ_2PI) / power;
     ox += r * fj::cosine(a);

@@ -12,8 +12,8 @@ FJ_VARIATION(juliaq) {
     const float power = fj::zeps(p[0]);
     const float inv = p[1] / power;
     const float k = (float)(int)(fj::rand01(rng) * 32767.0f);
-    const float a = in.phi * inv + fmodf(k, power) * (FJ_2PI / power);
-    const float r = w * powf(in.r2, 0.5f * inv);
+    const float a = in.phi * inv + fj::modulo(k, power) * (FJ_2PI / power);
+    const float r = w * fj::power(in.r2, 0.5f * inv);
     ox += r * fj::cosine(a);
     oy += r * fj::sine(a);
 }

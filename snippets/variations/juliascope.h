@@ -11,7 +11,7 @@ FJ_VARIATION(juliascope) {
     const int t = fj::int_like_x86(rn * fj::rand01(rng));
     // Odd branches mirror the angle: that is what makes the "scope".
     const float a = ((t & 1) == 0 ? FJ_2PI * (float)t + in.phi : FJ_2PI * (float)t - in.phi) / power;
-    const float r = w * powf(in.r2, cn);
+    const float r = w * fj::power(in.r2, cn);
     ox += r * fj::cosine(a);
     oy += r * fj::sine(a);
 }

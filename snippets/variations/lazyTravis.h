@@ -23,7 +23,7 @@ FJ_VARIATION(lazyTravis) {
         s = ay;
         along = in.y > 0.0f ? 3.0f * s - in.x : 7.0f * s + in.x;
     }
-    const float q = fmodf(along + s * turn, 8.0f * s);
+    const float q = fj::modulo(along + s * turn, 8.0f * s);
     const float edge = s + space, stretch = 1.0f + space / s;
     float x, y;
     if (q <= 2.0f * s) {

@@ -15,7 +15,7 @@
 
 // Distance from the origin to the n-gon's edge at angle a (a + 2π ≥ 0).
 FJ_HD FJ_INLINE float fj_lazyjess_edge(float a, float w, float vertex, float slice) {
-    const float diff = fmodf(a + 0.5f * slice, slice);
+    const float diff = fj::modulo(a + 0.5f * slice, slice);
     return w * 1.41421356237309505f * fj::sine(vertex) / fj::zeps(fj::sine(FJ_PI - diff - vertex));
 }
 

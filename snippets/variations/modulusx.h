@@ -11,7 +11,7 @@
 FJ_VARIATION(modulusx) {
     const float band = p[0];
     if (band != 0.0f) {
-        const float f = fmodf(in.x + band + p[1], 2.0f * band);
+        const float f = fj::modulo(in.x + band + p[1], 2.0f * band);
         ox += w * (f >= 0.0f ? f - band : f + band);
     }
     oy += w * in.y;

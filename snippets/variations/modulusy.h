@@ -10,7 +10,7 @@
 FJ_VARIATION(modulusy) {
     const float band = p[0];
     if (band != 0.0f) {
-        const float f = fmodf(in.y + band + p[1], 2.0f * band);
+        const float f = fj::modulo(in.y + band + p[1], 2.0f * band);
         oy += w * (f >= 0.0f ? f - band : f + band);
     }
     ox += w * in.x;

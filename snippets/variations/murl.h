@@ -9,7 +9,7 @@ FJ_VARIATION(murl) {
     const float power = fmaxf(p[1], 2.0f);
     const float c = p[0] / (power - 1.0f);
     const float angle = in.phi * power;
-    const float r = c * powf(in.r2, 0.5f * power);
+    const float r = c * fj::power(in.r2, 0.5f * power);
     const float re = r * fj::cosine(angle) + 1.0f, im = r * fj::sine(angle);
     const float s = w * (c + 1.0f) / (re * re + im * im);
     ox += s * (in.x * re + in.y * im);

@@ -7,7 +7,7 @@
 // @param ngon_corners 2
 FJ_VARIATION(ngon) {
     const float sides = p[0], power = p[1], circle = p[2], corners = p[3];
-    const float rf = powf(in.r2, power * 0.5f);
+    const float rf = fj::power(in.r2, power * 0.5f);
     const float b = FJ_2PI / sides;
     float phi = in.phi - b * floorf(in.phi / b);
     if (phi > 0.5f * b) phi -= b;

@@ -20,15 +20,15 @@ FJ_VARIATION(npolar) {
                                       : (float)(bits >> 8) * (1.0f / 16777216.0f) * n;
     const float cn = 1.0f / n / 2.0f;
     const float v = w / FJ_PI;
-    if (fmodf(fabsf(p[0]), 2.0f) != 0.0f) {
+    if (fj::modulo(fabsf(p[0]), 2.0f) != 0.0f) {
         const float angle = (in.phi + FJ_2PI * turns) / n;
-        const float r = w * powf(in.r2, cn);
+        const float r = w * fj::power(in.r2, cn);
         ox += fj::cosine(angle) * r;
         oy += fj::sine(angle) * r;
     } else {
         const float x = v * in.theta, y = 0.5f * v * logf(in.r2);
         const float angle = (fj::arctan2(y, x) + FJ_2PI * turns) / n;
-        const float r = w * powf(x * x + y * y, cn) * p[0];
+        const float r = w * fj::power(x * x + y * y, cn) * p[0];
         const float s = fj::sine(angle) * r, c = fj::cosine(angle) * r;
         ox += 0.5f * v * 2.0f * logf(r);
         oy += v * fj::arctan2(c, s);

@@ -24,7 +24,7 @@ FJ_HD FJ_INLINE void fj_ortho_slide(float x, float y, float turn, float& sx, flo
     const float e = fj::zeps(2.0f * x), d = (1.0f - x) * (1.0f + x) + y * y;
     const float er = sqrtf(((1.0f - x) * (1.0f - x) + y * y) * ((1.0f + x) * (1.0f + x) + y * y));  // e·ro
     const float half = fj::arctan2(e, er);
-    const float a = fmodf(turn * half + fj::arctan2(e * y, d) + half, 2.0f * half) - half;
+    const float a = fj::modulo(turn * half + fj::arctan2(e * y, d) + half, 2.0f * half) - half;
     const float ro = er / e, h = fj::sine(0.5f * a);
     sx = e / (x * x + y * y + 1.0f + er) + 2.0f * ro * h * h;
     sy = fj::sine(a) * ro;

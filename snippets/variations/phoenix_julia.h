@@ -18,7 +18,7 @@ FJ_VARIATION(phoenix_julia) {
     const float inv = p[1] / power;
     const float k = (float)fj::int_like_x86(fj::rand01(rng) * p[0]);
     const float a = fj::arctan2(in.y * (p[3] + 1.0f), in.x * (p[2] + 1.0f)) * inv + k * (FJ_2PI / power);
-    const float r = w * powf(in.r2, 0.5f * inv);
+    const float r = w * fj::power(in.r2, 0.5f * inv);
     ox += r * fj::cosine(a);
     oy += r * fj::sine(a);
 }

@@ -12,7 +12,7 @@
 // result (any weight other than 0 gives the same). The angles are wrapped
 // into [-π, π] first.
 FJ_HD FJ_INLINE void fj_poincare_invert(float& x, float& y, float radius, float angle) {
-    const float a = fmodf(fj::wrap_cyclic(angle, -FJ_PI, FJ_PI), FJ_PI);
+    const float a = fj::modulo(fj::wrap_cyclic(angle, -FJ_PI, FJ_PI), FJ_PI);
     const float d = sqrtf(1.0f + radius * radius);
     const float cx = d * fj::cosine(a), cy = d * fj::sine(a);
     const float dx = x - cx, dy = y - cy;

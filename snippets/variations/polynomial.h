@@ -14,7 +14,7 @@
 // 0 its power term is 0 (the sign's 0), also for a negative pow, where
 // Fractorium's 0·∞ is NaN.
 FJ_HD FJ_INLINE float fj_polynomial_term(float v, float aw, float pw, float lc, float sc) {
-    const float power = v != 0.0f ? copysignf(powf(aw * fabsf(v), pw), v) : 0.0f;
+    const float power = v != 0.0f ? copysignf(fj::power(aw * fabsf(v), pw), v) : 0.0f;
     return power + lc * v + sc;
 }
 

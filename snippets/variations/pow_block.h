@@ -22,7 +22,7 @@ FJ_VARIATION(pow_block) {
     const float inv_den = 1.0f / fj::zeps(den);
     const float k = floorf(fj::rand01(rng) * den);
     const float a = (in.phi * inv_den + p[2] * FJ_2PI * k * inv_den) * num;
-    const float r = w * powf(in.r2, 0.5f * power);
+    const float r = w * fj::power(in.r2, 0.5f * power);
     ox += r * fj::cosine(a);
     oy += r * fj::sine(a);
 }

@@ -5,7 +5,7 @@
 // @random 4
 FJ_VARIATION(radial_blur) {
     // Reduce the angle to one turn first so whole quarter turns stay exact.
-    const float ang = fmodf(p[0], 4.0f) * FJ_PI_2;
+    const float ang = fj::modulo(p[0], 4.0f) * FJ_PI_2;
     const float spin = fj::sine(ang), zoom = fj::cosine(ang);
     const float g = w * (fj::rand01(rng) + fj::rand01(rng) + fj::rand01(rng) + fj::rand01(rng) - 2.0f);
     // flam3 adds r·(cos, sin)(φ + spin·g) + (zoom·g − 1)·(x, y), not scaling

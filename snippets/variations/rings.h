@@ -4,7 +4,7 @@
 // The ring spacing is the square of the xform's own c translation.
 FJ_VARIATION(rings) {
     const float dx = in.aff->c * in.aff->c + FJ_EPS;
-    const float r = w * (fmodf(in.r + dx, 2.0f * dx) - dx + in.r * (1.0f - dx));
+    const float r = w * (fj::modulo(in.r + dx, 2.0f * dx) - dx + in.r * (1.0f - dx));
     ox += r * in.cosa;
     oy += r * in.sina;
 }

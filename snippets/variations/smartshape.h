@@ -39,7 +39,7 @@ FJ_VARIATION(smartshape) {
         if (roundstr != 0.0f) {
             const float rc = roundstr / fj::sine(0.5f * alpha) / power * 2.0f;
             const float base = roundwidth < 0.0f ? fmaxf(2.0f * xi, FJ_FLT_EPSILON) : 2.0f * xi;
-            const float blend = roundwidth != 1.0f ? powf(base, roundwidth) * rc : 2.0f * xi * rc;
+            const float blend = roundwidth != 1.0f ? fj::power(base, roundwidth) * rc : 2.0f * xi * rc;
             // (1 − blend)·sec + blend = sec·(1 − blend·(1 − cos)): near a
             // sector's middle sec − 1 is a few ulps of sec, and a large blend
             // (a negative roundwidth) magnified their rounding, and the
@@ -48,7 +48,7 @@ FJ_VARIATION(smartshape) {
             const float h = fj::sine(0.5f * xi * alpha);
             coeff = fabsf(1.0f - blend * 2.0f * h * h) * sec;
         }
-        if (distortion != 1.0f) coeff = powf(coeff, distortion);
+        if (distortion != 1.0f) coeff = fj::power(coeff, distortion);
     }
     const float a = (sector + (upper ? -xi : xi)) * alpha - FJ_PI;
     const float r = w * coeff * in.r;

@@ -16,8 +16,8 @@ FJ_VARIATION(sphereblur) {
     const float ang = fj::rand01(rng) * FJ_2PI;
     const float cz = fj::rand01(rng) * 2.0f - 1.0f;     // cosine of the polar angle
     const float sz = sqrtf((1.0f - cz) * (1.0f + cz));  // its sine
-    const float v = powf(fj::rand01(rng), power);
-    const float r = w * powf(acosf(v * 2.0f - 1.0f) * (1.0f / FJ_PI), 2.0f / 3.0f);
+    const float v = fj::power(fj::rand01(rng), power);
+    const float r = w * fj::power(acosf(v * 2.0f - 1.0f) * (1.0f / FJ_PI), 2.0f / 3.0f);
     ox += r * fj::cosine(ang) * sz;
     oy += r * fj::sine(ang) * sz;
 }

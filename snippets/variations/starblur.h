@@ -39,7 +39,7 @@ FJ_VARIATION(starblur) {
     const float rim = sqrtf(fmaxf(1.0f + along * along - 2.0f * along * fj::cosine(corner), 0.0f));
     const float off = fj_starblur_asin(fj::sine(corner) * along, rim);
     const float tip = FJ_2PI / power * truncf(0.5f * half_edge);
-    const float a = fmodf(half_edge, 2.0f) != 0.0f ? tip + off : tip - off;
+    const float a = fj::modulo(half_edge, 2.0f) != 0.0f ? tip + off : tip - off;
     const float r = w * rim * sqrtf(fj::rand01(rng));
     // A quarter turn clockwise: (cos(a − π/2), sin(a − π/2)).
     ox += r * fj::sine(a);

@@ -41,7 +41,7 @@ FJ_VARIATION(starblur2) {
     const float k = fj::rand01(rng) * power * 2.0f;
     const float half_edge = floorf(k);
     const float f = k - half_edge;
-    const bool odd = fmodf(half_edge, 2.0f) != 0.0f;
+    const bool odd = fj::modulo(half_edge, 2.0f) != 0.0f;
     float along = f;
     if (stripes > 0.0f) {
         const float band = truncf(f * stripes), in_band = f * stripes - band;

@@ -14,7 +14,7 @@ FJ_VARIATION(target) {
     const float size = fmaxf(p[2], FJ_FLT_EPSILON), half = 0.5f * size;
     float t = logf(in.r);
     if (t < 0.0f) t -= half;
-    const float a = in.phi + (fmodf(fabsf(t), size) < half ? fj::wrap_cyclic(p[0], 0.0f, FJ_2PI)
+    const float a = in.phi + (fj::modulo(fabsf(t), size) < half ? fj::wrap_cyclic(p[0], 0.0f, FJ_2PI)
                                                            : fj::wrap_cyclic(p[1], 0.0f, FJ_2PI));
     ox += in.r * fj::cosine(a);
     oy += in.r * fj::sine(a);

@@ -14,7 +14,7 @@ FJ_VARIATION(target0) {
     const float size = fmaxf(p[2], 0.0f), half = 0.5f * size;
     float t = logf(in.r);
     if (t < 0.0f) t -= half;
-    const bool even = size > 0.0f && fmodf(fabsf(t), size) < half;
+    const bool even = size > 0.0f && fj::modulo(fabsf(t), size) < half;
     const float a = in.phi + fj::wrap_cyclic(even ? p[0] : p[1], 0.0f, FJ_2PI);
     ox += w * in.r * fj::cosine(a);
     oy += w * in.r * fj::sine(a);

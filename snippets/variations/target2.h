@@ -15,7 +15,7 @@ FJ_VARIATION(target2) {
     const float size = fmaxf(p[2], FJ_FLT_EPSILON), half = 0.5f * size;
     float t = p[3] * logf(in.r) + (in.phi + FJ_PI) * (1.0f / FJ_PI);
     if (t < 0.0f) t -= half;
-    const float a = in.phi + fj::wrap_cyclic(fmodf(fabsf(t), size) < half ? p[0] : p[1], 0.0f, FJ_2PI);
+    const float a = in.phi + fj::wrap_cyclic(fj::modulo(fabsf(t), size) < half ? p[0] : p[1], 0.0f, FJ_2PI);
     ox += w * in.r * fj::cosine(a);
     oy += w * in.r * fj::sine(a);
 }

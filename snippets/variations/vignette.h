@@ -31,7 +31,7 @@ FJ_VARIATION(vignette) {
         if (fabsf(fr) < 1e-6f) fr = fr < 0.0f ? -FJ_FLT_EPSILON : FJ_FLT_EPSILON;
         if (fabsf(pw) < 1e-6f) pw = pw < 0.0f ? -FJ_FLT_EPSILON : FJ_FLT_EPSILON;
         const float d = (dist - inner) / fabsf(fr);
-        const float fade = 1.0f - powf(fj::rand01(rng), 1.0f / fabsf(pw));
+        const float fade = 1.0f - fj::power(fj::rand01(rng), 1.0f / fabsf(pw));
         const float dv = d * fj::rand01(rng);
         const float blur_r = p[5] * dv * dv;
         const float blur_a = fj::rand01(rng) * FJ_2PI;

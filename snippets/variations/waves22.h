@@ -21,6 +21,6 @@ FJ_VARIATION(waves22) {
     if (p[4] >= 0.5f) sx = 0.5f * (1.0f + sx);
     if (p[5] >= 0.5f) sy = 0.5f * (1.0f + sy);
     const float nx = (float)fj::int_like_x86(p[6]), ny = (float)fj::int_like_x86(p[7]);
-    ox += w * (in.x + powf(sx, nx) * p[0]);
-    oy += w * (in.y + powf(sy, ny) * p[1]);
+    ox += w * (in.x + fj::power(sx, nx) * p[0]);
+    oy += w * (in.y + fj::power(sy, ny) * p[1]);
 }

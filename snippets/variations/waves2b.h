@@ -79,7 +79,7 @@ FJ_HD FJ_INLINE float fj_waves2b_j1(float v) {
 FJ_HD FJ_INLINE float fj_waves2b_wave(float v, float freq, float pw, float mc) {
     if (pw >= 0.0f && pw <= 1e-4f) return fj_waves2b_sn(v * freq, mc);
     if (pw < 0.0f && pw >= -1e-4f) return fj_waves2b_j1(v * freq);
-    const float mag = powf(fj::zeps(fabsf(v)), pw);
+    const float mag = fj::power(fj::zeps(fabsf(v)), pw);
     return fj::sine((v < 0.0f ? -mag : mag) * freq);
 }
 

@@ -20,8 +20,8 @@ FJ_VARIATION(wavesn) {
     const float roots = truncf(fabsf(power));
     const float k = roots >= 1.0f ? floorf(fj::rand01(rng) * roots) : (float)(fj::next_u32(rng) >> 8);
     // (angle + 2π·k)/power, k/power reduced modulo 1 exactly first.
-    const float angle = in.phi / power + fmodf(k, power) * (FJ_2PI / power);
-    const float r = w * powf(in.r2, 0.5f / power);
+    const float angle = in.phi / power + fj::modulo(k, power) * (FJ_2PI / power);
+    const float r = w * fj::power(in.r2, 0.5f / power);
     const float xn = r * fj::cosine(angle), yn = r * fj::sine(angle);
     const float sy = fj::sine(p[0] * yn), sx = fj::sine(p[1] * xn);
     ox += w * (xn + 0.5f * (p[2] * sy + fabsf(xn) * p[4] * sy));

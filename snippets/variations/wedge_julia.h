@@ -11,7 +11,7 @@ FJ_VARIATION(wedge_julia) {
     const float cf = 1.0f - angle * count * (0.5f / FJ_PI);
     const float rn = fabsf(power);
     const float cn = dist / power * 0.5f;
-    const float r = w * powf(in.r2, cn);
+    const float r = w * fj::power(in.r2, cn);
     const float t = (float)fj::int_like_x86(rn * fj::rand01(rng));
     float a = (in.phi + FJ_2PI * t) / power;
     const float c = floorf((count * a + FJ_PI) * (0.5f / FJ_PI));

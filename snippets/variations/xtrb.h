@@ -128,7 +128,7 @@ FJ_VARIATION(xtrb) {
     const float copies = fabsf(power);
     const float k = fminf(floorf(fj::rand01(rng) * copies), copies - 1.0f);
     const float angle = (fj::arctan2(y, x) + FJ_2PI * k) / power;
-    const float rr = w * powf(x * x + y * y, p[3] / power / 2.0f);
+    const float rr = w * fj::power(x * x + y * y, p[3] / power / 2.0f);
     ox += rr * fj::cosine(angle);
     oy += rr * fj::sine(angle);
 }
