@@ -44,7 +44,8 @@ bool parse_shuffle(const std::string& text, Shuffle* out);
 //           flushed to the float grid near overflow and after the launches;
 //           loses counts only when a cell takes 128 or more hits within the
 //           round trip of one flush (iterate/common.h), and counts each loss
-//   none    no accumulation: the compute ceiling of a genome, for benchmarks
+//   none    no adds (every hit's cell and amounts still computed): the compute
+//           ceiling of a genome, for benchmarks
 enum class Accumulation { Atomic, Scalar, Warp, Shared, Packed, None };
 
 const char* to_string(Accumulation a);

@@ -2,6 +2,7 @@
 #include "cpu/worker.h"
 
 #include <algorithm>
+#include <cstring>
 #include <stdexcept>
 #include <string>
 
@@ -329,9 +330,9 @@ void Worker::apply_final_to(LaneGroup& g, int count) {
 // Every accumulation mode but `none` adds the same integers here (the
 // modes are GPU strategies; worker.h says why).
 void Worker::plot(const float* x, const float* y, const float* c, const int* keep, int n, int k) {
-    // As in the kernel, where nothing uses the cells of `none`.
     const float vis = visibility_[k];
-    if (job_.key->accumulation == Accumulation::None || vis <= 0.0f) return;
+    if (vis <= 0.0f) return;
+    const bool none = job_.key->accumulation == Accumulation::None;
     const int W = job_.hist_w;
     // Cells and step-palette entries of all the points first, in loops
     // that vectorize; then the adds.
@@ -350,7 +351,10 @@ void Worker::plot(const float* x, const float* y, const float* c, const int* kee
         if (!linear) {
             // A step palette's hit words were made once per xform and entry.
             if (words[entry[j]] != kNoWord) {
-                hits_.add(cell, words[entry[j]], count_amount_[k]);
+                if (none)
+                    none_sink_ ^= static_cast<uint32_t>(cell) ^ static_cast<uint32_t>(words[entry[j]]);
+                else
+                    hits_.add(cell, words[entry[j]], count_amount_[k]);
                 continue;
             }
             std::copy_n(P_ + job_.palette + 4 * entry[j], 4, rgba);
@@ -358,7 +362,13 @@ void Worker::plot(const float* x, const float* y, const float* c, const int* kee
             palette_lookup(P_ + job_.palette, c[j], true, rgba);
         }
         for (int ch = 0; ch < 4; ++ch) amount[ch] = hit_amount(vis, rgba[ch]);
-        hits_.add(cell, amount, count_amount_[k]);
+        if (none) {
+            uint32_t bits[4];
+            std::memcpy(bits, amount, sizeof bits);
+            none_sink_ ^= static_cast<uint32_t>(cell) ^ bits[0] ^ bits[1] ^ bits[2] ^ bits[3];
+        } else {
+            hits_.add(cell, amount, count_amount_[k]);
+        }
     }
 }
 

@@ -147,9 +147,9 @@ private:
     // warp sums, a shared-memory cache, packed words), and a thread's adds
     // here are already exact (cpu/hit_buffer.h), so `shared` and `packed`
     // render the image of `atomic` (packed's possible loss is a property of
-    // its GPU words only). `none` (the compute ceiling) skips plotting: the
-    // GPU kernel computes no cell or palette entry there either, since
-    // nothing uses them.
+    // its GPU words only). `none` (the compute ceiling: the accumulator for
+    // free) finds every hit's cell and amounts, as the GPU kernel does, and
+    // folds them into none_sink_ instead of adding them.
     void plot(const float* x, const float* y, const float* c, const int* keep, int n, int k);
 
     // Moves the block's points between its warps as the key's exchange
@@ -161,6 +161,7 @@ private:
     const float* P_ = nullptr;        // the current step's parameter block
     const u64* words_ = nullptr;      // and its step palettes' hit words
     HitBuffer hits_;
+    uint32_t none_sink_ = 0;  // `none`: the hits, folded, so that they are computed
     // Each xform's visibility in the current step, and what its hits add
     // to flam3's count channel.
     std::vector<float> visibility_, count_amount_;

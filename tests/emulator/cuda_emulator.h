@@ -505,6 +505,11 @@ unsigned int __match_any_sync(unsigned int mask, T value) {
 }
 
 inline int __ffs(int x) { return __builtin_ffs(x); }
+inline unsigned int __float_as_uint(float x) {
+    unsigned int u;
+    std::memcpy(&u, &x, sizeof u);
+    return u;
+}
 // Arithmetic the device rounds once per operation, never fused. The host
 // compiler fuses only where FJ_EMULATOR_FLAGS allow it (-mfma
 // -ffp-contract=fast, to mimic the device's contractions): the empty asm
