@@ -327,8 +327,8 @@ FJ_HD FJ_INLINE float modulo(float x, float y) {
 // pow(x, y): C's powf, inlined. CUDA's powf is about 90 instructions with no
 // rare path to leave out, and costs a cold compile about 10 ms per call
 // site. Under the NVRTC option -DFJ_POW_CALLS every call goes to one
-// out-of-line powf per kernel instead: on an H200 that compiled expensive8
-// (three call sites) in 0.95-0.97 of the time but ran it 2-4 % slower
+// out-of-line powf per kernel instead: that compiled expensive8 (three call
+// sites) in 0.95-0.97 of the time but ran it 2-4 % slower on an H200
 // (benchmarks/README.md, "Compile path"), so it stays a shape to measure.
 #if FJ_DEVICE_CODE && defined(FJ_POW_CALLS)
 static __device__ __noinline__ float power_call(float x, float y) { return ::powf(x, y); }

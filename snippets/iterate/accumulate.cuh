@@ -189,8 +189,8 @@ __device__ FJ_INLINE void fj_accum_close(FjAccum& a) {
         fj_grid_add(a.grid, slot[FJ_CACHE_KEY], v);
     }
 #elif defined(FJ_ACCUM_NONE)
-    // Harmless if ever true (adding 0 to a zeroed cell); the compiler cannot
-    // know that it never is.
+    // Rarely true, and harmless then (adding 0 to the cleared grid); the
+    // compiler cannot drop it, so it keeps what the sink folded.
     if (a.sink == 0x2545f491u) atomicAdd(&a.grid[0].x, 0.0f);
 #else
     (void)a;
