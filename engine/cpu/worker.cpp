@@ -330,9 +330,16 @@ void Worker::apply_final_to(LaneGroup& g, int count) {
 // Every accumulation mode but `none` adds the same integers here (the
 // modes are GPU strategies; worker.h says why).
 void Worker::plot(const float* x, const float* y, const float* c, const int* keep, int n, int k) {
+    if (visibility_[k] <= 0.0f) return;
+    if (job_.key->accumulation == Accumulation::None)
+        plot_cells<true>(x, y, c, keep, n, k);
+    else
+        plot_cells<false>(x, y, c, keep, n, k);
+}
+
+template <bool Fold>
+void Worker::plot_cells(const float* x, const float* y, const float* c, const int* keep, int n, int k) {
     const float vis = visibility_[k];
-    if (vis <= 0.0f) return;
-    const bool none = job_.key->accumulation == Accumulation::None;
     const int W = job_.hist_w;
     // Cells and step-palette entries of all the points first, in loops
     // that vectorize; then the adds.
@@ -351,7 +358,7 @@ void Worker::plot(const float* x, const float* y, const float* c, const int* kee
         if (!linear) {
             // A step palette's hit words were made once per xform and entry.
             if (words[entry[j]] != kNoWord) {
-                if (none)
+                if constexpr (Fold)
                     none_sink_ ^= static_cast<uint32_t>(cell) ^ static_cast<uint32_t>(words[entry[j]]);
                 else
                     hits_.add(cell, words[entry[j]], count_amount_[k]);
@@ -362,7 +369,7 @@ void Worker::plot(const float* x, const float* y, const float* c, const int* kee
             palette_lookup(P_ + job_.palette, c[j], true, rgba);
         }
         for (int ch = 0; ch < 4; ++ch) amount[ch] = hit_amount(vis, rgba[ch]);
-        if (none) {
+        if constexpr (Fold) {
             uint32_t bits[4];
             std::memcpy(bits, amount, sizeof bits);
             none_sink_ ^= static_cast<uint32_t>(cell) ^ bits[0] ^ bits[1] ^ bits[2] ^ bits[3];

@@ -151,6 +151,10 @@ private:
     // free) finds every hit's cell and amounts, as the GPU kernel does, and
     // folds them into none_sink_ instead of adding them.
     void plot(const float* x, const float* y, const float* c, const int* keep, int n, int k);
+    // plot's body, chosen once per call: Fold for `none`, so that the
+    // modes that add test nothing more per hit.
+    template <bool Fold>
+    void plot_cells(const float* x, const float* y, const float* c, const int* keep, int n, int k);
 
     // Moves the block's points between its warps as the key's exchange
     // does (fj::ring_destination, fj::full_destination).
