@@ -402,6 +402,30 @@ FJ_HD FJ_INLINE VarIn make_var_in(float x, float y, const Affine* aff) {
     return in;
 }
 
+// What a variation reads of VarIn beyond x, y, r2 and aff
+// (VariationInfo::reads, found in its code by the registry).
+#define FJ_READS_R 1u       // r
+#define FJ_READS_THETA 2u   // theta
+#define FJ_READS_PHI 4u     // phi
+#define FJ_READS_RATIOS 8u  // sina, cosa (and r, which they divide by)
+
+// make_var_in with only the fields in `reads` computed, the others 0: for
+// code that makes one VarIn for several xforms, each reading other fields
+// (the stitcher's FJ_SHARED_PROLOGUE), so that an xform pays only for its own.
+FJ_HD FJ_INLINE VarIn make_var_in_reading(float x, float y, const Affine* aff, unsigned reads) {
+    VarIn in;
+    in.x = x;
+    in.y = y;
+    in.r2 = x * x + y * y;
+    in.r = reads & (FJ_READS_R | FJ_READS_RATIOS) ? sqrtf(in.r2) : 0.0f;
+    in.theta = reads & FJ_READS_THETA ? arctan2(x, y) : 0.0f;
+    in.phi = reads & FJ_READS_PHI ? arctan2(y, x) : 0.0f;
+    in.sina = reads & FJ_READS_RATIOS ? x / in.r : 0.0f;
+    in.cosa = reads & FJ_READS_RATIOS ? y / in.r : 0.0f;
+    in.aff = aff;
+    return in;
+}
+
 }  // namespace fj
 
 // Every variation snippet defines exactly one function with this signature:

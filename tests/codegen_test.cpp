@@ -211,10 +211,14 @@ TEST_CASE("stitcher: one function per xform holding exactly its variations, no s
     const fj::KernelKey key = fj::make_kernel_key(f, {});
     const std::string src =
         fj::stitch_kernel(key, fj::make_param_layout(key, reg), reg, fj::SnippetSource::standard());
-    // No run-time dispatch over variations: the only switch picks the xform.
-    const size_t first_switch = src.find("switch");
-    CHECK(first_switch > src.find("void fj_apply_xform("));
-    CHECK(src.find("switch", first_switch + 1) == std::string::npos);
+    // No run-time dispatch over variations: the only switches pick the xform,
+    // in fj_apply_xform (one in the default shape, two with FJ_SHARED_PROLOGUE).
+    int switches = 0;
+    for (size_t at = src.find("switch"); at != std::string::npos; at = src.find("switch", at + 1), ++switches) {
+        CHECK(at > src.find("void fj_apply_xform("));
+        CHECK(src.compare(at, 10, "switch (k)") == 0);
+    }
+    CHECK(switches == 3);
     CHECK(src.find("void fj_xform_0(") != std::string::npos);
     CHECK(src.find("void fj_xform_1(") != std::string::npos);
     CHECK(src.find("void fj_xform_2(") == std::string::npos);

@@ -414,6 +414,31 @@ TEST_CASE("emulated kernels: the switch kernel (--kernel switch) plots the speci
     CHECK_THROWS_AS(iterate(*cpu, flame, generic), fj::InputError);
 }
 
+TEST_CASE("emulated kernels: the shared prologue (-DFJ_SHARED_PROLOGUE) plots the CPU backend's hits, bit for bit") {
+    REQUIRE(kStandIns);
+    if (!have_compiler()) return;
+    std::string why;
+    REQUIRE_MESSAGE(fj::cuda_available(&why), why);
+    using M = fj::VariationMode;
+    // Xforms that take the point and VarIn from the prologue, reading
+    // different fields (radius, both angles, the ratios, `in` whole, none),
+    // beside one whose pre_ uses change the point first (it makes its own),
+    // direct colour and the final xform.
+    fj::Flame flame = direct_colour_flame();
+    flame.xforms[0].variations = {use("polar", 0.5), use("julian", 0.4), use("edisc", 0.1), use("dc_linear", 0.2)};
+    flame.xforms[1].variations = {use("linear", 0.6), use("ex", 0.3), use("spherical", 0.2)};
+    flame.xforms[2].variations = {use("swirl", 0.8, M::Pre), use("julia", 0.7), use("dc_triangle", 0.4),
+                                  use("spherical", 0.9, M::Post)};
+    auto cuda = emulated_cuda_backend("emulated-shared-prologue-cache");
+    auto cpu = fj::make_cpu_backend({2});
+    CAPTURE(fj::make_kernel_key(flame, {}).canonical());
+    const Run reference = iterate(*cpu, flame, {});
+    setenv("FLAMEJIT_NVRTC_OPTIONS", "-DFJ_SHARED_PROLOGUE", 1);
+    const Run run = iterate(*cuda, flame, {}, test_plan().samples, false, &reference);
+    unsetenv("FLAMEJIT_NVRTC_OPTIONS");
+    check_same_hits(run, reference);
+}
+
 TEST_CASE("emulated kernels: launches of a few rounds each continue the chains of one long launch") {
     REQUIRE(kStandIns);
     if (!have_compiler()) return;

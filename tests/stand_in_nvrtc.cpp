@@ -16,6 +16,7 @@
 // (emulator/emulated_kernel.h). The program log holds the compiler's messages and, as
 // ptxas's report would, a line per kernel with a nominal 32 registers (the
 // host has no such count; the CUDA backend and the tests read the line).
+// Of NVRTC's options it heeds -arch (__CUDA_ARCH__) and -D definitions.
 //
 // Environment: FJ_EMULATOR_CXX (the compiler; default the build's),
 // FJ_EMULATOR_INCLUDE (the folder of cuda_emulator.h; default the source's),
@@ -69,6 +70,16 @@ int cuda_arch(int count, const char* const* options) {
             }
     }
     return 900;
+}
+
+// The macro definitions among the options (-DNAME, -DNAME=VALUE: the code
+// shapes FLAMEJIT_NVRTC_OPTIONS picks), quoted for the shell.
+std::string macro_options(int count, const char* const* options) {
+    std::string macros;
+    for (int i = 0; i < count; ++i)
+        if (std::strncmp(options[i], "-D", 2) == 0 && !std::strchr(options[i], '\''))
+            macros += " '" + std::string(options[i]) + "'";
+    return macros;
 }
 
 // Runs of white space as one space, so that declarations read alike
@@ -156,9 +167,9 @@ nvrtcResult compile(Program& p, int count, const char* const* options) {
     const int arch = cuda_arch(count, options);
     const std::string compiler = "'" + setting("FJ_EMULATOR_CXX", FJ_EMULATOR_CXX) + "' -std=c++20 ";
     const std::string include = setting("FJ_EMULATOR_INCLUDE", FJ_EMULATOR_INCLUDE);
-    ok = ok && run(compiler + "-E -D__CUDA_ARCH__=" + std::to_string(arch) + " -I'" + include + "' -I'" +
-                   dir.string() + "' -include cuda_emulator.h -x c++ '" + source.string() + "' -o '" +
-                   preprocessed.string() + "' > '" + log.string() + "' 2>&1");
+    ok = ok && run(compiler + "-E -D__CUDA_ARCH__=" + std::to_string(arch) + macro_options(count, options) +
+                   " -I'" + include + "' -I'" + dir.string() + "' -include cuda_emulator.h -x c++ '" +
+                   source.string() + "' -o '" + preprocessed.string() + "' > '" + log.string() + "' 2>&1");
     std::vector<std::string> kernels;
     if (ok) {
         std::string text = read_file(preprocessed);

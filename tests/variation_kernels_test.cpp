@@ -3,8 +3,8 @@
 //
 // No GPU needed: the specialized stitcher's kernels with one xform holding
 // every variation in turn, twenty at a time, for sm_80 and sm_90, and the
-// all-variations switch kernel for sm_90, and the trigonometry's other code
-// shapes; plus the switch kernel's parameter block read back slot by slot,
+// all-variations switch kernel for sm_90, and the other code shapes of the
+// trigonometry and of the xforms' prologue; plus the switch kernel's parameter block read back slot by slot,
 // and the device rule that keeps CUDA's sinf, cosf and tanf out of snippets.
 #include <doctest/doctest.h>
 
@@ -207,6 +207,45 @@ TEST_CASE("variation kernels: the trigonometry's code shapes compile without war
         CHECK(run.cubin.size() < inlined.cubin.size());
         MESSAGE((shape.empty() ? "default" : shape) << ": CUBIN " << run.cubin.size() << " bytes, inlined "
                                                      << inlined.cubin.size());
+    }
+}
+
+TEST_CASE("variation kernels: the shared prologue (-DFJ_SHARED_PROLOGUE) compiles without warnings or spills, to less code (sm_80, sm_90)") {
+    if (!have_nvrtc()) return;
+    const auto& registry = fj::VariationRegistry::standard();
+    using M = fj::VariationMode;
+    const auto slot = [&](const char* name, M mode = M::Regular) {
+        return fj::VariationSlot{registry.by_name(name)->id, mode};
+    };
+    // Xforms reading different fields of VarIn, one with a pre_ use (it makes
+    // its own), one with a post affine, and a final xform.
+    fj::KernelKey key;
+    key.xforms = {fj::XformShape{{slot("julian")}, false},
+                  fj::XformShape{{slot("polar"), slot("ex")}, true},
+                  fj::XformShape{{slot("swirl", M::Pre), slot("julia")}, false},
+                  fj::XformShape{{slot("edisc"), slot("dc_linear")}, false},
+                  fj::XformShape{{slot("wedge_sph")}, false}};
+    key.has_final = true;
+    key.final_xform = fj::XformShape{{slot("spherical")}, false};
+    for (const char* arch : kArchs) {
+        CAPTURE(arch);
+        key.arch = arch;
+        const std::string source =
+            fj::stitch_kernel(key, fj::make_param_layout(key, registry), registry, fj::SnippetSource::standard());
+        const fj::NvrtcRun plain = fj::run_nvrtc(source, "prologue.cu", fj::nvrtc_options(arch));
+        std::vector<std::string> options = fj::nvrtc_options(arch);
+        options.push_back("-DFJ_SHARED_PROLOGUE");
+        const fj::NvrtcRun shared = fj::run_nvrtc(source, "prologue.cu", options);
+        REQUIRE(plain.compiled);
+        REQUIRE(shared.compiled);
+        CHECK(warning_lines(shared.log).empty());
+        const fj::PtxasReport report = fj::parse_ptxas_report(shared.log, "fj_iterate");
+        CHECK(report.registers > 0);
+        CHECK(report.registers <= 32);
+        CHECK(report.spill_stores == 0);
+        CHECK(shared.cubin.size() < plain.cubin.size());
+        MESSAGE(std::string(arch) << ": CUBIN " << shared.cubin.size() << " bytes, per-xform prologues "
+                                   << plain.cubin.size());
     }
 }
 

@@ -124,6 +124,8 @@ std::vector<OptionSet> all_option_sets() {
         {"-DFJ_TRIG_CALLS -Xptxas -O1", "the trigonometry out of line and ptxas level 1", {},
          {"-DFJ_TRIG_CALLS", "--ptxas-options=-O1"}},
         {"-DFJ_POW_CALLS", "powf out of line: one per kernel (fj_device.h)", {}, {"-DFJ_POW_CALLS"}},
+        {"-DFJ_SHARED_PROLOGUE", "the xforms' pre-affine and VarIn made once, before the switch (stitcher.cpp)", {},
+         {"-DFJ_SHARED_PROLOGUE"}},
     };
     const std::vector<std::string> current = fj::nvrtc_options("sm_90");
     for (const OptionSet& c : candidates) {

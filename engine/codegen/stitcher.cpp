@@ -2,6 +2,7 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #include "codegen/stitcher.h"
 
+#include <algorithm>
 #include <sstream>
 #include <stdexcept>
 
@@ -36,6 +37,25 @@ void write_use(std::ostringstream& out, UseEffect effect, const VariationSlot& s
     out << "        " << call << "at, " << args << px << ", " << py << ", c);\n    }\n";
 }
 
+// Whether the xform's variations all see the pre-affine's point: none of its
+// uses changes the transformed point first (pre_blur, Fractorium's pre_).
+// Only such xforms can take the point and its VarIn from the shared prologue.
+bool sees_affine_point(const XformShape& shape, const VariationRegistry& registry) {
+    return std::none_of(shape.variations.begin(), shape.variations.end(), [&](const VariationSlot& slot) {
+        return changes_point(use_effect(slot, *registry.by_id(slot.id)));
+    });
+}
+
+// What the xform's uses at the transformed point read of its VarIn (FJ_READS_* bits).
+unsigned var_in_reads(const XformShape& shape, const VariationRegistry& registry) {
+    unsigned reads = 0;
+    for (const VariationSlot& slot : shape.variations) {
+        const VariationInfo& info = *registry.by_id(slot.id);
+        if (adds_at_point(use_effect(slot, info))) reads |= info.reads;
+    }
+    return reads;
+}
+
 // The function of one xform: pre-affine; its uses in application_order, the
 // sum opened after those that change the transformed point (as that point,
 // Fractorium's rule, when the xform passes it on); post affine if present;
@@ -43,18 +63,26 @@ void write_use(std::ostringstream& out, UseEffect effect, const VariationSlot& s
 // first, so the uses see it, and the changed index is mixed with the
 // blended one by var_color at the end (a NaN index becomes 0, as in
 // Fractorium). Offsets are constants of the layout; every value is read
-// from the parameter block.
+// from the parameter block. An xform that fj_apply_xform calls
+// (`dispatched`; not the final one) takes FJ_XFORM_ARGS, and where its
+// variations see the pre-affine's point it gets that point and its VarIn
+// through FJ_XFORM_POINT and FJ_XFORM_VAR_IN (write_xform_macros).
 void write_xform(std::ostringstream& out, const std::string& fn, const XformShape& shape,
-                 const XformLayout& x, const VariationRegistry& registry, const std::string& what) {
+                 const XformLayout& x, const VariationRegistry& registry, const std::string& what, bool dispatched) {
     out << "// " << what << ":";
     for (const VariationSlot& s : shape.variations) out << ' ' << mode_prefix(s.mode) << registry.by_id(s.id)->name;
     out << (shape.has_post ? " (post affine)" : "") << "\n";
+    const bool from_prologue = dispatched && sees_affine_point(shape, registry);
     out << "__device__ FJ_INLINE void " << fn
-        << "(const float* __restrict__ P, float& x, float& y, float& c, fj::Rng& rng) {\n"
+        << (dispatched ? "(FJ_XFORM_ARGS) {\n"
+                       : "(const float* __restrict__ P, float& x, float& y, float& c, fj::Rng& rng) {\n")
         << "    const float* X = P + " << x.base << ";\n"
-        << "    const fj::Affine* aff = reinterpret_cast<const fj::Affine*>(X + " << XformLayout::kAffine << ");\n"
-        << "    float tx, ty;\n"
-        << "    fj::apply_affine(*aff, x, y, tx, ty);\n";
+        << "    const fj::Affine* aff = reinterpret_cast<const fj::Affine*>(X + " << XformLayout::kAffine << ");\n";
+    if (from_prologue)
+        out << "    FJ_XFORM_POINT;\n";
+    else
+        out << "    float tx, ty;\n"
+            << "    fj::apply_affine(*aff, x, y, tx, ty);\n";
     const std::string blend = "    c = X[" + std::to_string(XformLayout::kColorSpeed) + "] * X[" +
                               std::to_string(XformLayout::kColor) + "] + (1.0f - X[" +
                               std::to_string(XformLayout::kColorSpeed) + "]) * c;\n";
@@ -69,7 +97,8 @@ void write_xform(std::ostringstream& out, const std::string& fn, const XformShap
         if (shape.passes_point())
             out << "    float ox = tx, oy = ty;\n";
         else
-            out << "    const fj::VarIn in = fj::make_var_in(tx, ty, aff);\n"
+            out << (from_prologue ? "    FJ_XFORM_VAR_IN;\n"
+                                  : "    const fj::VarIn in = fj::make_var_in(tx, ty, aff);\n")
                 << "    float ox = 0.0f, oy = 0.0f;\n";
     };
     for (size_t v : application_order(shape, registry)) {
@@ -90,6 +119,76 @@ void write_xform(std::ostringstream& out, const std::string& fn, const XformShap
     else
         out << blend;
     out << "}\n\n";
+}
+
+// The xforms' common signature and their first steps, in two shapes chosen
+// when the source is compiled. By default every xform applies its own
+// pre-affine and makes its own VarIn, inlined in its case of the dispatch,
+// so that the compiler keeps only the fields it reads. With
+// -DFJ_SHARED_PROLOGUE the dispatch applies the pre-affine and makes the
+// VarIn once, before its switch, computing the radius and angles only for
+// the xform at hand when it reads them (a warp-uniform test on k): one copy
+// of that code instead of one per xform, which NVRTC compiles in less time
+// (benchmarks/README.md, "What is left of expensive8's compile"); its speed
+// is to be measured on a GPU before it can be the default.
+void write_xform_macros(std::ostringstream& out) {
+    out << "#if defined(FJ_SHARED_PROLOGUE)\n"
+        << "#define FJ_XFORM_ARGS const float* __restrict__ P, const fj::VarIn& shared_in, float& x, float& y, "
+           "float& c, fj::Rng& rng\n"
+        << "#define FJ_XFORM_POINT (void)0\n"
+        << "#define FJ_XFORM_VAR_IN \\\n"
+        << "    fj::VarIn in = shared_in; \\\n"
+        << "    in.aff = aff\n"
+        << "#else\n"
+        << "#define FJ_XFORM_ARGS const float* __restrict__ P, float& x, float& y, float& c, fj::Rng& rng\n"
+        << "#define FJ_XFORM_POINT \\\n"
+        << "    float tx, ty; \\\n"
+        << "    fj::apply_affine(*aff, x, y, tx, ty)\n"
+        << "#define FJ_XFORM_VAR_IN const fj::VarIn in = fj::make_var_in(tx, ty, aff)\n"
+        << "#endif\n\n";
+}
+
+// Dispatch on the selected xform. The kernel selects warp-uniformly (except
+// under --shuffle divergent), so every lane takes the same case.
+void write_dispatch(std::ostringstream& out, const KernelKey& key, const ParamLayout& layout,
+                    const VariationRegistry& registry) {
+    const int n = static_cast<int>(key.xforms.size());
+    const auto label = [n](int i) { return i + 1 < n ? "case " + std::to_string(i) + ":" : std::string("default:"); };
+    const std::string signature = "__device__ FJ_INLINE void fj_apply_xform(const float* __restrict__ P, int k, "
+                                  "float& x, float& y, float& c, float& vis, fj::Rng& rng) {\n";
+    const auto write_switch = [&](const std::string& args) {
+        out << "    switch (k) {\n";
+        for (int i = 0; i < n; ++i)
+            out << "    " << label(i) << " fj_xform_" << i << "(P, " << args << "x, y, c, rng); vis = P["
+                << layout.xforms[i].base + XformLayout::kVisibility << "]; break;\n";
+        out << "    }\n}\n";
+    };
+    out << "#if defined(FJ_SHARED_PROLOGUE)\n" << signature
+        << "    // Xform k's pre-affine and what its variations read of VarIn; none\n"
+        << "    // for an xform whose pre-variations change the point first (it makes\n"
+        << "    // its own).\n"
+        << "    const fj::Affine* a = nullptr;\n"
+        << "    unsigned reads = 0u;\n"
+        << "    switch (k) {\n";
+    bool every = true;
+    for (int i = 0; i < n; ++i) every = every && sees_affine_point(key.xforms[i], registry);
+    for (int i = 0; i < n; ++i) {
+        if (!sees_affine_point(key.xforms[i], registry)) continue;
+        out << "    " << (every ? label(i) : "case " + std::to_string(i) + ":")
+            << " a = reinterpret_cast<const fj::Affine*>(P + " << layout.xforms[i].base + XformLayout::kAffine
+            << "); reads = " << var_in_reads(key.xforms[i], registry) << "u; break;\n";
+    }
+    out << "    }\n"
+        << "    fj::VarIn in = {};\n"
+        << "    if (a) {\n"
+        << "        float tx, ty;\n"
+        << "        fj::apply_affine(*a, x, y, tx, ty);\n"
+        << "        in = fj::make_var_in_reading(tx, ty, a, reads);\n"
+        << "    }\n";
+    write_switch("in, ");
+    out << "#else\n" << signature;
+    write_switch("");
+    out << "#endif\n\n";
 }
 
 }  // namespace
@@ -120,20 +219,13 @@ std::string stitch_kernel(const KernelKey& key, const ParamLayout& layout, const
         out << "#define FJ_FINAL_OPACITY " << layout.final_xform.base + XformLayout::kVisibility << "\n";
     out << "\n";
 
+    write_xform_macros(out);
     for (int i = 0; i < n; ++i)
         write_xform(out, "fj_xform_" + std::to_string(i), key.xforms[i], layout.xforms[i], registry,
-                    "xform " + std::to_string(i));
-    if (key.has_final) write_xform(out, "fj_apply_final", key.final_xform, layout.final_xform, registry, "final xform");
-
-    // Dispatch on the selected xform. The kernel selects warp-uniformly
-    // (except under --shuffle divergent), so every lane takes the same case.
-    out << "__device__ FJ_INLINE void fj_apply_xform(const float* __restrict__ P, int k, float& x, float& y, "
-           "float& c, float& vis, fj::Rng& rng) {\n"
-        << "    switch (k) {\n";
-    for (int i = 0; i < n; ++i)
-        out << "    " << (i + 1 < n ? "case " + std::to_string(i) + ":" : "default:") << " fj_xform_" << i
-            << "(P, x, y, c, rng); vis = P[" << layout.xforms[i].base + XformLayout::kVisibility << "]; break;\n";
-    out << "    }\n}\n\n";
+                    "xform " + std::to_string(i), true);
+    if (key.has_final)
+        write_xform(out, "fj_apply_final", key.final_xform, layout.final_xform, registry, "final xform", false);
+    write_dispatch(out, key, layout, registry);
     stitch::write_iterate_template(out, source);
     return out.str();
 }

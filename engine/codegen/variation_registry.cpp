@@ -8,6 +8,8 @@
 #include <sstream>
 #include <stdexcept>
 
+#include "fj_device.h"
+
 namespace fj {
 namespace {
 
@@ -89,6 +91,7 @@ VariationInfo parse_annotations(const std::string& path, const std::string& text
         fail(path, 1, "names `color` without @color");
     if (info.writes_color && text.find("color =") == std::string::npos)
         fail(path, 1, "@color, but never assigns `color`");
+    info.reads = var_in_reads(text);
     if (info.reads_sum && info.pre) fail(path, 1, "@reads sum: a pre-variation has no sum before it");
     if (info.discards_sum && info.pre) fail(path, 1, "@discards sum: a pre-variation has no sum before it");
     for (const IgnoredParam& ignored : info.ignored)
@@ -112,7 +115,56 @@ VariationInfo parse_annotations(const std::string& path, const std::string& text
     return info;
 }
 
+// The code without its // and /* */ comments (snippets hold no string
+// literals that could contain either).
+std::string without_comments(const std::string& text) {
+    std::string code;
+    code.reserve(text.size());
+    for (size_t i = 0; i < text.size(); ++i) {
+        if (text.compare(i, 2, "//") == 0) {
+            i = text.find('\n', i);
+            if (i == std::string::npos) break;
+        } else if (text.compare(i, 2, "/*") == 0) {
+            i = text.find("*/", i + 2);
+            if (i == std::string::npos) break;
+            ++i;
+            continue;
+        }
+        code += text[i];
+    }
+    return code;
+}
+
+bool identifier_char(char c) { return std::isalnum(static_cast<unsigned char>(c)) || c == '_'; }
+
 }  // namespace
+
+unsigned var_in_reads(const std::string& text) {
+    constexpr unsigned kAll = FJ_READS_R | FJ_READS_THETA | FJ_READS_PHI | FJ_READS_RATIOS;
+    const std::string code = without_comments(text);
+    unsigned reads = 0;
+    for (size_t at = code.find("in"); at != std::string::npos; at = code.find("in", at + 2)) {
+        const size_t end = at + 2;
+        if ((at > 0 && (identifier_char(code[at - 1]) || code[at - 1] == '.' || code[at - 1] == ':')) ||
+            (end < code.size() && identifier_char(code[end])))
+            continue;  // part of another name, or another thing's member
+        size_t field = end;
+        while (field < code.size() && std::isspace(static_cast<unsigned char>(code[field]))) ++field;
+        if (field >= code.size() || code[field] != '.') return kAll;
+        ++field;
+        while (field < code.size() && std::isspace(static_cast<unsigned char>(code[field]))) ++field;
+        size_t name_end = field;
+        while (name_end < code.size() && identifier_char(code[name_end])) ++name_end;
+        const std::string name = code.substr(field, name_end - field);
+        if (name == "x" || name == "y" || name == "r2" || name == "aff") continue;
+        if (name == "r") reads |= FJ_READS_R;
+        else if (name == "theta") reads |= FJ_READS_THETA;
+        else if (name == "phi") reads |= FJ_READS_PHI;
+        else if (name == "sina" || name == "cosa") reads |= FJ_READS_RATIOS;
+        else return kAll;
+    }
+    return reads;
+}
 
 VariationRegistry VariationRegistry::load(const SnippetSource& source) {
     VariationRegistry registry;

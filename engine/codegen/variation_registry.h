@@ -24,8 +24,9 @@
 //   // @reads sum             reads ox, oy: the sum of the uses before it, which
 //                             Fractorium adds in its file's order (the reader
 //                             refuses files where that differs from the id order)
-// The registry is derived from these and nothing else; there is no hand-kept
-// list of variations anywhere in the engine.
+// The registry is derived from these, and what a snippet reads of fj::VarIn
+// from its code (var_in_reads); there is no hand-kept list of variations
+// anywhere in the engine.
 #pragma once
 
 #include <string>
@@ -65,11 +66,18 @@ struct VariationInfo {
     bool writes_color = false;  // @color
     bool reads_sum = false;     // @reads sum
     bool discards_sum = false;  // @discards sum: a plain use drops the sum before it
+    unsigned reads = 0;         // FJ_READS_* bits: what its code reads of fj::VarIn (var_in_reads)
     std::string origin;  // @origin: the renderer and version that defines it
     std::string path;    // relative to snippets/
 
     bool from_flam3() const { return id < kFlam3Ids; }
 };
+
+// What a snippet's code reads of fj::VarIn, as FJ_READS_* bits: its
+// comments taken out, every `in.r`, `in.theta`, `in.phi`, `in.sina` and
+// `in.cosa`; `in` used any other way (handed whole to a helper, or a field
+// this does not know) counts as reading everything.
+unsigned var_in_reads(const std::string& code);
 
 class VariationRegistry {
 public:
