@@ -426,7 +426,7 @@ TEST_CASE("emulated kernels: the shared prologue (-DFJ_SHARED_PROLOGUE) plots th
     // direct colour and the final xform.
     fj::Flame flame = direct_colour_flame();
     flame.xforms[0].variations = {use("polar", 0.5), use("julian", 0.4), use("edisc", 0.1), use("dc_linear", 0.2)};
-    flame.xforms[1].variations = {use("linear", 0.6), use("ex", 0.3), use("spherical", 0.2)};
+    flame.xforms[1].variations = {use("linear", 0.6), use("ex", 0.3), use("hyperbolic", 0.1), use("spherical", 0.2)};
     flame.xforms[2].variations = {use("swirl", 0.8, M::Pre), use("julia", 0.7), use("dc_triangle", 0.4),
                                   use("spherical", 0.9, M::Post)};
     auto cuda = emulated_cuda_backend("emulated-shared-prologue-cache");

@@ -219,4 +219,12 @@ double shader_hash(float a, float b, float seed) {
     return double(v) - std::floor(double(v));
 }
 
+int xform_switches(const std::string& source) {
+    const size_t dispatch = source.find("void fj_apply_xform(");
+    int switches = 0;
+    for (size_t at = source.find("switch"); at != std::string::npos; at = source.find("switch", at + 1), ++switches)
+        if (dispatch == std::string::npos || at < dispatch || source.compare(at, 10, "switch (k)") != 0) return -1;
+    return switches;
+}
+
 }  // namespace fj::test

@@ -82,4 +82,10 @@ bool frequency_ok(int count, int n, double prob);
 // variations_test), the argument rounded step by step as the snippets form it.
 double shader_hash(float a, float b, float seed);
 
+// The switches in a specialized kernel's source when each is one of
+// fj_apply_xform's over the xform index k (one per shape of its prologue,
+// FJ_SHARED_PROLOGUE's two and the default's one), or -1 when any other is
+// there (a dispatch over variations).
+int xform_switches(const std::string& source);
+
 }  // namespace fj::test

@@ -4,8 +4,9 @@
 // No GPU needed: the specialized stitcher's kernels with one xform holding
 // every variation in turn, twenty at a time, for sm_80 and sm_90, and the
 // all-variations switch kernel for sm_90, and the other code shapes of the
-// trigonometry and of the xforms' prologue; plus the switch kernel's parameter block read back slot by slot,
-// and the device rule that keeps CUDA's sinf, cosf and tanf out of snippets.
+// trigonometry and of the xforms' prologue; plus the switch kernel's
+// parameter block read back slot by slot, and the device rule that keeps
+// CUDA's sinf, cosf and tanf out of snippets.
 #include <doctest/doctest.h>
 
 #include <algorithm>
@@ -221,7 +222,7 @@ TEST_CASE("variation kernels: the shared prologue (-DFJ_SHARED_PROLOGUE) compile
     // its own), one with a post affine, and a final xform.
     fj::KernelKey key;
     key.xforms = {fj::XformShape{{slot("julian")}, false},
-                  fj::XformShape{{slot("polar"), slot("ex")}, true},
+                  fj::XformShape{{slot("polar"), slot("ex"), slot("hyperbolic")}, true},
                   fj::XformShape{{slot("swirl", M::Pre), slot("julia")}, false},
                   fj::XformShape{{slot("edisc"), slot("dc_linear")}, false},
                   fj::XformShape{{slot("wedge_sph")}, false}};

@@ -191,36 +191,32 @@ if wanted throughput; then
     done
 fi
 if wanted codegen; then
-    # Code options that compile faster but change the generated code
-    # (benchmarks/README.md "Compile path"): ptxas's -O1, and the two other
-    # shapes of the trigonometry (snippets/fj_device.h: FJ_TRIG_INLINE,
-    # FJ_TRIG_CALLS); adopted only if the GPU agrees. Each run compiles its
-    # own kernels (the options are in the cache key, and flamejit turns
-    # NVRTC's own cache off), so its compile column is a cold compile;
-    # flamejit's own options run first and last at quality
-    # $quality, to show the drift within the phase. At quality 1000 the grid
-    # is the occupancy's, which the registers decide.
+    # Code shapes that compile faster but change the generated code
+    # (benchmarks/README.md "Compile path"), adopted only if the GPU agrees:
+    # now the xforms' shared prologue (FJ_SHARED_PROLOGUE, the stitcher's).
+    # The trigonometry's shapes and ptxas's -O1 were measured here before
+    # (the guard adopted, the others not). Each run compiles its own kernels
+    # (the options are in the cache key, and flamejit turns NVRTC's own cache
+    # off), so its compile column is a cold compile; the shapes alternate,
+    # twice at quality $quality and once at 1000 (where the grid is the
+    # occupancy's, which the registers decide), to show the drift within the
+    # phase.
     codegen_run() {  # QUALITY LABEL OPTIONS
         step "bench throughput, quality $1, FLAMEJIT_NVRTC_OPTIONS=$3"
         FLAMEJIT_NVRTC_OPTIONS=$3 "$fj" bench throughput "$genomes"/*.flam3 --backend cuda --size $size \
             --quality "$1" --json "$out/throughput-q$1-$2.json" 2>&1 | tee -a "$out/summary.txt"
     }
     codegen_run $quality flamejit ""
-    codegen_run $quality ptxas-O1 "-Xptxas=-O1"
-    codegen_run $quality trig-inline "-DFJ_TRIG_INLINE"
-    codegen_run $quality trig-calls "-DFJ_TRIG_CALLS"
-    codegen_run $quality trig-calls-O1 "-DFJ_TRIG_CALLS -Xptxas=-O1"
+    codegen_run $quality shared-prologue "-DFJ_SHARED_PROLOGUE"
     codegen_run $quality flamejit-again ""
+    codegen_run $quality shared-prologue-again "-DFJ_SHARED_PROLOGUE"
     codegen_run 1000 flamejit ""
-    codegen_run 1000 ptxas-O1 "-Xptxas=-O1"
-    codegen_run 1000 trig-inline "-DFJ_TRIG_INLINE"
-    codegen_run 1000 trig-calls "-DFJ_TRIG_CALLS"
-    # The same options' compile times alone, interleaved, on this machine's
+    codegen_run 1000 shared-prologue "-DFJ_SHARED_PROLOGUE"
+    # The same shapes' compile times alone, interleaved, on this machine's
     # cores and NVRTC.
-    step "NVRTC compile times of the code options (nvrtc_options)"
+    step "NVRTC compile times of the code shapes (nvrtc_options)"
     (cd "$genomes/../.." && "$nvrtc_tool" --arch sm_90 --repeat "${NVRTC_OPTIONS_REPEAT:-7}" \
-        --cold "${NVRTC_OPTIONS_COLD:-3}" --set "-Xptxas -O1" \
-        --set -DFJ_TRIG_INLINE --set -DFJ_TRIG_CALLS --set "-DFJ_TRIG_CALLS -Xptxas -O1" --tag device \
+        --cold "${NVRTC_OPTIONS_COLD:-3}" --set -DFJ_SHARED_PROLOGUE --tag device \
         --out "$out") >"$out/nvrtc-options-device.log" 2>&1
     echo "exit $?" | tee -a "$out/summary.txt"
     sed -n '/^## Option sets/,/^## Kernels/p' "$out/nvrtc-options-device.md" 2>/dev/null | tee -a "$out/summary.txt"

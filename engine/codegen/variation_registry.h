@@ -77,7 +77,7 @@ struct VariationInfo {
 // comments taken out, every `in.r`, `in.theta`, `in.phi`, `in.sina` and
 // `in.cosa`; `in` used any other way (handed whole to a helper, or a field
 // this does not know) counts as reading everything.
-unsigned var_in_reads(const std::string& code);
+unsigned var_in_reads(const std::string& text);
 
 class VariationRegistry {
 public:
