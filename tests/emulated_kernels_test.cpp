@@ -54,6 +54,16 @@ bool have_compiler() {
     return false;
 }
 
+// Whether this test's kernels can run: the stand-ins in place of the driver
+// and NVRTC (a failure when they do not load) and a host compiler for them.
+bool emulator_ready() {
+    REQUIRE(kStandIns);
+    if (!have_compiler()) return false;
+    std::string why;
+    REQUIRE_MESSAGE(fj::cuda_available(&why), why);
+    return true;
+}
+
 constexpr int kBlock = 256;
 // Two blocks: one per SM of the stand-in device (max_blocks_per_sm = 1),
 // one per thread of the CPU backend.
@@ -203,10 +213,7 @@ std::unique_ptr<fj::Backend> emulated_cuda_backend(const std::string& cache_tag,
 }  // namespace
 
 TEST_CASE("emulated kernels: the generated kernel plots the CPU backend's hits, bit for bit, in any warp order") {
-    REQUIRE(kStandIns);
-    if (!have_compiler()) return;
-    std::string why;
-    REQUIRE_MESSAGE(fj::cuda_available(&why), why);
+    if (!emulator_ready()) return;
     auto cuda = emulated_cuda_backend("emulated-kernels-cache");
     auto cpu = fj::make_cpu_backend({2});
     // Every accumulation mode meets two shuffles and both palette modes. The
@@ -245,8 +252,7 @@ TEST_CASE("emulated kernels: the generated kernel plots the CPU backend's hits, 
 }
 
 TEST_CASE("emulated kernels: blocks of 128 and 1024 threads exchange and plot as the CPU backend's do") {
-    REQUIRE(kStandIns);
-    if (!have_compiler()) return;
+    if (!emulator_ready()) return;
     const fj::Flame flame = test_flame(fj::PaletteMode::Step);
     auto cuda = emulated_cuda_backend("emulated-blocks-cache");
     auto cpu = fj::make_cpu_backend({2});
@@ -372,10 +378,7 @@ fj::Flame direct_colour_flame() {
 }
 
 TEST_CASE("emulated kernels: direct-colour variations colour the hits as on the CPU backend, by var_color") {
-    REQUIRE(kStandIns);
-    if (!have_compiler()) return;
-    std::string why;
-    REQUIRE_MESSAGE(fj::cuda_available(&why), why);
+    if (!emulator_ready()) return;
     const fj::Flame flame = direct_colour_flame();
     auto cuda = emulated_cuda_backend("emulated-direct-colour-cache");
     auto cpu = fj::make_cpu_backend({2});
@@ -390,10 +393,7 @@ TEST_CASE("emulated kernels: direct-colour variations colour the hits as on the 
 }
 
 TEST_CASE("emulated kernels: the switch kernel (--kernel switch) plots the specialized kernel's hits") {
-    REQUIRE(kStandIns);
-    if (!have_compiler()) return;
-    std::string why;
-    REQUIRE_MESSAGE(fj::cuda_available(&why), why);
+    if (!emulator_ready()) return;
     using M = fj::VariationMode;
     // pre_ and post_ uses that replace and that add, flam3's pre_blur, a
     // final xform, direct colour, parameters: everything the switch kernel
@@ -415,10 +415,7 @@ TEST_CASE("emulated kernels: the switch kernel (--kernel switch) plots the speci
 }
 
 TEST_CASE("emulated kernels: the shared prologue (-DFJ_SHARED_PROLOGUE) plots the CPU backend's hits, bit for bit") {
-    REQUIRE(kStandIns);
-    if (!have_compiler()) return;
-    std::string why;
-    REQUIRE_MESSAGE(fj::cuda_available(&why), why);
+    if (!emulator_ready()) return;
     using M = fj::VariationMode;
     // Xforms that take the point and VarIn from the prologue, reading
     // different fields (radius, both angles, the ratios, `in` whole, none),
@@ -440,8 +437,7 @@ TEST_CASE("emulated kernels: the shared prologue (-DFJ_SHARED_PROLOGUE) plots th
 }
 
 TEST_CASE("emulated kernels: launches of a few rounds each continue the chains of one long launch") {
-    REQUIRE(kStandIns);
-    if (!have_compiler()) return;
+    if (!emulator_ready()) return;
     // The pool's points and streams, and the exchanges' round numbers, carry
     // over from launch to launch: 37 rounds at a time (none past what the
     // samples still need) plot what launches of 315 rounds plot.
@@ -459,8 +455,7 @@ TEST_CASE("emulated kernels: launches of a few rounds each continue the chains o
 }
 
 TEST_CASE("emulated kernels: a frame's time steps and later calls continue its chains as the CPU backend's do") {
-    REQUIRE(kStandIns);
-    if (!have_compiler()) return;
+    if (!emulator_ready()) return;
     // A motion-blurred frame of two passes, two time steps each: one kernel,
     // a parameter block per step. In each call every block plots its
     // stretch of the steps and stops; in the second, every block moves to
@@ -505,8 +500,7 @@ TEST_CASE("emulated kernels: a frame's time steps and later calls continue its c
 }
 
 TEST_CASE("emulated kernels: the benchmarks' atomic ceiling adds each unit hit once, in every accumulation mode") {
-    REQUIRE(kStandIns);
-    if (!have_compiler()) return;
+    if (!emulator_ready()) return;
     const fj::Flame flame = test_flame(fj::PaletteMode::Step);
     const fj::FramePlan plan = test_plan();
     auto cuda = emulated_cuda_backend("emulated-ceiling-cache");
@@ -541,8 +535,7 @@ TEST_CASE("emulated kernels: the benchmarks' atomic ceiling adds each unit hit o
 }
 
 TEST_CASE("emulated kernels: under xaos the kernel proposes, accepts and plots as the CPU backend does") {
-    REQUIRE(kStandIns);
-    if (!have_compiler()) return;
+    if (!emulator_ready()) return;
     fj::Flame flame = test_flame(fj::PaletteMode::Step);
     flame.xforms[0].chaos = {1, 0.5, 0};
     flame.xforms[2].chaos = {0.2, 1, 1};
@@ -569,8 +562,7 @@ TEST_CASE("emulated kernels: under xaos the kernel proposes, accepts and plots a
 }
 
 TEST_CASE("emulated kernels: a warp intrinsic whose mask names an exited lane fails the launch") {
-    REQUIRE(kStandIns);
-    if (!have_compiler()) return;
+    if (!emulator_ready()) return;
     // Lanes 16..31 return before the shuffle that names all 32: undefined
     // on a GPU, where it may hang or read garbage; the emulator refuses it.
     const std::string source = R"(
