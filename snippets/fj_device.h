@@ -408,10 +408,14 @@ FJ_HD FJ_INLINE VarIn make_var_in(float x, float y, const Affine* aff) {
 #define FJ_READS_THETA 2u   // theta
 #define FJ_READS_PHI 4u     // phi
 #define FJ_READS_RATIOS 8u  // sina, cosa (and r, which they divide by)
+#define FJ_READS_ALL (FJ_READS_R | FJ_READS_THETA | FJ_READS_PHI | FJ_READS_RATIOS)
 
 // make_var_in with only the fields in `reads` computed, the others 0: for
 // code that makes one VarIn for several xforms, each reading other fields
 // (the stitcher's FJ_SHARED_PROLOGUE), so that an xform pays only for its own.
+// Written out beside make_var_in rather than under it: make_var_in as
+// make_var_in_reading(..., FJ_READS_ALL) gives the same values but other
+// SASS in some kernels (expensive8's), whose speed was measured as it is.
 FJ_HD FJ_INLINE VarIn make_var_in_reading(float x, float y, const Affine* aff, unsigned reads) {
     VarIn in;
     in.x = x;

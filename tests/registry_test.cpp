@@ -66,7 +66,7 @@ TEST_CASE("registry: what a snippet reads of VarIn comes from its code, comments
     CHECK(fj::var_in_reads("// reads in.theta in flam3\n{ ox += in.x; /* in.phi */ }") == 0u);
     CHECK(fj::var_in_reads("{ int index = 0; float inner = 1.0f, b = a.in; ox += index + inner + b; }") == 0u);
     // `in` whole, or a field this does not know: everything.
-    const unsigned all = FJ_READS_R | FJ_READS_THETA | FJ_READS_PHI | FJ_READS_RATIOS;
+    const unsigned all = FJ_READS_ALL;
     CHECK(fj::var_in_reads("{ ox += fj::helper(in, p); }") == all);
     CHECK(fj::var_in_reads("{ const fj::VarIn& v = in; ox += v.x; }") == all);
     CHECK(fj::var_in_reads("{ ox += in.mystery; }") == all);

@@ -5,6 +5,7 @@
 #include <algorithm>
 #include <sstream>
 #include <stdexcept>
+#include <vector>
 
 #include "codegen/stitch_parts.h"
 
@@ -170,10 +171,11 @@ void write_dispatch(std::ostringstream& out, const KernelKey& key, const ParamLa
         << "    const fj::Affine* a = nullptr;\n"
         << "    unsigned reads = 0u;\n"
         << "    switch (k) {\n";
-    bool every = true;
-    for (int i = 0; i < n; ++i) every = every && sees_affine_point(key.xforms[i], registry);
+    std::vector<bool> from_prologue(n);
+    for (int i = 0; i < n; ++i) from_prologue[i] = sees_affine_point(key.xforms[i], registry);
+    const bool every = std::find(from_prologue.begin(), from_prologue.end(), false) == from_prologue.end();
     for (int i = 0; i < n; ++i) {
-        if (!sees_affine_point(key.xforms[i], registry)) continue;
+        if (!from_prologue[i]) continue;
         out << "    " << (every ? label(i) : "case " + std::to_string(i) + ":")
             << " a = reinterpret_cast<const fj::Affine*>(P + " << layout.xforms[i].base + XformLayout::kAffine
             << "); reads = " << var_in_reads(key.xforms[i], registry) << "u; break;\n";

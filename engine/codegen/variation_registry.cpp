@@ -140,7 +140,6 @@ bool identifier_char(char c) { return std::isalnum(static_cast<unsigned char>(c)
 }  // namespace
 
 unsigned var_in_reads(const std::string& text) {
-    constexpr unsigned kAll = FJ_READS_R | FJ_READS_THETA | FJ_READS_PHI | FJ_READS_RATIOS;
     const std::string code = without_comments(text);
     unsigned reads = 0;
     for (size_t at = code.find("in"); at != std::string::npos; at = code.find("in", at + 2)) {
@@ -150,7 +149,7 @@ unsigned var_in_reads(const std::string& text) {
             continue;  // part of another name, or another thing's member
         size_t field = end;
         while (field < code.size() && std::isspace(static_cast<unsigned char>(code[field]))) ++field;
-        if (field >= code.size() || code[field] != '.') return kAll;
+        if (field >= code.size() || code[field] != '.') return FJ_READS_ALL;
         ++field;
         while (field < code.size() && std::isspace(static_cast<unsigned char>(code[field]))) ++field;
         size_t name_end = field;
@@ -161,7 +160,7 @@ unsigned var_in_reads(const std::string& text) {
         else if (name == "theta") reads |= FJ_READS_THETA;
         else if (name == "phi") reads |= FJ_READS_PHI;
         else if (name == "sina" || name == "cosa") reads |= FJ_READS_RATIOS;
-        else return kAll;
+        else return FJ_READS_ALL;
     }
     return reads;
 }
