@@ -149,9 +149,8 @@ KernelOptions kernel_options_from(const ParsedArgs& args) {
     // `none` (no accumulation) exists for the throughput benchmark only.
     if (!parse_accumulation(args.value("accumulate", "atomic"), &k.accumulation) || k.accumulation == Accumulation::None)
         throw UsageError("--accumulate must be atomic, scalar, warp, shared or packed");
-    const std::string kernel = args.value("kernel", "specialized");
-    if (kernel != "specialized" && kernel != "switch") throw UsageError("--kernel must be specialized or switch");
-    k.generic = kernel == "switch";
+    if (!parse_kernel_form(args.value("kernel", "specialized"), &k.form))
+        throw UsageError("--kernel must be specialized, linked or switch");
     return k;
 }
 

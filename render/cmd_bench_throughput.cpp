@@ -46,8 +46,9 @@ const char* kHelp =
     "                    scalar, warp, shared, packed; packed is lossy in hot cells)\n"
     "  --blocks-per-sm N N resident blocks per SM, at most what the occupancy allows (CUDA;\n"
     "                    default: chosen per frame, as for render)\n"
-    "  --kernel K        specialized (default) or switch: every variation behind a switch,\n"
-    "                    the design's reference, on the same genomes (CUDA backend only)\n"
+    "  --kernel K        specialized (default), linked (each xform a program of its own,\n"
+    "                    compiled in parallel and linked) or switch: every variation behind a\n"
+    "                    switch, the design's reference, on the same genomes (CUDA backend only)\n"
     "  --flam3           also time flam3-render (all cores) on the same genome, size and quality\n"
     "  --seed N          default 1\n"
     "  --json FILE       write the results as JSON\n";
@@ -241,7 +242,7 @@ int bench_throughput(const Args& args) {
         out["shuffle"] = to_string(setup.options.kernel.shuffle);
         out["block"] = setup.options.kernel.block_size;
         out["accumulate"] = to_string(setup.options.kernel.accumulation);
-        out["kernel"] = setup.options.kernel.generic ? "switch" : "specialized";
+        out["kernel"] = to_string(setup.options.kernel.form);
         out["genomes"] = rows;
         write_json_file(a.value("json"), out);
     }

@@ -9,6 +9,7 @@
 #include "codegen/param_layout.h"
 #include "codegen/switch_kernel.h"
 #include "cuda/kernel_cache.h"
+#include "cuda/kernel_modules.h"
 #include "pipeline/prepared_frame.h"
 
 namespace fj::cli {
@@ -31,8 +32,9 @@ const char* kHelp =
     "  --accumulate A        atomic (default: float4 atomics on sm_90), scalar, warp (aggregated),\n"
     "                        shared (per-block shared-memory cache), packed (64-bit packed\n"
     "                        integer atomics; lossy in hot cells, see render --help)\n"
-    "  --kernel K            specialized (default) or switch (every variation behind a\n"
-    "                        switch: the reference of the kernel report)\n"
+    "  --kernel K            specialized (default), linked (each xform compiled as a\n"
+    "                        program of its own, in parallel, then linked) or switch\n"
+    "                        (every variation behind a switch: the kernel report's reference)\n"
     "  --palettes FILE, --drop-unknown   as for render\n";
 
 int run(const Args& args) {
@@ -54,13 +56,12 @@ int run(const Args& args) {
         FrameOptions frame_options;
         frame_options.kernel = kopt;
         const KernelKey key = in_flame(input, index, [&] { return prepare_still(input.flames[index], frame_options).key; });
-        CompileRequest request;
-        request.source = kernel_source(key, make_param_layout(key, registry), registry, SnippetSource::standard());
-        request.arch = kopt.arch;
+        const ParamLayout layout = make_param_layout(key, registry);
+        const CompileRequest request = kernel_request(key, layout);
         if (a.has("emit-cu")) {
             std::string path = a.value("emit-cu");
             if (input.selected.size() > 1) path += "." + std::to_string(index);
-            std::ofstream(path) << request.source;
+            std::ofstream(path) << kernel_source(key, layout, registry, SnippetSource::standard());
         }
         const auto t0 = std::chrono::steady_clock::now();
         const CompiledKernel k = cache.get(request);

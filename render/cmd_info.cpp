@@ -10,6 +10,7 @@
 #include "codegen/variation_registry.h"
 #include "cuda/cuda_backend.h"
 #include "cuda/kernel_cache.h"
+#include "cuda/nvjitlink_api.h"
 #include "cuda/nvrtc_api.h"
 #include "flamejit_commit.h"
 #include "host_info.h"
@@ -21,13 +22,14 @@ const char* kHelp =
     "usage: flamejit info [--json]\n"
     "\n"
     "Prints which backends work here (and why not), the CUDA devices, the driver and\n"
-    "NVRTC versions, the number of variations, and the kernel cache folder and size.\n"
+    "NVRTC versions, nvJitLink's library, the number of variations, and the kernel\n"
+    "cache folder and size.\n"
     "  --json   the same as one JSON object, for scripts: version, commit, backends.cpu\n"
     "           (available, threads), backends.cuda (available, reason or driver_version\n"
     "           and, where the NVIDIA driver says it, nvidia_driver),\n"
     "           devices (index, name, sm, multiprocessors, memory_bytes), nvrtc (available,\n"
-    "           version, library or reason), variations, kernel_cache (folder, kernels,\n"
-    "           bytes, max_bytes, disk)\n";
+    "           version, library or reason), nvjitlink (available, library or reason),\n"
+    "           variations, kernel_cache (folder, kernels, bytes, max_bytes, disk)\n";
 
 // What info reports, gathered once for either form.
 nlohmann::json describe_machine() {
@@ -57,6 +59,11 @@ nlohmann::json describe_machine() {
         j["nvrtc"] = {{"available", true}, {"version", nvrtc_version()}, {"library", nvrtc_library_path()}};
     else
         j["nvrtc"] = {{"available", false}, {"reason", nvrtc_why}};
+    std::string linker_why;
+    if (nvjitlink_available(&linker_why))
+        j["nvjitlink"] = {{"available", true}, {"library", nvjitlink_library_path()}};
+    else
+        j["nvjitlink"] = {{"available", false}, {"reason", linker_why}};
     j["variations"] = VariationRegistry::standard().all().size();
     KernelCache cache;
     const KernelCacheUsage usage = cache.disk_usage();
@@ -91,6 +98,12 @@ void print_text(const nlohmann::json& j) {
                     nvrtc["library"].get<std::string>().c_str());
     else
         std::printf("nvrtc: unavailable (%s)\n", nvrtc["reason"].get<std::string>().c_str());
+    const nlohmann::json& linker = j["nvjitlink"];
+    if (linker["available"].get<bool>())
+        std::printf("nvjitlink: %s (--kernel linked)\n", linker["library"].get<std::string>().c_str());
+    else
+        std::printf("nvjitlink: unavailable (%s; --kernel linked needs it)\n",
+                    linker["reason"].get<std::string>().c_str());
     std::printf("variations: %zu\n", j["variations"].get<size_t>());
     const nlohmann::json& cache = j["kernel_cache"];
     const auto max_bytes = cache["max_bytes"].get<unsigned long long>();

@@ -37,7 +37,7 @@ std::string sidecar_text(const std::string& image, const char* command, const Ar
         {"shuffle", to_string(options.kernel.shuffle)},
         {"block", options.kernel.block_size},
         {"accumulate", to_string(options.kernel.accumulation)},
-        {"kernel", options.kernel.generic ? "switch" : "specialized"},
+        {"kernel", to_string(options.kernel.form)},
         {"arch", options.kernel.arch},
         {"exr", format.exr},
         {"bits", format.bits},

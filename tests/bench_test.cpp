@@ -15,6 +15,7 @@
 #include "codegen/stitcher.h"
 #include "cuda/compiler.h"
 #include "cuda/cubin_code.h"
+#include "cuda/kernel_modules.h"
 #include "cuda/nvrtc_api.h"
 #include "genome/flam3_reader.h"
 #include "host_info.h"
@@ -26,15 +27,20 @@ namespace {
 
 using fj::test::quoted;
 
+// The compile cases need NVRTC, which every build machine has (the toolkit
+// is a build dependency): its absence fails them.
+bool nvrtc_present() {
+    std::string why;
+    if (fj::nvrtc_available(&why)) return true;
+    FAIL("NVRTC unavailable: " << why);
+    return false;
+}
+
 }  // namespace
 
 TEST_CASE("bench: every accumulation mode, the atomic ceiling, the packed flush and time steps compile for sm_80 "
           "and sm_90") {
-    std::string why;
-    if (!fj::nvrtc_available(&why)) {
-        FAIL("NVRTC unavailable: " << why);
-        return;
-    }
+    if (!nvrtc_present()) return;
     const auto& registry = fj::VariationRegistry::standard();
     // The xaos genome exercises the lazy proposal, the final-post one the final xform.
     for (const char* genome : {"xaos", "final-post"}) {
@@ -78,6 +84,36 @@ TEST_CASE("bench: every accumulation mode, the atomic ceiling, the packed flush 
                     }
                 }
     }
+}
+
+TEST_CASE("bench: linked kernels with the atomic ceiling, the packed flush or time steps compile and link for sm_80 "
+          "and sm_90") {
+    if (!nvrtc_present()) return;
+    const auto& registry = fj::VariationRegistry::standard();
+    const auto flames = fj::read_flam3_file(fj::test::source_path("benchmarks/genomes/final-post.flam3"));
+    for (const std::string arch : {"sm_80", "sm_90"})
+        for (bool steps : {false, true}) {
+            CAPTURE(arch);
+            CAPTURE(steps);
+            fj::KernelOptions options;
+            options.form = fj::KernelForm::Linked;
+            options.arch = arch;
+            options.accumulation = steps ? fj::Accumulation::Atomic : fj::Accumulation::Packed;
+            fj::KernelKey key = fj::make_kernel_key(flames.at(0), options);
+            key.atomic_ceiling = !steps;
+            key.time_steps = steps;
+            const fj::CompiledKernel k = fj::compile_kernel(fj::kernel_request(key, fj::make_param_layout(key, registry)),
+                                                            key.canonical(), fj::test::scratch_dir("bench-linked"));
+            CHECK(k.log.find("warning") == std::string::npos);
+            // Every entry the module should hold, in the linked CUBIN.
+            CHECK(fj::cubin_registers(k.cubin, "fj_seed") > 0);
+            CHECK((fj::cubin_registers(k.cubin, "fj_atomic_ceiling") > 0) == !steps);
+            CHECK((fj::cubin_registers(k.cubin, "fj_packed_flush") > 0) == !steps);
+            // fj_iterate within its bound: a full SM's threads, or (time
+            // steps) one block's.
+            CHECK(k.registers > 0);
+            CHECK(k.registers <= (steps ? fj::linked_xform_registers(key) : 32));
+        }
 }
 
 TEST_CASE("bench throughput: runs on the CPU backend and writes every field of its JSON") {

@@ -7,6 +7,7 @@
 #include <sstream>
 
 #include "codegen/variation_registry.h"
+#include "cuda/nvrtc_api.h"
 #include "image/fidelity.h"
 #include "image/png_io.h"
 #include "test_support.h"
@@ -161,6 +162,29 @@ TEST_CASE("cli: --kernel switch is refused on the CPU backend, and an unknown ke
               std::string::npos);
         CHECK_FALSE(fj::test::file_exists(dir + "/out.png"));
     }
+}
+
+TEST_CASE("cli: --kernel linked compiles each xform's program and links them; the CPU backend renders the same image") {
+    const std::string dir = fj::test::scratch_dir("linked");
+    const std::string genome = fj::test::source_path("genomes/default.flam3");
+    const std::string fj = "FLAMEJIT_CACHE_DIR=" + quoted(dir + "/cache") + " " + quoted(fj::test::flamejit_binary());
+    const auto compiled = run_command(fj + " compile " + quoted(genome) + " --kernel linked --emit-cu " +
+                                      quoted(dir + "/linked.cu") + " < /dev/null");
+    const std::string source = fj::test::read_file(dir + "/linked.cu");
+    CHECK(source.find("// ==== program 1 of") != std::string::npos);
+    CHECK(source.find("fj_linked_xform_0(") != std::string::npos);
+    std::string why;
+    if (fj::nvrtc_available(&why)) {
+        CHECK_MESSAGE(compiled.status == 0, compiled.output);
+        CHECK(compiled.output.find("kernel=linked") != std::string::npos);
+        CHECK(compiled.output.find("registers") != std::string::npos);
+    }
+    const std::string render = fj + " render " + quoted(genome) + " --backend cpu --seed 5 --size-scale 0.1 -o ";
+    const auto a = run_command(render + quoted(dir + "/specialized.png") + " < /dev/null");
+    const auto b = run_command(render + quoted(dir + "/linked.png") + " --kernel linked < /dev/null");
+    REQUIRE_MESSAGE(a.status == 0, a.output);
+    REQUIRE_MESSAGE(b.status == 0, b.output);
+    CHECK(fj::read_png(dir + "/specialized.png").rgba == fj::read_png(dir + "/linked.png").rgba);
 }
 
 TEST_CASE("cli: compile of a flame with more xforms than a kernel takes exits 2 naming the flame") {

@@ -234,6 +234,71 @@ TEST_CASE("stitcher: one function per xform holding exactly its variations, no s
     MESSAGE("stitched source: " << dir << "/kernel.cu");
 }
 
+TEST_CASE("stitcher: a linked kernel is a program of entry points calling one program per xform") {
+    const auto& reg = fj::VariationRegistry::standard();
+    fj::Flame f = sample_flame();
+    f.xforms.push_back(make_xform({"julian", "spherical"}, 1.0));
+    fj::KernelOptions linked;
+    linked.form = fj::KernelForm::Linked;
+    const fj::KernelKey key = fj::make_kernel_key(f, linked);
+    // Its own key (and text), the form parsed back from its name.
+    CHECK(key.canonical() == fj::make_kernel_key(f, {}).canonical() + " kernel=linked");
+    fj::KernelForm parsed = fj::KernelForm::Specialized;
+    CHECK(fj::parse_kernel_form("linked", &parsed));
+    CHECK(parsed == fj::KernelForm::Linked);
+    CHECK_FALSE(fj::parse_kernel_form("generic", &parsed));
+
+    const fj::ParamLayout layout = fj::make_param_layout(key, reg);
+    const fj::KernelPrograms programs = fj::kernel_programs(key, layout, reg, fj::SnippetSource::standard());
+    REQUIRE(programs.sources.size() == 5);
+    CHECK(programs.part_registers == 32);
+    const std::string& main = programs.sources[0];
+    // The entry points and a call per xform and for the final xform; no variations.
+    CHECK(main.find("fj_iterate(") != std::string::npos);
+    CHECK(main.find("fj_seed(") != std::string::npos);
+    for (const char* name : {"linear", "spherical", "julia", "julian"})
+        CHECK(main.find(std::string("FJ_VARIATION(") + name + ")") == std::string::npos);
+    CHECK(main.find("void fj_xform_") == std::string::npos);
+    for (int i = 0; i < 3; ++i)
+        CHECK(main.find("r = fj_linked_xform_" + std::to_string(i) + "(P, x, y, c, rng.state)") != std::string::npos);
+    CHECK(main.find("r = fj_linked_final(P, x, y, c, rng.state)") != std::string::npos);
+    // Each xform's program (the final one's last): its function and only its
+    // variations, written as the specialized kernel writes them.
+    const std::string specialized = fj::stitch_kernel(fj::make_kernel_key(f, {}), layout, reg,
+                                                      fj::SnippetSource::standard());
+    const std::vector<std::set<std::string>> uses = {
+        {"linear", "spherical"}, {"julia"}, {"julian", "spherical"}, {"spherical"}};
+    for (int i = 0; i < 4; ++i) {
+        CAPTURE(i);
+        const std::string& part = programs.sources[i + 1];
+        const std::string fn = i < 3 ? "void fj_xform_" + std::to_string(i) + "(" : "void fj_apply_final(";
+        CHECK(part.find(i < 3 ? "FjXformResult fj_linked_xform_" + std::to_string(i) + "("
+                              : "FjXformResult fj_linked_final(") != std::string::npos);
+        CHECK(part.find("fj_iterate") == std::string::npos);
+        for (const char* name : {"linear", "spherical", "julia", "julian"})
+            CHECK((part.find(std::string("FJ_VARIATION(") + name + ")") != std::string::npos) ==
+                  (uses[i].count(name) == 1));
+        const size_t at = part.find(fn), specialized_at = specialized.find(fn);
+        REQUIRE(at != std::string::npos);
+        REQUIRE(specialized_at != std::string::npos);
+        const size_t length = part.find("\n}\n", at) - at;
+        CHECK(part.substr(at, length) == specialized.substr(specialized_at, length));
+    }
+    // A motion-blurred kernel's fj_iterate asks for one block: the register
+    // file over its threads, by eights.
+    fj::KernelKey steps = key;
+    steps.time_steps = true;
+    CHECK(fj::linked_xform_registers(steps) == 255);
+    steps.block_size = 1024;
+    CHECK(fj::linked_xform_registers(steps) == 64);
+    steps.block_size = 384;
+    CHECK(fj::linked_xform_registers(steps) == 168);
+    // For people to read: every program, under its banner.
+    const std::string text = fj::kernel_source(key, layout, reg, fj::SnippetSource::standard());
+    CHECK(text.find("// ==== program 5 of 5") != std::string::npos);
+    CHECK(text.find(programs.sources[4]) != std::string::npos);
+}
+
 TEST_CASE("stitcher: a shared helper comes with the snippets that include it, once, after its own helpers") {
     const auto& reg = fj::VariationRegistry::standard();
     auto stitched = [&](std::initializer_list<const char*> names) {

@@ -336,4 +336,13 @@ TEST_CASE("cuda host: info --json lists the devices the driver shows, or why CUD
     CHECK(n.at("backends").at("cuda").at("available") == false);
     CHECK(n.at("backends").at("cuda").at("reason").get<std::string>().find("/nonexistent") != std::string::npos);
     CHECK(n.at("devices").empty());
+
+    // nvJitLink (linked kernels): where it was found, or why not.
+    const auto linker = fj::test::run_command("env FLAMEJIT_NVJITLINK_PATH=/nonexistent/libnvJitLink.so " + info);
+    REQUIRE_MESSAGE(linker.status == 0, linker.output);
+    const nlohmann::json l = nlohmann::json::parse(linker.output);
+    CHECK(l.at("nvjitlink").at("available") == false);
+    CHECK(l.at("nvjitlink").at("reason").get<std::string>().find("/nonexistent") != std::string::npos);
+    if (j.at("nvjitlink").at("available") == true)
+        CHECK_FALSE(j.at("nvjitlink").at("library").get<std::string>().empty());
 }

@@ -36,12 +36,14 @@
 
 namespace {
 
-// Before the driver and NVRTC are first loaded (once per process): the
+// Before the driver, NVRTC and nvJitLink are first loaded (once per process): the
 // stand-ins that $FJ_STAND_IN_DRIVER and $FJ_STAND_IN_NVRTC name (a bundle's
 // env.sh), else the build's.
 const bool kStandIns = [] {
     setenv("FLAMEJIT_LIBCUDA_PATH", fj::test::path_from_env("FJ_STAND_IN_DRIVER", FJ_STAND_IN_DRIVER).c_str(), 1);
     setenv("FLAMEJIT_NVRTC_PATH", fj::test::path_from_env("FJ_STAND_IN_NVRTC", FJ_STAND_IN_NVRTC).c_str(), 1);
+    // The stand-in NVRTC also stands in for nvJitLink (linked kernels).
+    setenv("FLAMEJIT_NVJITLINK_PATH", fj::test::path_from_env("FJ_STAND_IN_NVRTC", FJ_STAND_IN_NVRTC).c_str(), 1);
     return true;
 }();
 
@@ -404,7 +406,7 @@ TEST_CASE("emulated kernels: the switch kernel (--kernel switch) plots the speci
                                   use("spherical", 0.9, M::Post)};
     flame.xforms[1].variations = {use("linear", 0.6), use("concentric", 0.8), use("rblur", 0.3)};
     fj::KernelOptions generic;
-    generic.generic = true;
+    generic.form = fj::KernelForm::Switch;
     auto cuda = emulated_cuda_backend("emulated-switch-cache");
     auto cpu = fj::make_cpu_backend({2});
     CAPTURE(fj::make_kernel_key(flame, generic).canonical());
@@ -434,6 +436,34 @@ TEST_CASE("emulated kernels: the shared prologue (-DFJ_SHARED_PROLOGUE) plots th
     const Run run = iterate(*cuda, flame, {}, test_plan().samples, false, &reference);
     unsetenv("FLAMEJIT_NVRTC_OPTIONS");
     check_same_hits(run, reference);
+}
+
+TEST_CASE("emulated kernels: a linked kernel (--kernel linked) plots the CPU backend's hits, bit for bit") {
+    if (!emulator_ready()) return;
+    using M = fj::VariationMode;
+    // Each xform a program of its own, called through its function: pre_
+    // and post_ uses, direct colour, parameters, random numbers, a final
+    // xform (in the entry points' program); then a motion-blurred frame (a
+    // kernel with time steps, whose xforms have another register bound).
+    fj::Flame flame = direct_colour_flame();
+    flame.xforms[0].variations = {use("polar", 0.5), use("julian", 0.4), use("dc_linear", 0.2)};
+    flame.xforms[2].variations = {use("swirl", 0.8, M::Pre), use("julia", 0.7), use("dc_triangle", 0.4),
+                                  use("spherical", 0.9, M::Post)};
+    fj::KernelOptions linked;
+    linked.form = fj::KernelForm::Linked;
+    auto cuda = emulated_cuda_backend("emulated-linked-cache");
+    auto cpu = fj::make_cpu_backend({2});
+    CAPTURE(fj::make_kernel_key(flame, linked).canonical());
+    const Run reference = iterate(*cpu, flame, {});
+    check_same_hits(iterate(*cuda, flame, linked, test_plan().samples, false, &reference), reference);
+    // The CPU backend runs the same code however the CUDA backend compiles it.
+    check_same_hits(iterate(*cpu, flame, linked), reference);
+
+    fj::Flame later = flame;
+    later.xforms[0].affine.c += 0.05;
+    const std::vector<Call> calls = {{{&flame, test_plan().samples}, {&later, test_plan().samples / 3}}};
+    const Run steps_reference = iterate_frame(*cpu, calls, {});
+    check_same_hits(iterate_frame(*cuda, calls, linked, false, &steps_reference), steps_reference);
 }
 
 TEST_CASE("emulated kernels: launches of a few rounds each continue the chains of one long launch") {

@@ -21,6 +21,7 @@
 #include "cuda/compiler.h"
 #include "cuda/cubin_code.h"
 #include "cuda/kernel_cache.h"
+#include "cuda/kernel_modules.h"
 #include "cuda/nvrtc_api.h"
 #include "test_support.h"
 
@@ -348,6 +349,95 @@ TEST_CASE("kernel cache: a stitched iteration kernel compiles with its register 
     CHECK(cubin_register_count(kernel.cubin, "fj_seed") > 0);  // both entry points exist
     MESSAGE("stitched kernel: " << kernel.registers << " registers, spills " << kernel.spill_stores << "/"
                                 << kernel.spill_loads << " bytes, " << kernel.compile_ms << " ms");
+}
+
+TEST_CASE("kernel cache: a linked kernel's programs compile and link into one CUBIN, cached under a key of its own (sm_80, sm_90)") {
+    if (!have_nvrtc()) return;
+    const fj::VariationRegistry& registry = fj::VariationRegistry::standard();
+    fj::Flame flame;
+    for (const char* name : {"julian", "spherical", "bipolar"}) {
+        fj::Xform xf;
+        xf.weight = 1;
+        const fj::VariationInfo* info = registry.by_name(name);
+        REQUIRE(info);
+        xf.variations.push_back({info->id, 0.5, {}});
+        for (const auto& param : info->params) xf.variations.back().params.push_back(param.default_value);
+        flame.xforms.push_back(xf);
+    }
+    flame.has_final = true;
+    flame.final_xform = flame.xforms[1];
+    fj::KernelOptions options;
+    options.form = fj::KernelForm::Linked;
+    const std::string dir = fj::test::scratch_dir("kernel-cache-linked");
+    for (const std::string arch : {"sm_80", "sm_90"}) {
+        CAPTURE(arch);
+        options.arch = arch;
+        const fj::KernelKey key = fj::make_kernel_key(flame, options);
+        const fj::ParamLayout layout = fj::make_param_layout(key, registry);
+        const fj::CompileRequest r = fj::kernel_request(key, layout);
+        REQUIRE(r.parts.size() == 4);  // three xforms and the final one
+        fj::KernelCache cache(dir);
+        const fj::CompiledKernel kernel = cache.get(r);
+        CHECK_FALSE(kernel.cache_hit);
+        // Both entry points; fj_iterate's registers are the linked module's
+        // (the most of it and what it calls), within its bound.
+        CHECK(cubin_register_count(kernel.cubin, "fj_seed") > 0);
+        CHECK(kernel.registers == cubin_register_count(kernel.cubin, fj::kIterateKernelName));
+        CHECK(kernel.registers <= 32);
+        CHECK(kernel.registers >= fj::parse_ptxas_report(kernel.log, fj::kIterateKernelName).registers);
+        CHECK(kernel.log.find("// ==== program 5 of 5") != std::string::npos);
+        // A kernel of its own: not the specialized kernel's key, nor one
+        // whose parts take another register bound.
+        fj::KernelKey specialized = key;
+        specialized.form = fj::KernelForm::Specialized;
+        CHECK(cache.key_for(fj::kernel_request(specialized, layout)) != kernel.key);
+        fj::CompileRequest bound = r;
+        bound.part_registers = 40;
+        CHECK(cache.key_for(bound) != kernel.key);
+        // A new cache object finds it on disk.
+        fj::KernelCache again(dir);
+        const fj::CompiledKernel found = again.get(r);
+        CHECK(found.cache_hit);
+        CHECK(found.cubin == kernel.cubin);
+        MESSAGE(arch << ": linked kernel of 5 programs, " << kernel.registers << " registers, spills "
+                     << kernel.spill_stores << "/" << kernel.spill_loads << " bytes, " << kernel.compile_ms << " ms");
+    }
+}
+
+TEST_CASE("kernel cache: a linked kernel that does not compile, or does not link, keeps its programs and log") {
+    if (!have_nvrtc()) return;
+    const std::string dir = fj::test::scratch_dir("kernel-cache-linked-failed");
+    fj::KernelCache cache(dir);
+    const std::string caller = "extern \"C\" __device__ float fj_part(float v);\n"
+                               "extern \"C\" __global__ void fj_iterate(float* data) { data[0] = fj_part(data[1]); }\n";
+    const std::string callee = "extern \"C\" __device__ float fj_part(float v) { return v * 2.0f; }\n";
+    fj::CompileRequest r = request(caller);
+    r.parts = {callee};
+    r.part_registers = 32;
+    const fj::CompiledKernel good = cache.get(r);
+    CHECK(cubin_register_count(good.cubin, "fj_iterate") > 0);
+
+    const auto failure = [&](const fj::CompileRequest& bad) {
+        try {
+            cache.get(bad);
+        } catch (const fj::KernelCompileError& e) {
+            CHECK(fj::test::read_file(e.source_path()).find(caller) != std::string::npos);
+            CHECK_FALSE(fj::test::read_file(e.log_path()).empty());
+            return std::string(e.what());
+        }
+        FAIL("no KernelCompileError");
+        return std::string();
+    };
+    fj::CompileRequest broken = r;
+    broken.parts = {callee, "extern \"C\" __device__ float other(float v) { return undeclared_name; }\n"};
+    const std::string compile_error = failure(broken);
+    CHECK(compile_error.find("program 3 of") != std::string::npos);
+    CHECK(compile_error.find("undeclared_name") != std::string::npos);
+    fj::CompileRequest unlinked = r;
+    unlinked.parts = {"extern \"C\" __device__ float unrelated(float v) { return v; }\n"};
+    const std::string link_error = failure(unlinked);
+    CHECK(link_error.find("nvJitLink could not link") != std::string::npos);
+    CHECK(link_error.find("fj_part") != std::string::npos);
 }
 
 TEST_CASE("kernel cache: the count channel's kernels compile for every accumulation mode") {

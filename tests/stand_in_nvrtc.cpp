@@ -16,7 +16,11 @@
 // (emulator/emulated_kernel.h). The program log holds the compiler's messages and, as
 // ptxas's report would, a line per kernel with a nominal 32 registers (the
 // host has no such count; the CUDA backend and the tests read the line).
-// Of NVRTC's options it heeds -arch (__CUDA_ARCH__) and -D definitions.
+// Of NVRTC's options it heeds -arch (__CUDA_ARCH__), -D definitions and
+// -rdc=true: a linked kernel's program (KernelForm::Linked) becomes a host
+// object file, and the library also stands in for nvJitLink (tests load it
+// through FLAMEJIT_NVJITLINK_PATH too), whose link makes the objects one
+// shared library.
 //
 // Environment: FJ_EMULATOR_CXX (the compiler; default the build's),
 // FJ_EMULATOR_INCLUDE (the folder of cuda_emulator.h; default the source's),
@@ -28,6 +32,7 @@
 #include <unistd.h>
 
 #include <cctype>
+#include <cstdint>
 #include <cstdlib>
 #include <cstring>
 #include <filesystem>
@@ -152,20 +157,35 @@ std::string setting(const char* name, const char* fallback) {
     return value && *value ? value : fallback;
 }
 
+bool has_option(int count, const char* const* options, const char* wanted) {
+    for (int i = 0; i < count; ++i)
+        if (std::strcmp(options[i], wanted) == 0) return true;
+    return false;
+}
+
+std::string compiler_command() { return "'" + setting("FJ_EMULATOR_CXX", FJ_EMULATOR_CXX) + "' -std=c++20 "; }
+
+// Makes a folder for one compile or link; empty when it cannot.
+std::filesystem::path scratch_folder() {
+    std::string dir_template = (std::filesystem::temp_directory_path() / "fj-emulated-XXXXXX").string();
+    return mkdtemp(dir_template.data()) ? std::filesystem::path(dir_template) : std::filesystem::path();
+}
+
 // Preprocesses the source with the emulator in front, adds a launcher for
-// every kernel that is left, and compiles that into a shared library.
+// every kernel that is left, and compiles that into a shared library (with
+// -rdc=true, an object file for the stand-in linker).
 nvrtcResult compile(Program& p, int count, const char* const* options) {
     namespace fs = std::filesystem;
-    std::string dir_template = (fs::temp_directory_path() / "fj-emulated-XXXXXX").string();
-    if (!mkdtemp(dir_template.data())) return NVRTC_ERROR_OUT_OF_MEMORY;
-    const fs::path dir = dir_template;
+    const fs::path dir = scratch_folder();
+    if (dir.empty()) return NVRTC_ERROR_OUT_OF_MEMORY;
+    const bool relocatable = has_option(count, options, "-rdc=true");
     // The program's name, so that the compiler's messages give it.
     const fs::path source = dir / p.name, preprocessed = dir / "kernel.ii",
                    library = dir / "kernel.so", log = dir / "log.txt";
     bool ok = write_file(source, with_dynamic_shared(p.source));
     for (const auto& [name, text] : p.headers) ok = ok && write_file(dir / name, text);
     const int arch = cuda_arch(count, options);
-    const std::string compiler = "'" + setting("FJ_EMULATOR_CXX", FJ_EMULATOR_CXX) + "' -std=c++20 ";
+    const std::string compiler = compiler_command();
     const std::string include = setting("FJ_EMULATOR_INCLUDE", FJ_EMULATOR_INCLUDE);
     ok = ok && run(compiler + "-E -D__CUDA_ARCH__=" + std::to_string(arch) + macro_options(count, options) +
                    " -I'" + include + "' -I'" + dir.string() + "' -include cuda_emulator.h -x c++ '" +
@@ -176,7 +196,8 @@ nvrtcResult compile(Program& p, int count, const char* const* options) {
         kernels = kernel_names(text);
         for (const std::string& kernel : kernels) text += launcher(kernel);
         ok = write_file(preprocessed, text) &&
-             run(compiler + "-O2 -fPIC -shared -pthread -w " + setting("FJ_EMULATOR_FLAGS", "") +
+             run(compiler + "-O2 -fPIC " + (relocatable ? "-c " : "-shared -pthread ") + "-w " +
+                 setting("FJ_EMULATOR_FLAGS", "") +
                  " -x c++-cpp-output '" + preprocessed.string() + "' -o '" + library.string() + "' > '" +
                  log.string() + "' 2>&1");
     }
@@ -193,6 +214,46 @@ nvrtcResult compile(Program& p, int count, const char* const* options) {
 }
 
 Program* program(nvrtcProgram p) { return reinterpret_cast<Program*>(p); }
+
+// nvJitLink's handle: the objects added, then the library they make.
+struct Linker {
+    std::vector<std::string> objects;
+    std::string log, image;
+};
+
+// Links the objects into one shared library, as compile() would have built
+// their program had it been one.
+bool link(Linker& l) {
+    namespace fs = std::filesystem;
+    const fs::path dir = scratch_folder();
+    if (dir.empty()) return false;
+    const fs::path library = dir / "kernel.so", log = dir / "log.txt";
+    std::string inputs;
+    bool ok = true;
+    for (size_t i = 0; i < l.objects.size(); ++i) {
+        const fs::path object = dir / ("program" + std::to_string(i) + ".o");
+        ok = ok && write_file(object, l.objects[i]);
+        inputs += " '" + object.string() + "'";
+    }
+    ok = ok && run(compiler_command() + "-shared -pthread " + setting("FJ_EMULATOR_FLAGS", "") + inputs + " -o '" +
+                   library.string() + "' > '" + log.string() + "' 2>&1");
+    l.log = read_file(log);
+    if (ok) l.image = read_file(library);
+    std::error_code ignored;
+    fs::remove_all(dir, ignored);
+    return ok && !l.image.empty();
+}
+
+// nvJitLink's results and handle, as its header declares them (the header's
+// own inline wrappers would clash with these definitions).
+using nvJitLinkResult = int;
+constexpr nvJitLinkResult kLinkSuccess = 0, kLinkFailed = 6;  // NVJITLINK_SUCCESS, NVJITLINK_ERROR_INTERNAL
+using nvJitLinkHandle = Linker*;
+
+nvJitLinkResult copy_out(const std::string& text, char* out) {
+    std::memcpy(out, text.c_str(), text.size() + 1);
+    return kLinkSuccess;
+}
 
 }  // namespace
 
@@ -254,5 +315,47 @@ nvrtcResult nvrtcGetCUBIN(nvrtcProgram p, char* cubin) {
     std::memcpy(cubin, program(p)->image.data(), program(p)->image.size());
     return NVRTC_SUCCESS;
 }
+
+nvJitLinkResult nvJitLinkCreate(nvJitLinkHandle* out, uint32_t, const char* const*) {
+    *out = new Linker;
+    return kLinkSuccess;
+}
+
+nvJitLinkResult nvJitLinkDestroy(nvJitLinkHandle* l) {
+    delete *l;
+    *l = nullptr;
+    return kLinkSuccess;
+}
+
+nvJitLinkResult nvJitLinkAddData(nvJitLinkHandle l, int, const void* data, size_t size, const char*) {
+    l->objects.emplace_back(static_cast<const char*>(data), size);
+    return kLinkSuccess;
+}
+
+nvJitLinkResult nvJitLinkComplete(nvJitLinkHandle l) { return link(*l) ? kLinkSuccess : kLinkFailed; }
+
+nvJitLinkResult nvJitLinkGetLinkedCubinSize(nvJitLinkHandle l, size_t* size) {
+    *size = l->image.size();
+    return kLinkSuccess;
+}
+
+nvJitLinkResult nvJitLinkGetLinkedCubin(nvJitLinkHandle l, void* cubin) {
+    std::memcpy(cubin, l->image.data(), l->image.size());
+    return kLinkSuccess;
+}
+
+nvJitLinkResult nvJitLinkGetErrorLogSize(nvJitLinkHandle l, size_t* size) {
+    *size = l->log.size() + 1;
+    return kLinkSuccess;
+}
+
+nvJitLinkResult nvJitLinkGetErrorLog(nvJitLinkHandle l, char* log) { return copy_out(l->log, log); }
+
+nvJitLinkResult nvJitLinkGetInfoLogSize(nvJitLinkHandle, size_t* size) {
+    *size = 1;
+    return kLinkSuccess;
+}
+
+nvJitLinkResult nvJitLinkGetInfoLog(nvJitLinkHandle, char* log) { return copy_out("", log); }
 
 }  // extern "C"

@@ -5,7 +5,7 @@
 #
 # Usage: tools/bundle.sh [--build DIR] [--with-nvrtc] [--no-corpus] OUT_DIR
 #   --build DIR    the build to pack (default: build/ in the project, or $FJ_BUILD_DIR)
-#   --with-nvrtc   also carry the toolkit's NVRTC (about 110 MB), for a GPU
+#   --with-nvrtc   also carry the toolkit's NVRTC and nvJitLink (about 210 MB), for a GPU
 #                  machine that has the NVIDIA driver but no CUDA toolkit
 #   --no-corpus    leave out the artist genome corpus (the tests that read it fail)
 #
@@ -96,13 +96,15 @@ done
 # --- NVRTC ---------------------------------------------------------------------------
 # flamejit dlopens NVRTC by soname first, so a copy in lib/ (on
 # LD_LIBRARY_PATH) is found; NVRTC itself dlopens its builtins library the
-# same way. Not carried by default: it alone is about 110 MB.
+# same way. nvJitLink (linked kernels, --kernel linked) comes with it. Not
+# carried by default: NVRTC alone is about 110 MB, nvJitLink about 100.
 if [[ $with_nvrtc == 1 ]]; then
     nvrtc_lib=$(cache_value CUDA_nvrtc_LIBRARY)
     cuda_lib=$(dirname "${nvrtc_lib:-.}")
     [[ -f $nvrtc_lib ]] || die "NVRTC not found (CUDA_nvrtc_LIBRARY in $build/CMakeCache.txt: '$nvrtc_lib')"
     found=0
-    for lib in "$cuda_lib"/libnvrtc.so.[0-9]* "$cuda_lib"/libnvrtc-builtins.so.[0-9]*; do
+    for lib in "$cuda_lib"/libnvrtc.so.[0-9]* "$cuda_lib"/libnvrtc-builtins.so.[0-9]* \
+        "$cuda_lib"/libnvJitLink.so.[0-9]*; do
         [[ -f $lib ]] || continue
         cp -L "$lib" "$stage/lib/"
         found=1

@@ -193,25 +193,29 @@ fi
 if wanted codegen; then
     # Code shapes that compile faster but change the generated code
     # (benchmarks/README.md "Compile path"), adopted only if the GPU agrees:
-    # now the xforms' shared prologue (FJ_SHARED_PROLOGUE, the stitcher's).
-    # The trigonometry's shapes and ptxas's -O1 were measured here before
-    # (the guard adopted, the others not). Each run compiles its own kernels
-    # (the options are in the cache key, and flamejit turns NVRTC's own cache
-    # off), so its compile column is a cold compile; the shapes alternate,
-    # twice at quality $quality and once at 1000 (where the grid is the
-    # occupancy's, which the registers decide), to show the drift within the
-    # phase.
-    codegen_run() {  # QUALITY LABEL OPTIONS
-        step "bench throughput, quality $1, FLAMEJIT_NVRTC_OPTIONS=$3"
+    # now the xforms' shared prologue (FJ_SHARED_PROLOGUE, the stitcher's)
+    # and the linked kernel (--kernel linked: each xform a program of its
+    # own, compiled on this machine's cores at once, called instead of
+    # inlined). The trigonometry's shapes and ptxas's -O1 were measured here
+    # before (the guard adopted, the others not). Each run compiles its own
+    # kernels (the options and the form are in the cache key, and flamejit
+    # turns NVRTC's own cache off), so its compile column is a cold compile;
+    # the shapes alternate, twice at quality $quality and once at 1000 (where
+    # the grid is the occupancy's, which the registers decide), to show the
+    # drift within the phase.
+    codegen_run() {  # QUALITY LABEL NVRTC_OPTIONS [flamejit options]
+        step "bench throughput, quality $1, FLAMEJIT_NVRTC_OPTIONS=$3 ${*:4}"
         FLAMEJIT_NVRTC_OPTIONS=$3 "$fj" bench throughput "$genomes"/*.flam3 --backend cuda --size $size \
-            --quality "$1" --json "$out/throughput-q$1-$2.json" 2>&1 | tee -a "$out/summary.txt"
+            --quality "$1" "${@:4}" --json "$out/throughput-q$1-$2.json" 2>&1 | tee -a "$out/summary.txt"
     }
-    codegen_run $quality flamejit ""
-    codegen_run $quality shared-prologue "-DFJ_SHARED_PROLOGUE"
-    codegen_run $quality flamejit-again ""
-    codegen_run $quality shared-prologue-again "-DFJ_SHARED_PROLOGUE"
+    for round in "" -again; do
+        codegen_run $quality flamejit$round ""
+        codegen_run $quality shared-prologue$round "-DFJ_SHARED_PROLOGUE"
+        codegen_run $quality linked$round "" --kernel linked
+    done
     codegen_run 1000 flamejit ""
     codegen_run 1000 shared-prologue "-DFJ_SHARED_PROLOGUE"
+    codegen_run 1000 linked "" --kernel linked
     # The same shapes' compile times alone, interleaved, on this machine's
     # cores and NVRTC.
     step "NVRTC compile times of the code shapes (nvrtc_options)"

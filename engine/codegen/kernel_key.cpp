@@ -103,6 +103,24 @@ bool parse_accumulation(const std::string& text, Accumulation* out) {
     return false;
 }
 
+const char* to_string(KernelForm f) {
+    switch (f) {
+        case KernelForm::Specialized: return "specialized";
+        case KernelForm::Linked: return "linked";
+        case KernelForm::Switch: return "switch";
+    }
+    return "?";
+}
+
+bool parse_kernel_form(const std::string& text, KernelForm* out) {
+    for (KernelForm f : {KernelForm::Specialized, KernelForm::Linked, KernelForm::Switch})
+        if (text == to_string(f)) {
+            *out = f;
+            return true;
+        }
+    return false;
+}
+
 std::string KernelKey::canonical() const {
     std::ostringstream out;
     out << "xforms=" << xforms.size() << ':';
@@ -118,7 +136,7 @@ std::string KernelKey::canonical() const {
     if (density_count) out << " count=1";
     if (time_steps) out << " steps=1";
     if (atomic_ceiling) out << " ceiling=1";
-    if (generic) out << " kernel=switch";
+    if (form != KernelForm::Specialized) out << " kernel=" << to_string(form);
     return out.str();
 }
 
@@ -145,7 +163,7 @@ KernelKey make_kernel_key(const Flame& flame, const KernelOptions& options) {
     key.block_size = options.block_size;
     key.arch = options.arch;
     key.accumulation = options.accumulation;
-    key.generic = options.generic;
+    key.form = options.form;
     return key;
 }
 

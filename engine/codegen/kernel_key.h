@@ -51,6 +51,23 @@ enum class Accumulation { Atomic, Scalar, Warp, Shared, Packed, None };
 const char* to_string(Accumulation a);
 bool parse_accumulation(const std::string& text, Accumulation* out);
 
+// What code a key's kernel is made of.
+//   specialized  one program: an inlined function per xform holding only its
+//                variations (stitcher.h)
+//   linked       the same functions, each xform compiled as an NVRTC program
+//                of its own, in parallel with the one holding the entry
+//                points, and linked (nvJitLink): a cold compile takes about
+//                as long as its slowest program, and the kernel calls each
+//                xform's function instead of inlining it
+//   switch       every variation behind a switch, xforms read from the
+//                parameter block (codegen/switch_kernel.h), same hits: the
+//                reference the design is measured against, for benchmarks
+//                on the GPU; the CPU backend runs specialized code only
+enum class KernelForm { Specialized, Linked, Switch };
+
+const char* to_string(KernelForm f);
+bool parse_kernel_form(const std::string& text, KernelForm* out);
+
 struct XformShape {
     std::vector<VariationSlot> variations;  // in xform order (Xform::variations)
     bool has_post = false;
@@ -90,7 +107,7 @@ struct KernelOptions {
     int block_size = 256;       // threads per block, a multiple of 32
     std::string arch = "sm_90"; // NVRTC target
     Accumulation accumulation = Accumulation::Atomic;
-    bool generic = false;       // KernelKey::generic
+    KernelForm form = KernelForm::Specialized;
 };
 
 struct KernelKey {
@@ -117,11 +134,7 @@ struct KernelKey {
     // kernel that `bench throughput` times; renders leave it out (it costs
     // about 8 % of a cold compile, benchmarks/README.md "Compile path").
     bool atomic_ceiling = false;
-    // The reference the design is measured against instead of the
-    // specialized kernel: every variation behind a switch, xforms read from
-    // the parameter block (codegen/switch_kernel.h), same hits. For
-    // benchmarks on the GPU; the CPU backend runs specialized code only.
-    bool generic = false;
+    KernelForm form = KernelForm::Specialized;
 
     // A stable one-line text form; equal keys give equal text.
     std::string canonical() const;

@@ -3,6 +3,7 @@
 #include "codegen/stitcher.h"
 
 #include <algorithm>
+#include <set>
 #include <sstream>
 #include <stdexcept>
 #include <vector>
@@ -131,22 +132,25 @@ void write_xform(std::ostringstream& out, const std::string& fn, const XformShap
 // the xform at hand when it reads them (a warp-uniform test on k): one copy
 // of that code instead of one per xform, which NVRTC compiles in less time
 // (benchmarks/README.md, "What is left of expensive8's compile"); its speed
-// is to be measured on a GPU before it can be the default.
-void write_xform_macros(std::ostringstream& out) {
-    out << "#if defined(FJ_SHARED_PROLOGUE)\n"
-        << "#define FJ_XFORM_ARGS const float* __restrict__ P, const fj::VarIn& shared_in, float& x, float& y, "
-           "float& c, fj::Rng& rng\n"
-        << "#define FJ_XFORM_POINT (void)0\n"
-        << "#define FJ_XFORM_VAR_IN \\\n"
-        << "    fj::VarIn in = shared_in; \\\n"
-        << "    in.aff = aff\n"
-        << "#else\n"
-        << "#define FJ_XFORM_ARGS const float* __restrict__ P, float& x, float& y, float& c, fj::Rng& rng\n"
+// is to be measured on a GPU before it can be the default. A linked kernel's
+// xform programs take the first shape only (`own_only`): their functions
+// have no dispatch to share a prologue with.
+void write_xform_macros(std::ostringstream& out, bool own_only = false) {
+    if (!own_only)
+        out << "#if defined(FJ_SHARED_PROLOGUE)\n"
+            << "#define FJ_XFORM_ARGS const float* __restrict__ P, const fj::VarIn& shared_in, float& x, float& y, "
+               "float& c, fj::Rng& rng\n"
+            << "#define FJ_XFORM_POINT (void)0\n"
+            << "#define FJ_XFORM_VAR_IN \\\n"
+            << "    fj::VarIn in = shared_in; \\\n"
+            << "    in.aff = aff\n"
+            << "#else\n";
+    out << "#define FJ_XFORM_ARGS const float* __restrict__ P, float& x, float& y, float& c, fj::Rng& rng\n"
         << "#define FJ_XFORM_POINT \\\n"
         << "    float tx, ty; \\\n"
         << "    fj::apply_affine(*aff, x, y, tx, ty)\n"
-        << "#define FJ_XFORM_VAR_IN const fj::VarIn in = fj::make_var_in(tx, ty, aff)\n"
-        << "#endif\n\n";
+        << "#define FJ_XFORM_VAR_IN const fj::VarIn in = fj::make_var_in(tx, ty, aff)\n";
+    out << (own_only ? "\n" : "#endif\n\n");
 }
 
 // Dispatch on the selected xform. The kernel selects warp-uniformly (except
@@ -193,25 +197,71 @@ void write_dispatch(std::ostringstream& out, const KernelKey& key, const ParamLa
     out << "#endif\n\n";
 }
 
-}  // namespace
+// What a linked kernel's xform function hands back: its point, colour index
+// and random state, in registers (a reference argument of a function that is
+// called, not inlined, would put its value in local memory).
+void write_linked_result(std::ostringstream& out) {
+    out << "struct FjXformResult {\n"
+        << "    float x, y, c;\n"
+        << "    unsigned long long rng;\n"
+        << "};\n\n";
+}
 
-std::string stitch_kernel(const KernelKey& key, const ParamLayout& layout, const VariationRegistry& registry,
-                          const SnippetSource& source) {
+// The function a linked kernel's program defines for an xform (`name`:
+// fj_linked_xform_K, or fj_linked_final), which the entry points call.
+std::string linked_signature(const std::string& name) {
+    return "extern \"C\" __device__ FjXformResult " + name +
+           "(const float* __restrict__ P, float x, float y, float c, unsigned long long rng_state)";
+}
+
+std::string linked_xform_name(int i) { return "fj_linked_xform_" + std::to_string(i); }
+
+// A linked kernel's dispatch, and its fj_apply_final: calls of functions
+// defined in programs of their own.
+void write_linked_dispatch(std::ostringstream& out, const KernelKey& key, const ParamLayout& layout) {
+    const int n = static_cast<int>(key.xforms.size());
+    write_linked_result(out);
+    for (int i = 0; i < n; ++i) out << linked_signature(linked_xform_name(i)) << ";\n";
+    const std::string take = "    x = r.x;\n    y = r.y;\n    c = r.c;\n    rng.state = r.rng;\n";
+    if (key.has_final)
+        out << linked_signature("fj_linked_final") << ";\n\n"
+            << "__device__ FJ_INLINE void fj_apply_final(const float* __restrict__ P, float& x, float& y, float& c, "
+               "fj::Rng& rng) {\n"
+            << "    const FjXformResult r = fj_linked_final(P, x, y, c, rng.state);\n"
+            << take << "}\n";
+    out << "\n__device__ FJ_INLINE void fj_apply_xform(const float* __restrict__ P, int k, float& x, float& y, "
+           "float& c, float& vis, fj::Rng& rng) {\n"
+        << "    FjXformResult r;\n"
+        << "    switch (k) {\n";
+    for (int i = 0; i < n; ++i)
+        out << "    " << (i + 1 < n ? "case " + std::to_string(i) + ":" : std::string("default:")) << " r = "
+            << linked_xform_name(i) << "(P, x, y, c, rng.state); vis = P["
+            << layout.xforms[i].base + XformLayout::kVisibility << "]; break;\n";
+    out << "    }\n" << take << "}\n\n";
+}
+
+// The ids of the variations one xform uses, in any mode.
+std::set<int> variation_ids(const XformShape& shape) {
+    std::set<int> ids;
+    for (const VariationSlot& slot : shape.variations) ids.insert(slot.id);
+    return ids;
+}
+
+// The checks every kernel of a key passes before it is written.
+void check_key(const KernelKey& key) {
     if (key.xforms.empty()) throw std::runtime_error("cannot generate a kernel for a flame without xforms");
     if (key.xforms.size() > static_cast<size_t>(kMaxXforms))
         throw std::runtime_error("more than " + std::to_string(kMaxXforms) + " xforms are not supported");
     stitch::check_block_size(key.block_size);
+}
 
-    std::ostringstream out;
-    stitch::write_prologue(out, "kernel key:\n//   " + key.canonical(), source);
-    stitch::write_variations(out, key.variation_ids(), registry, source);
-
-    const int n = static_cast<int>(key.xforms.size());
+// The layout offsets and code switches the iteration template reads.
+void write_template_constants(std::ostringstream& out, const KernelKey& key, const ParamLayout& layout) {
     out << "// ---- generated: layout constants and code options\n";
     stitch::write_code_switches(out, key);
     // fj_iterate compiled for a full SM of threads (iterate/iterate_kernel.cuh).
     out << "#define FJ_FULL_OCCUPANCY 1\n";
-    out << "#define FJ_NXFORMS " << n << "\n"
+    out << "#define FJ_NXFORMS " << key.xforms.size() << "\n"
         << "#define FJ_SELECT " << layout.select << "\n"
         << "#define FJ_PALETTE " << layout.palette << "\n";
     if (key.xaos)
@@ -220,7 +270,19 @@ std::string stitch_kernel(const KernelKey& key, const ParamLayout& layout, const
     if (key.has_final)
         out << "#define FJ_FINAL_OPACITY " << layout.final_xform.base + XformLayout::kVisibility << "\n";
     out << "\n";
+}
 
+}  // namespace
+
+std::string stitch_kernel(const KernelKey& key, const ParamLayout& layout, const VariationRegistry& registry,
+                          const SnippetSource& source) {
+    check_key(key);
+    std::ostringstream out;
+    stitch::write_prologue(out, "kernel key:\n//   " + key.canonical(), source);
+    stitch::write_variations(out, key.variation_ids(), registry, source);
+    write_template_constants(out, key, layout);
+
+    const int n = static_cast<int>(key.xforms.size());
     write_xform_macros(out);
     for (int i = 0; i < n; ++i)
         write_xform(out, "fj_xform_" + std::to_string(i), key.xforms[i], layout.xforms[i], registry,
@@ -230,6 +292,55 @@ std::string stitch_kernel(const KernelKey& key, const ParamLayout& layout, const
     write_dispatch(out, key, layout, registry);
     stitch::write_iterate_template(out, source);
     return out.str();
+}
+
+int linked_xform_registers(const KernelKey& key) {
+    // fj_iterate's bound (iterate/iterate_kernel.cuh): full occupancy gives
+    // it at least 65536 / 2048 = 32 registers on every arch; a
+    // motion-blurred kernel asks for one block, so its bound is the register
+    // file over the block (ptxas allocates by eights, 255 at most).
+    if (!key.time_steps) return 32;
+    return std::min(255, 65536 / key.block_size / 8 * 8);
+}
+
+std::vector<std::string> stitch_linked_kernel(const KernelKey& key, const ParamLayout& layout,
+                                              const VariationRegistry& registry, const SnippetSource& source) {
+    check_key(key);
+    const std::string key_text = "kernel key:\n//   " + key.canonical();
+    std::vector<std::string> programs;
+    std::ostringstream main;
+    stitch::write_prologue(main, "a linked kernel's entry points; " + key_text, source);
+    write_template_constants(main, key, layout);
+    write_linked_dispatch(main, key, layout);
+    stitch::write_iterate_template(main, source);
+    programs.push_back(main.str());
+    // One program per xform: its variations, its function as stitch_kernel
+    // writes it, and the linked function that calls it.
+    const auto write_program = [&](const XformShape& shape, const XformLayout& x, const std::string& fn,
+                                   const std::string& what, bool dispatched, const std::string& linked) {
+        std::ostringstream out;
+        stitch::write_prologue(out, what + " of a linked kernel; " + key_text, source);
+        stitch::write_variations(out, variation_ids(shape), registry, source);
+        out << "// ---- generated: the " << what << ", and the function the entry points call\n";
+        if (dispatched) write_xform_macros(out, true);
+        write_xform(out, fn, shape, x, registry, what, dispatched);
+        write_linked_result(out);
+        out << linked_signature(linked) << " {\n"
+            << "    fj::Rng rng;\n"
+            << "    rng.state = rng_state;\n"
+            << "    " << fn << "(P, x, y, c, rng);\n"
+            << "    return {x, y, c, rng.state};\n"
+            << "}\n";
+        programs.push_back(out.str());
+    };
+    for (size_t i = 0; i < key.xforms.size(); ++i) {
+        const int k = static_cast<int>(i);
+        write_program(key.xforms[i], layout.xforms[i], "fj_xform_" + std::to_string(k), "xform " + std::to_string(k),
+                      true, linked_xform_name(k));
+    }
+    if (key.has_final)
+        write_program(key.final_xform, layout.final_xform, "fj_apply_final", "final xform", false, "fj_linked_final");
+    return programs;
 }
 
 }  // namespace fj

@@ -10,6 +10,7 @@
 #pragma once
 
 #include <string>
+#include <vector>
 
 #include "codegen/kernel_key.h"
 #include "codegen/param_layout.h"
@@ -23,5 +24,22 @@ inline constexpr const char* kIterateKernelName = "fj_iterate";
 
 std::string stitch_kernel(const KernelKey& key, const ParamLayout& layout,
                           const VariationRegistry& registry, const SnippetSource& source);
+
+// A linked kernel's programs (KernelForm::Linked): first the one holding the
+// entry points and the dispatch, which calls a function per xform
+// (fj_linked_xform_K, extern "C") and one for the final xform
+// (fj_linked_final); then one program per xform, and one for the final
+// xform, that defines it, with that xform's variations only. Each compiles on
+// its own, with -rdc=true (the xforms' with
+// -maxrregcount=linked_xform_registers), and nvJitLink links them into one
+// CUBIN. The xforms' code is what stitch_kernel writes, the shared-prologue
+// shape aside.
+std::vector<std::string> stitch_linked_kernel(const KernelKey& key, const ParamLayout& layout,
+                                              const VariationRegistry& registry, const SnippetSource& source);
+
+// The register bound of a linked kernel's xform functions: the linker
+// refuses an entry point whose callees may use more registers than its own
+// bound, so they are compiled under the least bound fj_iterate can have.
+int linked_xform_registers(const KernelKey& key);
 
 }  // namespace fj

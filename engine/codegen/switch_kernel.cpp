@@ -205,14 +205,34 @@ std::vector<float> pack_switch_params(const Flame& flame, const KernelKey& key, 
     return block;
 }
 
+KernelPrograms kernel_programs(const KernelKey& key, const ParamLayout& layout, const VariationRegistry& registry,
+                               const SnippetSource& source) {
+    KernelPrograms out;
+    switch (key.form) {
+        case KernelForm::Specialized: out.sources = {stitch_kernel(key, layout, registry, source)}; break;
+        case KernelForm::Switch: out.sources = {switch_kernel_source(key, registry, source)}; break;
+        case KernelForm::Linked:
+            out.sources = stitch_linked_kernel(key, layout, registry, source);
+            out.part_registers = linked_xform_registers(key);
+            break;
+    }
+    return out;
+}
+
 std::string kernel_source(const KernelKey& key, const ParamLayout& layout, const VariationRegistry& registry,
                           const SnippetSource& source) {
-    return key.generic ? switch_kernel_source(key, registry, source) : stitch_kernel(key, layout, registry, source);
+    const KernelPrograms programs = kernel_programs(key, layout, registry, source);
+    if (programs.sources.size() == 1) return programs.sources[0];
+    std::string text;
+    for (size_t i = 0; i < programs.sources.size(); ++i)
+        text += "// ==== program " + std::to_string(i + 1) + " of " + std::to_string(programs.sources.size()) +
+                " (compiled on its own, then linked)\n" + programs.sources[i] + "\n";
+    return text;
 }
 
 std::vector<float> pack_kernel_params(const Flame& flame, const KernelKey& key, const ParamLayout& layout,
                                       const double world_to_cell[6]) {
-    if (!key.generic) return pack_params(flame, key, layout, world_to_cell);
+    if (key.form != KernelForm::Switch) return pack_params(flame, key, layout, world_to_cell);
     return pack_switch_params(flame, key, VariationRegistry::standard(), world_to_cell);
 }
 

@@ -13,9 +13,9 @@
 //
 // Only the key's code switches shape the switch kernel (xaos, final xform
 // present, palette mode, shuffle, accumulation, block size, arch); two keys
-// that differ only in their xforms give the same source. A key marked
-// generic (KernelKey::generic) has the renderer build and launch it in
-// place of the specialized kernel, for benchmarks on the GPU.
+// that differ only in their xforms give the same source. A key whose form
+// is KernelForm::Switch has the renderer build and launch it in place of the
+// specialized kernel, for benchmarks on the GPU.
 //
 // Parameter block (floats), header first so every offset is a value:
 //   0   camera        6    as ParamLayout (world → histogram cell)
@@ -92,10 +92,26 @@ std::string switch_kernel_source(const KernelKey& key, const VariationRegistry& 
 std::vector<float> pack_switch_params(const Flame& flame, const KernelKey& key, const VariationRegistry& registry,
                                       const double world_to_cell[6]);
 
-// The kernel a key names and its parameter block: the specialized kernel
-// (stitcher.h, param_layout.h) or, for a generic key, the switch kernel.
+// The programs a key's kernel is compiled from: one for a specialized kernel
+// (stitcher.h) or the switch kernel; for a linked one (KernelForm::Linked),
+// the program of its entry points first, then one per xform, and the
+// register bound of those (stitch_linked_kernel).
+struct KernelPrograms {
+    std::vector<std::string> sources;
+    int part_registers = 0;  // -maxrregcount of sources[1..]
+};
+KernelPrograms kernel_programs(const KernelKey& key, const ParamLayout& layout, const VariationRegistry& registry,
+                               const SnippetSource& source);
+
+// The kernel's source for people to read (--emit-cu): its one program, or a
+// linked kernel's programs one after another, each under a banner line (not
+// one program: each repeats the helpers).
 std::string kernel_source(const KernelKey& key, const ParamLayout& layout, const VariationRegistry& registry,
                           const SnippetSource& source);
+
+// The parameter block of a key's kernel: the specialized layout
+// (param_layout.h) for specialized and linked kernels, the switch kernel's
+// for a switch key.
 std::vector<float> pack_kernel_params(const Flame& flame, const KernelKey& key, const ParamLayout& layout,
                                       const double world_to_cell[6]);
 

@@ -44,7 +44,7 @@ public:
         const auto t0 = std::chrono::steady_clock::now();
         if (!req.key || !req.layout || req.steps.empty())
             throw std::runtime_error("iterate: request lacks key, layout or time steps");
-        if (req.key->generic)
+        if (req.key->form == KernelForm::Switch)
             throw InputError("the switch kernel (--kernel switch) runs on the CUDA backend only; the CPU backend "
                              "runs specialized code");
         cpu::FrameJob job;

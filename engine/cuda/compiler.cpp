@@ -2,6 +2,8 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #include "cuda/compiler.h"
 
+#include <algorithm>
+#include <atomic>
 #include <cctype>
 #include <chrono>
 #include <cstdio>
@@ -9,8 +11,11 @@
 #include <filesystem>
 #include <fstream>
 #include <sstream>
+#include <system_error>
+#include <thread>
 
 #include "cuda/cubin_code.h"
+#include "cuda/nvjitlink_api.h"
 #include "cuda/nvrtc_api.h"
 
 namespace fj {
@@ -114,6 +119,15 @@ std::vector<std::string> nvrtc_options(const std::string& arch) {
     return options;
 }
 
+std::vector<std::string> program_options(const CompileRequest& request, size_t index) {
+    std::vector<std::string> options = nvrtc_options(request.arch);
+    if (request.parts.empty()) return options;
+    options.push_back("-rdc=true");
+    if (index > 0 && request.part_registers > 0)
+        options.push_back("-maxrregcount=" + std::to_string(request.part_registers));
+    return options;
+}
+
 PtxasReport parse_ptxas_report(const std::string& log, const std::string& entry) {
     // ptxas writes, per function:
     //   ptxas info : Compiling entry function 'NAME' for 'sm_90'
@@ -138,6 +152,27 @@ PtxasReport parse_ptxas_report(const std::string& log, const std::string& entry)
         if (used != std::string::npos) number_before(line, "registers", &report.registers);
     }
     return report;
+}
+
+void add_function_spills(const std::string& log, PtxasReport* report) {
+    //   ptxas info : Function properties for NAME
+    //       0 bytes stack frame, 0 bytes spill stores, 0 bytes spill loads
+    std::istringstream lines(log);
+    std::string line;
+    bool properties = false;
+    while (std::getline(lines, line)) {
+        if (line.find("Function properties for") != std::string::npos) {
+            properties = true;
+            continue;
+        }
+        int stores = 0, loads = 0;
+        if (properties && number_before(line, "bytes spill stores", &stores)) {
+            number_before(line, "bytes spill loads", &loads);
+            report->spill_stores += stores;
+            report->spill_loads += loads;
+        }
+        properties = false;
+    }
 }
 
 NvrtcRun run_nvrtc(const std::string& source, const std::string& name,
@@ -187,30 +222,111 @@ NvrtcRun run_nvrtc(const std::string& source, const std::string& name,
     return out;
 }
 
+namespace {
+
+// Keeps a failed kernel's source and log in `failed_dir` and throws
+// KernelCompileError with `what` (a line saying what failed) and where they are.
+[[noreturn]] void keep_failure(const std::string& what, const std::string& key, const std::string& source,
+                               const std::string& log, const std::string& failed_dir) {
+    namespace fs = std::filesystem;
+    const fs::path dir(failed_dir);
+    const fs::path source_path = dir / (key + ".cu");
+    const fs::path log_path = dir / (key + ".log");
+    std::error_code ec;
+    fs::create_directories(dir, ec);
+    const bool kept = !ec && write_text(source_path, source) && write_text(log_path, log + "\n");
+    const std::string where = kept ? "; source kept in " + source_path.string() + ", log in " + log_path.string()
+                                   : "; could not keep the source and log in " + dir.string();
+    throw KernelCompileError(what + where, kept ? source_path.string() : "", kept ? log_path.string() : "");
+}
+
+// A linked kernel: every program on a pool of threads (nvJitLink loads on
+// the calling thread meanwhile, once per process), then one link.
+CompiledKernel compile_linked(const CompileRequest& request, const std::string& key, const std::string& failed_dir) {
+    const auto start = std::chrono::steady_clock::now();
+    const size_t count = request.parts.size() + 1;
+    const auto source_of = [&](size_t i) -> const std::string& { return i == 0 ? request.source : request.parts[i - 1]; };
+    std::vector<NvrtcRun> runs(count);
+    std::vector<std::exception_ptr> errors(count);
+    std::atomic<size_t> next{0};
+    const auto work = [&] {
+        for (size_t i; (i = next++) < count;) {
+            try {
+                const std::string name = i == 0 ? request.name : "part" + std::to_string(i) + "_" + request.name;
+                runs[i] = run_nvrtc(source_of(i), name, program_options(request, i));
+            } catch (...) {
+                errors[i] = std::current_exception();
+            }
+        }
+    };
+    const size_t threads = std::min<size_t>(count, std::max(1u, std::thread::hardware_concurrency()));
+    std::vector<std::thread> pool;
+    for (size_t t = 1; t < threads; ++t) {
+        try {
+            pool.emplace_back(work);
+        } catch (const std::system_error&) {
+            break;  // no more threads: those running (and this one) compile the rest
+        }
+    }
+    std::exception_ptr linker_error;
+    try {
+        nvjitlink();
+    } catch (...) {
+        linker_error = std::current_exception();
+    }
+    work();
+    for (std::thread& t : pool) t.join();
+    for (const std::exception_ptr& e : errors)
+        if (e) std::rethrow_exception(e);
+
+    CompiledKernel out;
+    out.key = key;
+    std::string all_source;
+    for (size_t i = 0; i < count; ++i) {
+        const std::string banner = "// ==== program " + std::to_string(i + 1) + " of " + std::to_string(count) + "\n";
+        all_source += banner + source_of(i) + "\n";
+        out.log += (i ? "\n" : "") + banner + runs[i].log;
+    }
+    for (size_t i = 0; i < count; ++i)
+        if (!runs[i].compiled)
+            keep_failure("NVRTC could not compile program " + std::to_string(i + 1) + " of linked kernel " + key +
+                             " for " + request.arch + ": " + first_error_line(runs[i].log),
+                         key, all_source, out.log, failed_dir);
+    if (linker_error) std::rethrow_exception(linker_error);
+    std::vector<std::string> objects;
+    for (NvrtcRun& run : runs) objects.push_back(std::move(run.cubin));
+    LinkRun link = link_cubins(objects, request.arch);
+    out.log += "\n// ==== nvJitLink\n" + link.log;
+    if (!link.linked)
+        keep_failure("nvJitLink could not link kernel " + key + " for " + request.arch + ": " +
+                         first_error_line(link.log),
+                     key, all_source, out.log, failed_dir);
+    out.cubin = std::move(link.cubin);
+    out.compile_ms = std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - start).count();
+    // The linker gives the entry the largest register count of what it
+    // calls; the CUBIN's record has it, the entry program's report only its own.
+    PtxasReport report = parse_ptxas_report(runs[0].log, request.entry);
+    const int linked_registers = cubin_registers(out.cubin, request.entry);
+    out.registers = linked_registers >= 0 ? linked_registers : report.registers;
+    for (size_t i = 1; i < count; ++i) add_function_spills(runs[i].log, &report);
+    out.spill_stores = report.spill_stores;
+    out.spill_loads = report.spill_loads;
+    return out;
+}
+
+}  // namespace
+
 CompiledKernel compile_kernel(const CompileRequest& request, const std::string& key,
                               const std::string& failed_dir) {
-    NvrtcRun run = run_nvrtc(request.source, request.name, nvrtc_options(request.arch));
+    if (!request.parts.empty()) return compile_linked(request, key, failed_dir);
+    NvrtcRun run = run_nvrtc(request.source, request.name, program_options(request, 0));
     CompiledKernel out;
     out.key = key;
     out.log = std::move(run.log);
-
-    if (!run.compiled) {
-        namespace fs = std::filesystem;
-        const fs::path dir(failed_dir);
-        const fs::path source_path = dir / (key + ".cu");
-        const fs::path log_path = dir / (key + ".log");
-        std::error_code ec;
-        fs::create_directories(dir, ec);
-        const bool kept = !ec && write_text(source_path, request.source) &&
-                          write_text(log_path, out.log + "\n");
-        const std::string where =
-            kept ? "; source kept in " + source_path.string() + ", log in " + log_path.string()
-                 : "; could not keep the source and log in " + dir.string();
-        throw KernelCompileError("NVRTC could not compile kernel " + key + " for " +
-                                     request.arch + ": " + first_error_line(out.log) + where,
-                                 kept ? source_path.string() : "",
-                                 kept ? log_path.string() : "");
-    }
+    if (!run.compiled)
+        keep_failure("NVRTC could not compile kernel " + key + " for " + request.arch + ": " +
+                         first_error_line(out.log),
+                     key, request.source, out.log, failed_dir);
     out.cubin = std::move(run.cubin);
     out.compile_ms = run.create_ms + run.compile_ms + run.cubin_ms;
     const PtxasReport report = parse_ptxas_report(out.log, request.entry);

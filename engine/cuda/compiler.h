@@ -29,7 +29,13 @@ struct CompiledKernel {
 };
 
 struct CompileRequest {
-    std::string source;
+    std::string source;  // the kernel; for a linked kernel, its entry points' program
+    // A linked kernel's other programs (codegen/switch_kernel.h,
+    // KernelPrograms). With any, every program compiles with -rdc=true, these
+    // with -maxrregcount=part_registers, all at once on threads, and
+    // nvJitLink links the CUBINs into one.
+    std::vector<std::string> parts;
+    int part_registers = 0;
     std::string arch = "sm_90";
     std::string entry = "fj_iterate";  // whose registers and spills are reported
     std::string name = "flamejit_kernel.cu";  // for NVRTC's diagnostics
@@ -54,6 +60,10 @@ private:
 // nvrtc_code_options(arch), then nvrtc_compile_time_options(), then
 // nvrtc_extra_options().
 std::vector<std::string> nvrtc_options(const std::string& arch);
+
+// The options of program `index` of a request: nvrtc_options(arch) for one
+// program; with parts, -rdc=true for each, and the parts' register bound.
+std::vector<std::string> program_options(const CompileRequest& request, size_t index);
 
 // Options from the environment variable FLAMEJIT_NVRTC_OPTIONS (separated by
 // blanks), for measuring code options on a GPU before adopting one (e.g.
@@ -99,9 +109,12 @@ NvrtcRun run_nvrtc(const std::string& source, const std::string& name,
                    const std::vector<std::string>& options,
                    const std::vector<NvrtcHeader>& headers = {});
 
-// Compiles with NVRTC. On failure writes `<failed_dir>/<key>.cu` and `.log`
-// and throws KernelCompileError; throws std::runtime_error when NVRTC itself
-// is unusable or fails for a reason other than the source.
+// Compiles with NVRTC (a linked kernel: its programs on as many threads as
+// the machine has, then nvJitLink links them; compile_ms is the wall time of
+// it all). On failure, to compile or to link, writes `<failed_dir>/<key>.cu`
+// and `.log` and throws KernelCompileError; throws std::runtime_error when
+// NVRTC (or nvJitLink) is unusable or fails for a reason other than the
+// source.
 CompiledKernel compile_kernel(const CompileRequest& request, const std::string& key,
                               const std::string& failed_dir);
 
@@ -112,5 +125,9 @@ struct PtxasReport {
 
 // Reads ptxas's -v report for one entry function from an NVRTC log.
 PtxasReport parse_ptxas_report(const std::string& log, const std::string& entry);
+
+// Adds the spill bytes of every function in ptxas's -v report (a linked
+// kernel's part: functions that are not entries) to *report.
+void add_function_spills(const std::string& log, PtxasReport* report);
 
 }  // namespace fj

@@ -182,6 +182,17 @@ std::string KernelCache::key_for(const CompileRequest& request) const {
     // The entry only selects which report is parsed, but the parsed numbers
     // are stored in the file, so it belongs in the key.
     hash.add_field(request.entry);
+    // A linked kernel's parts, their options (register bound included) and
+    // the linker; nothing for a kernel of one program, whose keys stay as
+    // they were.
+    if (!request.parts.empty()) {
+        for (size_t i = 1; i <= request.parts.size(); ++i) {
+            hash.add_field(request.parts[i - 1]);
+            for (const std::string& option : program_options(request, i)) hash.add_field(option);
+        }
+        const char* linker_override = std::getenv("FLAMEJIT_NVJITLINK_PATH");
+        hash.add_field(linker_override ? linker_override : "");
+    }
     return hex128(hash.hi(), hash.lo());
 }
 

@@ -108,12 +108,20 @@ KernelKey KernelModules::device_key(const KernelKey& requested) const {
     return key;
 }
 
-CompiledKernel KernelModules::compile(const KernelKey& key, const ParamLayout& layout) {
+CompileRequest kernel_request(const KernelKey& key, const ParamLayout& layout) {
+    KernelPrograms programs = kernel_programs(key, layout, VariationRegistry::standard(), SnippetSource::standard());
     CompileRequest request;
-    request.source = kernel_source(key, layout, VariationRegistry::standard(), SnippetSource::standard());
-    request.arch = arch_;
+    request.source = std::move(programs.sources[0]);
+    request.parts.assign(std::make_move_iterator(programs.sources.begin() + 1),
+                         std::make_move_iterator(programs.sources.end()));
+    request.part_registers = programs.part_registers;
+    request.arch = key.arch;
     request.entry = kIterateKernelName;
-    return cache_.get(request);
+    return request;
+}
+
+CompiledKernel KernelModules::compile(const KernelKey& key, const ParamLayout& layout) {
+    return cache_.get(kernel_request(key, layout));
 }
 
 // The hit cache of --accumulate shared takes the shared memory that

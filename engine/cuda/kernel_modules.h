@@ -41,6 +41,9 @@ struct LoadedKernel {
 // The device's compute capability as NVRTC names it (sm_XY).
 std::string device_arch(CUdevice device);
 
+// What the kernel cache compiles for a key (its programs, for key.arch).
+CompileRequest kernel_request(const KernelKey& key, const ParamLayout& layout);
+
 class KernelModules {
 public:
     // `arch`: the NVRTC target (the device's own, or what the user named);

@@ -4,9 +4,9 @@
 
 #include <dlfcn.h>
 
-#include <cstdlib>
 #include <stdexcept>
-#include <vector>
+
+#include "cuda/toolkit_library.h"
 
 namespace fj {
 namespace {
@@ -27,26 +27,8 @@ struct LoadedNvrtc {
 
 LoadedNvrtc load_nvrtc() {
     LoadedNvrtc out;
-    std::vector<std::string> candidates;
-    const char* override_path = std::getenv("FLAMEJIT_NVRTC_PATH");
-    if (override_path && *override_path) {
-        candidates.push_back(override_path);
-    } else {
-        candidates.push_back(kNvrtcSoname);
-#ifdef FLAMEJIT_CUDA_LIB_DIR
-        candidates.push_back(std::string(FLAMEJIT_CUDA_LIB_DIR) + "/" + kNvrtcSoname);
-#endif
-    }
     std::string errors;
-    for (const std::string& candidate : candidates) {
-        out.handle = dlopen(candidate.c_str(), RTLD_NOW | RTLD_LOCAL);
-        if (out.handle) {
-            out.path = candidate;
-            break;
-        }
-        const char* err = dlerror();
-        errors += std::string(errors.empty() ? "" : "; ") + (err ? err : candidate.c_str());
-    }
+    out.handle = open_toolkit_library(kNvrtcSoname, "FLAMEJIT_NVRTC_PATH", &out.path, &errors);
     if (!out.handle) {
         out.why_not = "NVRTC not found (" + errors +
                       "); install the CUDA toolkit's NVRTC or set FLAMEJIT_NVRTC_PATH";

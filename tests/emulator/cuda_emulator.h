@@ -81,12 +81,13 @@ struct uint3 {
 
 // Saves the callee-saved registers and the floating-point control words of
 // the running fiber on its stack, stores its stack pointer in *save and
-// resumes the fiber whose stack pointer is `load`.
+// resumes the fiber whose stack pointer is `load`. Weak: each program of a
+// linked kernel (stand_in_nvrtc.cpp) defines it, and their link keeps one.
 extern "C" void fj_emulator_switch(void** save, void* load);
 asm(R"(
     .text
     .p2align 4
-    .globl fj_emulator_switch
+    .weak fj_emulator_switch
     .hidden fj_emulator_switch
     .type fj_emulator_switch, @function
 fj_emulator_switch:
