@@ -163,7 +163,11 @@ bool has_option(int count, const char* const* options, const char* wanted) {
     return false;
 }
 
-std::string compiler_command() { return "'" + setting("FJ_EMULATOR_CXX", FJ_EMULATOR_CXX) + "' -std=c++20 "; }
+std::string compiler_command() {
+    std::string command = "'";
+    command += setting("FJ_EMULATOR_CXX", FJ_EMULATOR_CXX);
+    return command + "' -std=c++20 ";
+}
 
 // Makes a folder for one compile or link; empty when it cannot.
 std::filesystem::path scratch_folder() {
@@ -181,7 +185,7 @@ nvrtcResult compile(Program& p, int count, const char* const* options) {
     const bool relocatable = has_option(count, options, "-rdc=true");
     // The program's name, so that the compiler's messages give it.
     const fs::path source = dir / p.name, preprocessed = dir / "kernel.ii",
-                   library = dir / "kernel.so", log = dir / "log.txt";
+                   library = dir / (relocatable ? "kernel.o" : "kernel.so"), log = dir / "log.txt";
     bool ok = write_file(source, with_dynamic_shared(p.source));
     for (const auto& [name, text] : p.headers) ok = ok && write_file(dir / name, text);
     const int arch = cuda_arch(count, options);

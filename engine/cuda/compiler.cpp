@@ -283,7 +283,9 @@ CompiledKernel compile_linked(const CompileRequest& request, const std::string& 
     out.key = key;
     std::string all_source;
     for (size_t i = 0; i < count; ++i) {
-        const std::string banner = "// ==== program " + std::to_string(i + 1) + " of " + std::to_string(count) + "\n";
+        // As codegen's kernel_source writes a linked kernel for people to read.
+        const std::string banner = "// ==== program " + std::to_string(i + 1) + " of " + std::to_string(count) +
+                                   " (compiled on its own, then linked)\n";
         all_source += banner + source_of(i) + "\n";
         out.log += (i ? "\n" : "") + banner + runs[i].log;
     }

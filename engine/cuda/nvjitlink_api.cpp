@@ -4,15 +4,12 @@
 
 #include <dlfcn.h>
 
-#include <chrono>
 #include <stdexcept>
 
 #include "cuda/toolkit_library.h"
 
 namespace fj {
 namespace {
-
-#define FJ_NVJITLINK_STRINGIFY(x) #x
 
 // The soname of the toolkit flamejit is built against.
 constexpr const char* kNvJitLinkSoname = "libnvJitLink.so.13";
@@ -33,10 +30,10 @@ LoadedNvJitLink load_nvjitlink() {
                       "); install the CUDA toolkit's nvJitLink or set FLAMEJIT_NVJITLINK_PATH";
         return out;
     }
-#define FJ_NVJITLINK_SYMBOL(name)                                                                \
-    if (out.why_not.empty()) {                                                                   \
-        out.api.name = reinterpret_cast<decltype(out.api.name)>(dlsym(handle, #name));           \
-        if (!out.api.name) out.why_not = "nvJitLink at " + out.path + " lacks " FJ_NVJITLINK_STRINGIFY(name); \
+#define FJ_NVJITLINK_SYMBOL(name)                                                      \
+    if (out.why_not.empty()) {                                                         \
+        out.api.name = reinterpret_cast<decltype(out.api.name)>(dlsym(handle, #name)); \
+        if (!out.api.name) out.why_not = "nvJitLink at " + out.path + " lacks " #name; \
     }
 #include "cuda/nvjitlink_symbols.def"
 #undef FJ_NVJITLINK_SYMBOL
@@ -100,7 +97,6 @@ std::string nvjitlink_library_path() {
 
 LinkRun link_cubins(const std::vector<std::string>& objects, const std::string& arch) {
     const NvJitLinkApi& api = nvjitlink();
-    const auto start = std::chrono::steady_clock::now();
     LinkRun out;
     const std::string arch_option = "-arch=" + arch;
     const char* options[] = {arch_option.c_str()};
@@ -126,7 +122,6 @@ LinkRun link_cubins(const std::vector<std::string>& objects, const std::string& 
         // Nothing said about the objects: nvJitLink itself failed.
         check(completed, "nvJitLinkComplete");
     }
-    out.link_ms = std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - start).count();
     return out;
 }
 

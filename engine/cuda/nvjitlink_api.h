@@ -33,7 +33,6 @@ struct LinkRun {
     bool linked = false;  // false: the objects do not link (the log says why)
     std::string cubin;
     std::string log;      // nvJitLink's error and info logs
-    double link_ms = 0;
 };
 
 // Links relocatable CUBINs (NVRTC's -rdc=true output) for `arch` (sm_90, ...).
