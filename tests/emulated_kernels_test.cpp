@@ -441,10 +441,10 @@ TEST_CASE("emulated kernels: the shared prologue (-DFJ_SHARED_PROLOGUE) plots th
 TEST_CASE("emulated kernels: a linked kernel (--kernel linked) plots the CPU backend's hits, bit for bit") {
     if (!emulator_ready()) return;
     using M = fj::VariationMode;
-    // Each xform a program of its own, called through its function: pre_
-    // and post_ uses, direct colour, parameters, random numbers, a final
-    // xform (in the entry points' program); then a motion-blurred frame (a
-    // kernel with time steps, whose xforms have another register bound).
+    // Each xform, the final one too, a program of its own, called through
+    // its function: pre_ and post_ uses, direct colour, parameters, random
+    // numbers; then a motion-blurred frame (a kernel with time steps, whose
+    // xforms have another register bound).
     fj::Flame flame = direct_colour_flame();
     flame.xforms[0].variations = {use("polar", 0.5), use("julian", 0.4), use("dc_linear", 0.2)};
     flame.xforms[2].variations = {use("swirl", 0.8, M::Pre), use("julia", 0.7), use("dc_triangle", 0.4),
