@@ -3,9 +3,9 @@
 //
 // Linked kernels (KernelForm::Linked) are compiled as several NVRTC programs
 // and linked into one CUBIN by nvJitLink, which needs no GPU. Like NVRTC it
-// is dlopen'ed, only when a linked kernel is compiled: FLAMEJIT_NVJITLINK_PATH
-// (a file), the dynamic loader's path, then the toolkit's lib folder
-// recorded at build time.
+// is dlopen'ed, and only when needed (a linked kernel's compile, `flamejit
+// info`): FLAMEJIT_NVJITLINK_PATH (a file), the dynamic loader's path, then
+// the toolkit's lib folder recorded at build time.
 #pragma once
 
 #include <nvJitLink.h>
