@@ -26,6 +26,12 @@ void write_shape(std::ostringstream& out, const XformShape& shape) {
 
 }  // namespace
 
+std::set<int> XformShape::variation_ids() const {
+    std::set<int> ids;
+    for (const VariationSlot& slot : variations) ids.insert(slot.id);
+    return ids;
+}
+
 bool XformShape::passes_point() const {
     bool pre = false;
     for (const VariationSlot& s : variations) {
@@ -142,10 +148,8 @@ std::string KernelKey::canonical() const {
 
 std::set<int> KernelKey::variation_ids() const {
     std::set<int> ids;
-    for (const auto& s : xforms)
-        for (const VariationSlot& slot : s.variations) ids.insert(slot.id);
-    if (has_final)
-        for (const VariationSlot& slot : final_xform.variations) ids.insert(slot.id);
+    for (const auto& s : xforms) ids.merge(s.variation_ids());
+    if (has_final) ids.merge(final_xform.variation_ids());
     return ids;
 }
 

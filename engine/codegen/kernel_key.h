@@ -72,6 +72,8 @@ struct XformShape {
     std::vector<VariationSlot> variations;  // in xform order (Xform::variations)
     bool has_post = false;
     bool operator==(const XformShape&) const = default;
+    // The ids of the variations it uses, in any mode.
+    std::set<int> variation_ids() const;
     // Fractorium's rule for an xform with Pre uses and no Regular ones: its
     // transformed point is the sum (flam3, lacking Pre uses, would give 0).
     bool passes_point() const;

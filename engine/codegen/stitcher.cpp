@@ -3,7 +3,6 @@
 #include "codegen/stitcher.h"
 
 #include <algorithm>
-#include <set>
 #include <sstream>
 #include <stdexcept>
 #include <vector>
@@ -240,13 +239,6 @@ void write_linked_dispatch(std::ostringstream& out, const KernelKey& key, const 
     out << "    }\n" << take << "}\n\n";
 }
 
-// The ids of the variations one xform uses, in any mode.
-std::set<int> variation_ids(const XformShape& shape) {
-    std::set<int> ids;
-    for (const VariationSlot& slot : shape.variations) ids.insert(slot.id);
-    return ids;
-}
-
 // The checks every kernel of a key passes before it is written.
 void check_key(const KernelKey& key) {
     if (key.xforms.empty()) throw std::runtime_error("cannot generate a kernel for a flame without xforms");
@@ -294,6 +286,11 @@ std::string stitch_kernel(const KernelKey& key, const ParamLayout& layout, const
     return out.str();
 }
 
+std::string linked_program_banner(size_t index, size_t count) {
+    return "// ==== program " + std::to_string(index + 1) + " of " + std::to_string(count) +
+           " (compiled on its own, then linked)\n";
+}
+
 int linked_xform_registers(const KernelKey& key) {
     // fj_iterate's bound (iterate/iterate_kernel.cuh): full occupancy gives
     // it at least 65536 / 2048 = 32 registers on every arch; a
@@ -320,7 +317,7 @@ std::vector<std::string> stitch_linked_kernel(const KernelKey& key, const ParamL
                                    const std::string& what, bool dispatched, const std::string& linked) {
         std::ostringstream out;
         stitch::write_prologue(out, what + " of a linked kernel; " + key_text, source);
-        stitch::write_variations(out, variation_ids(shape), registry, source);
+        stitch::write_variations(out, shape.variation_ids(), registry, source);
         out << "// ---- generated: the " << what << ", and the function the entry points call\n";
         if (dispatched) write_xform_macros(out, true);
         write_xform(out, fn, shape, x, registry, what, dispatched);

@@ -37,6 +37,11 @@ std::string stitch_kernel(const KernelKey& key, const ParamLayout& layout,
 std::vector<std::string> stitch_linked_kernel(const KernelKey& key, const ParamLayout& layout,
                                               const VariationRegistry& registry, const SnippetSource& source);
 
+// The line above program `index` (from 0) of `count` wherever a linked
+// kernel's programs stand one after another for people to read (--emit-cu,
+// a failed compile's kept source and log).
+std::string linked_program_banner(size_t index, size_t count);
+
 // The register bound of a linked kernel's xform functions: the linker
 // refuses an entry point whose callees may use more registers than its own
 // bound, so they are compiled under the least bound fj_iterate can have.

@@ -225,8 +225,7 @@ std::string kernel_source(const KernelKey& key, const ParamLayout& layout, const
     if (programs.sources.size() == 1) return programs.sources[0];
     std::string text;
     for (size_t i = 0; i < programs.sources.size(); ++i)
-        text += "// ==== program " + std::to_string(i + 1) + " of " + std::to_string(programs.sources.size()) +
-                " (compiled on its own, then linked)\n" + programs.sources[i] + "\n";
+        text += linked_program_banner(i, programs.sources.size()) + programs.sources[i] + "\n";
     return text;
 }
 

@@ -14,6 +14,7 @@
 #include <system_error>
 #include <thread>
 
+#include "codegen/stitcher.h"
 #include "cuda/cubin_code.h"
 #include "cuda/nvjitlink_api.h"
 #include "cuda/nvrtc_api.h"
@@ -246,6 +247,8 @@ CompiledKernel compile_linked(const CompileRequest& request, const std::string& 
     const auto start = std::chrono::steady_clock::now();
     const size_t count = request.parts.size() + 1;
     const auto source_of = [&](size_t i) -> const std::string& { return i == 0 ? request.source : request.parts[i - 1]; };
+    const std::vector<std::string> entry_options = program_options(request, 0),
+                                   part_options = program_options(request, 1);
     std::vector<NvrtcRun> runs(count);
     std::vector<std::exception_ptr> errors(count);
     std::atomic<size_t> next{0};
@@ -253,7 +256,7 @@ CompiledKernel compile_linked(const CompileRequest& request, const std::string& 
         for (size_t i; (i = next++) < count;) {
             try {
                 const std::string name = i == 0 ? request.name : "part" + std::to_string(i) + "_" + request.name;
-                runs[i] = run_nvrtc(source_of(i), name, program_options(request, i));
+                runs[i] = run_nvrtc(source_of(i), name, i == 0 ? entry_options : part_options);
             } catch (...) {
                 errors[i] = std::current_exception();
             }
@@ -283,9 +286,7 @@ CompiledKernel compile_linked(const CompileRequest& request, const std::string& 
     out.key = key;
     std::string all_source;
     for (size_t i = 0; i < count; ++i) {
-        // As codegen's kernel_source writes a linked kernel for people to read.
-        const std::string banner = "// ==== program " + std::to_string(i + 1) + " of " + std::to_string(count) +
-                                   " (compiled on its own, then linked)\n";
+        const std::string banner = linked_program_banner(i, count);
         all_source += banner + source_of(i) + "\n";
         out.log += (i ? "\n" : "") + banner + runs[i].log;
     }

@@ -186,10 +186,8 @@ std::string KernelCache::key_for(const CompileRequest& request) const {
     // the linker; nothing for a kernel of one program, whose keys stay as
     // they were.
     if (!request.parts.empty()) {
-        for (size_t i = 1; i <= request.parts.size(); ++i) {
-            hash.add_field(request.parts[i - 1]);
-            for (const std::string& option : program_options(request, i)) hash.add_field(option);
-        }
+        for (const std::string& part : request.parts) hash.add_field(part);
+        for (const std::string& option : program_options(request, 1)) hash.add_field(option);
         const char* linker_override = std::getenv("FLAMEJIT_NVJITLINK_PATH");
         hash.add_field(linker_override ? linker_override : "");
     }
