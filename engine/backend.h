@@ -75,8 +75,11 @@ struct IterationStats {
     // --accumulate shared (CUDA): slots of each block's shared-memory hit
     // cache, sized at load time from the occupancy (0: no room, uncached).
     unsigned int cache_slots = 0;
-    // Iterate kernel launches the call took (CUDA; 0 on the CPU).
+    // Iterate kernel launches the call took (CUDA; 0 on the CPU), and how
+    // many of them ran a linked stand-in while the specialized kernel
+    // compiled (CudaBackendOptions::start_linked).
     uint64_t launches = 0;
+    uint64_t stand_in_launches = 0;
     double seconds = 0;
 };
 
@@ -99,6 +102,10 @@ public:
         (void)key;
         (void)layout;
     }
+    // The same for a kernel needed later (the next flame's, a coming
+    // structure of an animation): a backend that would start a frame on a
+    // stand-in while its kernel compiles builds the kernel itself.
+    virtual void prepare_ahead(const KernelKey& key, const ParamLayout& layout) { prepare(key, layout); }
     // Allocates and clears the accumulator for a frame.
     virtual void begin_frame(const FramePlan& plan) = 0;
     virtual IterationStats iterate(const IterationRequest& request) = 0;

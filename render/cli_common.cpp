@@ -149,8 +149,11 @@ KernelOptions kernel_options_from(const ParsedArgs& args) {
     // `none` (no accumulation) exists for the throughput benchmark only.
     if (!parse_accumulation(args.value("accumulate", "atomic"), &k.accumulation) || k.accumulation == Accumulation::None)
         throw UsageError("--accumulate must be atomic, scalar, warp, shared or packed");
-    if (!parse_kernel_form(args.value("kernel", "specialized"), &k.form))
-        throw UsageError("--kernel must be specialized, linked or switch");
+    const std::string form = args.value("kernel", "specialized");
+    // auto: the specialized kernel, its linked form standing in while it compiles.
+    k.start_linked = form == "auto";
+    if (!k.start_linked && !parse_kernel_form(form, &k.form))
+        throw UsageError("--kernel must be specialized, linked, switch or auto");
     return k;
 }
 

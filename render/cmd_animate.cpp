@@ -66,8 +66,8 @@ const char* kHelp =
     "                        nick, url and id in the environment go to flam3_nickname, flam3_url\n"
     "                        and flam3_id, as flam3 writes them\n"
     "%s"
-    "  --arch, --shuffle, --block, --accumulate, --bits, --linear, --transparent, --earlyclip, --palettes,\n"
-    "  --drop-unknown: as render (frames named .exr are OpenEXR)\n"
+    "  --arch, --shuffle, --block, --accumulate, --kernel, --bits, --linear, --transparent, --earlyclip,\n"
+    "  --palettes, --drop-unknown: as render (frames named .exr are OpenEXR)\n"
     "\n"
     "Every frame is written to a temporary name and renamed, so an interrupted run leaves only\n"
     "complete frames; --resume then renders exactly the missing ones.\n"
@@ -207,6 +207,10 @@ void render_worker(const Run& run, RenderOptions options, bool compile_ahead, st
                         static_cast<unsigned long long>(result.stats.samples), result.time_samples, result.seconds,
                         result.backend.c_str());
             if (strips.count > 1) std::printf(", %d strips", strips.count);
+            if (result.stats.stand_in_launches > 0)
+                std::printf(", %llu of %llu launches on the linked kernel",
+                            static_cast<unsigned long long>(result.stats.stand_in_launches),
+                            static_cast<unsigned long long>(result.stats.launches));
             std::printf("\n");
             std::fflush(stdout);
         }
@@ -223,7 +227,7 @@ void render_worker(const Run& run, RenderOptions options, bool compile_ahead, st
 int run(const Args& args) {
     const ParsedArgs a = parse_args(args,
                                     {"o", "output", "frames", "backend", "quality", "seed", "threads", "arch", "shuffle",
-                                     "block", "accumulate", "bits", "palettes", "temporal-samples", "shard", "devices", "profile", "template",
+                                     "block", "accumulate", "kernel", "bits", "palettes", "temporal-samples", "shard", "devices", "profile", "template",
                                      "compile-threads",
                                      "size-scale", "quality-scale", "strips", "memory-budget"},
                                     {"help", "h", "transparent", "earlyclip", "drop-unknown", "resume", "no-png-comments",

@@ -46,6 +46,8 @@ int run(const Args& args) {
     }
     if (a.positional.size() != 1) throw UsageError("compile takes exactly one genome file");
     KernelOptions kopt = kernel_options_from(a);
+    if (kopt.start_linked)
+        throw UsageError("--kernel auto is for render, animate and bench: compile builds one form (specialized, linked or switch)");
     if (kopt.arch.empty()) kopt.arch = "sm_90";
     const GenomeInput input = load_genomes(a);
     const auto& registry = VariationRegistry::standard();

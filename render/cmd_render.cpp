@@ -74,9 +74,12 @@ const char* kHelp =
     "  --kernel K            specialized (default: the kernel generated for the flame's\n"
     "                        structure), linked (the same code, each xform compiled as a\n"
     "                        program of its own, in parallel, then linked: a shorter cold\n"
-    "                        compile, a call per xform) or switch (the reference it is measured\n"
+    "                        compile, a call per xform), switch (the reference it is measured\n"
     "                        against: every variation behind a switch, xforms read as data;\n"
-    "                        same image, CUDA backend only)\n"
+    "                        CUDA backend only) or auto (specialized; where it is not in the\n"
+    "                        kernel cache, the frame starts on the linked kernel while it\n"
+    "                        compiles, and the process waits for that compile before it ends,\n"
+    "                        so the next finds it cached); the same image from each\n"
     "%s"
     "%s"
     "%s"
@@ -387,6 +390,11 @@ int run(const Args& args) {
             std::printf(", resumed from %llu samples (%llu in the image)", static_cast<unsigned long long>(resumed.plotted),
                         static_cast<unsigned long long>(result.histogram_samples));
         std::printf("\n");
+        // --kernel auto: how much of the frame ran before the specialized kernel was ready.
+        if (result.stats.stand_in_launches > 0)
+            std::printf("  kernel: %llu of %llu launches ran the linked kernel while the specialized one compiled\n",
+                        static_cast<unsigned long long>(result.stats.stand_in_launches),
+                        static_cast<unsigned long long>(result.stats.launches));
         // The cost of xaos under warp-uniform selection (README, "Iteration semantics").
         if (result.stats.idle_lane_rounds > 0)
             std::printf("  xaos: %.1f %% of lane-rounds past the fuse stayed put (lazy warp-uniform selection)\n",

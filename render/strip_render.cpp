@@ -25,6 +25,8 @@ StripRender render_strips_to_file(Renderer& renderer, const PreparedFrame& frame
             total.result.image = {};
         } else {
             total.result.stats.seconds += strip.stats.seconds;
+            total.result.stats.launches += strip.stats.launches;
+            total.result.stats.stand_in_launches += strip.stats.stand_in_launches;
         }
     }
     if (progress) renderer.set_progress(progress);

@@ -121,10 +121,12 @@ TEST_CASE("bench throughput: runs on the CPU backend and writes every field of i
     const auto r = run_command(quoted(fj::test::flamejit_binary()) + " bench throughput " +
                                quoted(fj::test::source_path("benchmarks/genomes/linear3.flam3")) + " " +
                                quoted(fj::test::source_path("benchmarks/genomes/xaos.flam3")) +
-                               " --backend cpu --threads 2 --size 64x36 --quality 5 --json " + quoted(dir + "/t.json"));
+                               " --backend cpu --threads 2 --size 64x36 --quality 5 --kernel auto --json " +
+                               quoted(dir + "/t.json"));
     REQUIRE_MESSAGE(r.status == 0, r.output);
     const auto j = nlohmann::json::parse(fj::test::read_file(dir + "/t.json"));
     for (const char* k : {"device", "driver", "commit", "date", "command"}) CHECK_MESSAGE(j.contains(k), k);
+    CHECK(j.at("kernel") == "auto");
     REQUIRE(j.at("genomes").size() == 2);
     for (const auto& g : j.at("genomes")) {
         CHECK(g.at("iterations_per_s").get<double>() > 0);
@@ -138,6 +140,9 @@ TEST_CASE("bench throughput: runs on the CPU backend and writes every field of i
         CHECK(post > 0);
         CHECK(png > 0);
         CHECK(iterate + post + png <= frame);
+        // Kernel launches are the CUDA backend's.
+        CHECK(g.at("launches") == 0);
+        CHECK(g.at("stand_in_launches") == 0);
     }
     CHECK(j.at("genomes")[0].at("name") == "linear3");
 }

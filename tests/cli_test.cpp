@@ -164,7 +164,7 @@ TEST_CASE("cli: --kernel switch is refused on the CPU backend, and an unknown ke
     }
 }
 
-TEST_CASE("cli: --kernel linked compiles each xform's program and links them; the CPU backend renders the same image") {
+TEST_CASE("cli: --kernel linked compiles each xform's program and links them; the CPU backend renders the same image, as with auto") {
     const std::string dir = fj::test::scratch_dir("linked");
     const std::string genome = fj::test::source_path("genomes/default.flam3");
     const std::string fj = "FLAMEJIT_CACHE_DIR=" + quoted(dir + "/cache") + " " + quoted(fj::test::flamejit_binary());
@@ -182,9 +182,17 @@ TEST_CASE("cli: --kernel linked compiles each xform's program and links them; th
     const std::string render = fj + " render " + quoted(genome) + " --backend cpu --seed 5 --size-scale 0.1 -o ";
     const auto a = run_command(render + quoted(dir + "/specialized.png") + " < /dev/null");
     const auto b = run_command(render + quoted(dir + "/linked.png") + " --kernel linked < /dev/null");
+    const auto c = run_command(render + quoted(dir + "/auto.png") + " --kernel auto < /dev/null");
     REQUIRE_MESSAGE(a.status == 0, a.output);
     REQUIRE_MESSAGE(b.status == 0, b.output);
+    REQUIRE_MESSAGE(c.status == 0, c.output);
     CHECK(fj::read_png(dir + "/specialized.png").rgba == fj::read_png(dir + "/linked.png").rgba);
+    CHECK(fj::read_png(dir + "/specialized.png").rgba == fj::read_png(dir + "/auto.png").rgba);
+    // auto chooses between forms as a render goes; compile builds one.
+    const auto refused = run_command(fj + " compile " + quoted(genome) + " --kernel auto < /dev/null");
+    CHECK(refused.status == 2);
+    CHECK(count_lines(refused.output) == 1);
+    CHECK(refused.output.find("--kernel auto is for render") != std::string::npos);
 }
 
 TEST_CASE("cli: compile of a flame with more xforms than a kernel takes exits 2 naming the flame") {

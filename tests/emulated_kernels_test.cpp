@@ -19,6 +19,7 @@
 #include <cmath>
 #include <cstdlib>
 #include <cstring>
+#include <filesystem>
 #include <string>
 #include <vector>
 
@@ -154,7 +155,7 @@ using Call = std::vector<Step>;
 // same. With several steps, both count each block's samples and stop it at
 // the end of its stretch, so both are asked for the steps' samples.
 Run iterate_frame(fj::Backend& backend, const std::vector<Call>& calls, const fj::KernelOptions& options,
-                  bool density_count = false, const Run* reference = nullptr) {
+                  bool density_count = false, const Run* reference = nullptr, const fj::ProgressFn& progress = {}) {
     const fj::FramePlan plan = test_plan();
     fj::KernelKey key = fj::make_kernel_key(*calls[0][0].flame, options);
     key.density_count = density_count;
@@ -170,7 +171,7 @@ Run iterate_frame(fj::Backend& backend, const std::vector<Call>& calls, const fj
         for (const Step& step : calls[i])
             params.push_back(fj::pack_kernel_params(*step.flame, key, layout, plan.world_to_cell));
         fj::IterationRequest request{.flame = calls[i][0].flame, .key = &key, .layout = &layout, .plan = &plan,
-                                     .frame_samples = frame_samples, .seed = 2026};
+                                     .frame_samples = frame_samples, .seed = 2026, .progress = progress};
         for (size_t s = 0; s < calls[i].size(); ++s) request.steps.push_back({&params[s], calls[i][s].samples});
         if (reference && calls[i].size() == 1) request.steps[0].samples = reference->call_samples.at(i);
         const fj::IterationStats stats = backend.iterate(request);
@@ -179,6 +180,8 @@ Run iterate_frame(fj::Backend& backend, const std::vector<Call>& calls, const fj
         run.stats.bad_values += stats.bad_values;
         run.stats.idle_lane_rounds += stats.idle_lane_rounds;
         run.stats.packed_carries += stats.packed_carries;
+        run.stats.launches += stats.launches;
+        run.stats.stand_in_launches += stats.stand_in_launches;
     }
     if (backend.name() == "cuda") {
         run.accum = fj::cuda_download_accumulator(backend);
@@ -193,8 +196,9 @@ Run iterate_frame(fj::Backend& backend, const std::vector<Call>& calls, const fj
 }
 
 Run iterate(fj::Backend& backend, const fj::Flame& flame, const fj::KernelOptions& options,
-            uint64_t samples = test_plan().samples, bool density_count = false, const Run* reference = nullptr) {
-    return iterate_frame(backend, {{{&flame, samples}}}, options, density_count, reference);
+            uint64_t samples = test_plan().samples, bool density_count = false, const Run* reference = nullptr,
+            const fj::ProgressFn& progress = {}) {
+    return iterate_frame(backend, {{{&flame, samples}}}, options, density_count, reference, progress);
 }
 
 // The CPU backend plots about what it is asked for: the lanes that start
@@ -464,6 +468,55 @@ TEST_CASE("emulated kernels: a linked kernel (--kernel linked) plots the CPU bac
     const std::vector<Call> calls = {{{&flame, test_plan().samples}, {&later, test_plan().samples / 3}}};
     const Run steps_reference = iterate_frame(*cpu, calls, {});
     check_same_hits(iterate_frame(*cuda, calls, linked, false, &steps_reference), steps_reference);
+}
+
+TEST_CASE("emulated kernels: starting linked (--kernel auto), a frame moves to the specialized kernel between launches and plots the CPU backend's hits, bit for bit") {
+    if (!emulator_ready()) return;
+    const fj::Flame flame = direct_colour_flame();
+    auto cpu = fj::make_cpu_backend({2});
+    CAPTURE(fj::make_kernel_key(flame, {}).canonical());
+    const Run reference = iterate(*cpu, flame, {});
+    // Launches of 37 rounds; after the first (on the linked kernel, since
+    // the specialized one is not cached), the progress report waits for the
+    // background compile, so the second launch finds it ready.
+    fj::CudaBackendOptions options;
+    options.cache_dir = fj::test::scratch_dir("emulated-start-linked-cache");
+    options.launch_rounds = 37;
+    options.max_blocks_per_sm = 1;
+    options.start_linked = true;
+    {
+        auto cuda = fj::make_cuda_backend(options);
+        bool waited = false;
+        const auto wait_once = [&](double) {
+            if (waited) return;
+            fj::cuda_wait_for_compiles(*cuda);
+            waited = true;
+        };
+        const Run run = iterate(*cuda, flame, {}, test_plan().samples, false, &reference, wait_once);
+        check_same_hits(run, reference);
+        CHECK(run.stats.stand_in_launches == 1);
+        CHECK(run.stats.launches > 2);
+    }
+    // The specialized kernel is in the cache now: a new backend (another
+    // process) starts on it.
+    auto cuda = fj::make_cuda_backend(options);
+    const Run cached = iterate(*cuda, flame, {}, test_plan().samples, false, &reference);
+    check_same_hits(cached, reference);
+    CHECK(cached.stats.stand_in_launches == 0);
+    // A kernel compiled ahead of its frame (the next flame's, an animation's
+    // coming structure) is compiled as itself: no stand-in, and no linked
+    // kernel in the cache beside it.
+    options.cache_dir = fj::test::scratch_dir("emulated-start-linked-ahead-cache");
+    auto ahead = fj::make_cuda_backend(options);
+    const fj::KernelKey key = fj::make_kernel_key(flame, {});
+    ahead->prepare_ahead(key, fj::make_param_layout(key, fj::VariationRegistry::standard()));
+    const Run prepared = iterate(*ahead, flame, {}, test_plan().samples, false, &reference);
+    check_same_hits(prepared, reference);
+    CHECK(prepared.stats.stand_in_launches == 0);
+    size_t kernel_files = 0;
+    for (const auto& entry : std::filesystem::directory_iterator(options.cache_dir))
+        kernel_files += entry.path().extension() == ".fjk";
+    CHECK(kernel_files == 1);
 }
 
 TEST_CASE("emulated kernels: launches of a few rounds each continue the chains of one long launch") {

@@ -6,7 +6,9 @@
 
 #include <algorithm>
 #include <cstdlib>
+#include <filesystem>
 #include <sstream>
+#include <utility>
 
 #include "codegen/variation_registry.h"
 #include "cuda/cuda_backend.h"
@@ -110,6 +112,54 @@ TEST_CASE("gpu: an image rendered in strips has the pixels of one piece") {
                                          << " samples differ, by at most " << d.worst);
     CHECK(d.worst <= 1);
     CHECK(d.differing <= one.rgba.size() / 1000);
+}
+
+namespace {
+// Kernel files (not failed compiles) in a kernel cache folder.
+size_t kernel_files(const std::string& dir) {
+    size_t n = 0;
+    for (const auto& entry : std::filesystem::directory_iterator(dir)) n += entry.path().extension() == ".fjk";
+    return n;
+}
+}  // namespace
+
+TEST_CASE("gpu: --kernel auto renders the specialized kernel's image; without nvJitLink it waits for that kernel") {
+    if (!cuda_works()) return;
+    const std::string dir = fj::test::scratch_dir("gpu-auto");
+    const std::string genome = dir + "/g.flam3";
+    fj::test::write_file(genome, fj::test::reduced_genome(
+                                     fj::test::read_file(fj::test::source_path("genomes/default.flam3")), 0.25, 20));
+    // Each render with a kernel cache of its own, so that each compiles.
+    const auto render = [&](const std::string& name, const std::string& seed, const std::string& kernel,
+                            const std::string& environment = "") {
+        const std::string cache = dir + "/cache-" + name;
+        const auto r = run_command("FLAMEJIT_CACHE_DIR=" + quoted(cache) + " " + environment + " " +
+                                   quoted(fj::test::flamejit_binary()) + " render " + quoted(genome) + " -o " +
+                                   quoted(dir + "/" + name + ".png") + " --backend cuda --seed " + seed +
+                                   " --kernel " + kernel);
+        REQUIRE_MESSAGE(r.status == 0, r.output);
+        return std::make_pair(fj::read_png(dir + "/" + name + ".png"), kernel_files(cache));
+    };
+    const auto [specialized, specialized_files] = render("specialized", "4", "specialized");
+    const auto [other_seed, other_files] = render("other-seed", "5", "specialized");
+    const auto [automatic, automatic_files] = render("auto", "4", "auto");
+    const auto [unlinked, unlinked_files] =
+        render("unlinked", "4", "auto", "FLAMEJIT_NVJITLINK_PATH=" + quoted(dir + "/none.so"));
+    CHECK(specialized_files == 1);
+    // The linked stand-in and the specialized kernel, which the process
+    // waited for before it ended.
+    CHECK(automatic_files == 2);
+    CHECK(unlinked_files == 1);
+    // The kernels plot the same hits on the emulator; on a GPU, where the
+    // called xforms may round otherwise, the frame must at least be as
+    // close to the specialized kernel's as another seed's is.
+    CHECK(fj::downsampled_mean_abs_difference(specialized, automatic) <=
+          fj::downsampled_mean_abs_difference(specialized, other_seed));
+    // Without a stand-in, the specialized kernel alone: only float atomics'
+    // order may move a sample by one unit.
+    const SampleDifference d = sample_difference(specialized, unlinked);
+    CHECK(d.worst <= 1);
+    CHECK(d.differing <= specialized.rgba.size() / 1000);
 }
 
 TEST_CASE("gpu: a render state saved on CUDA tone-maps again to a direct render's image and resumes") {

@@ -10,6 +10,7 @@
 #include <cstring>
 #include <filesystem>
 #include <functional>
+#include <optional>
 #include <thread>
 #include <vector>
 
@@ -137,6 +138,31 @@ TEST_CASE("kernel cache: a miss compiles, then memory and a new cache object hit
     CHECK(from_disk.log == first.log);
     CHECK(from_disk.registers == first.registers);
     CHECK(from_disk.compile_ms == first.compile_ms);
+}
+
+TEST_CASE("kernel cache: find returns what memory or disk holds and never compiles") {
+    if (!have_nvrtc()) return;
+    const std::string dir = fj::test::scratch_dir("kernel-cache-find");
+    fj::KernelCache cache(dir);
+    CHECK_FALSE(cache.find(request()).has_value());
+    CHECK(cache.disk_usage().files == 0);  // the miss compiled nothing
+    const fj::CompiledKernel compiled = cache.get(request());
+    CHECK_FALSE(compiled.cache_hit);  // the miss left nothing in memory either
+
+    const std::optional<fj::CompiledKernel> in_memory = cache.find(request());
+    REQUIRE(in_memory.has_value());
+    CHECK(in_memory->cache_hit);
+    CHECK(in_memory->cubin == compiled.cubin);
+
+    fj::KernelCache other(dir);  // another process
+    const std::optional<fj::CompiledKernel> on_disk = other.find(request());
+    REQUIRE(on_disk.has_value());
+    CHECK(on_disk->cubin == compiled.cubin);
+    CHECK(on_disk->registers == compiled.registers);
+    // Held in memory now: the file's loss does not turn get into a compile.
+    std::filesystem::remove(other.file_path(compiled.key));
+    CHECK(other.get(request()).cache_hit);
+    CHECK_FALSE(other.find(request("// another source\n" + std::string(kSource))).has_value());
 }
 
 TEST_CASE("kernel cache: the register count matches the one recorded in the CUBIN") {

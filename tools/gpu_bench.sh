@@ -196,26 +196,35 @@ if wanted codegen; then
     # now the xforms' shared prologue (FJ_SHARED_PROLOGUE, the stitcher's)
     # and the linked kernel (--kernel linked: each xform a program of its
     # own, compiled on this machine's cores at once, called instead of
-    # inlined). The trigonometry's shapes and ptxas's -O1 were measured here
-    # before (the guard adopted, the others not). Each run compiles its own
-    # kernels (the options and the form are in the cache key, and flamejit
-    # turns NVRTC's own cache off), so its compile column is a cold compile;
-    # the shapes alternate, twice at quality $quality and once at 1000 (where
-    # the grid is the occupancy's, which the registers decide), to show the
-    # drift within the phase.
+    # inlined), and --kernel auto (the linked kernel runs while the
+    # specialized one compiles in the background, then gives way to it: its
+    # compile column is the time to the first launch, its stand_in_launches
+    # how many launches the linked kernel ran). The trigonometry's shapes and
+    # ptxas's -O1 were measured here before (the guard adopted, the others
+    # not). Each run has a kernel cache of its own (and flamejit turns NVRTC's
+    # own cache off), so its compile column is a cold compile; the shapes
+    # alternate, twice at quality $quality and once at 1000 (where the grid is
+    # the occupancy's, which the registers decide), to show the drift within
+    # the phase.
     codegen_run() {  # QUALITY LABEL NVRTC_OPTIONS [flamejit options]
         step "bench throughput, quality $1, FLAMEJIT_NVRTC_OPTIONS=$3 ${*:4}"
-        FLAMEJIT_NVRTC_OPTIONS=$3 "$fj" bench throughput "$genomes"/*.flam3 --backend cuda --size $size \
-            --quality "$1" "${@:4}" --json "$out/throughput-q$1-$2.json" 2>&1 | tee -a "$out/summary.txt"
+        local cache
+        cache=$(mktemp -d)
+        FLAMEJIT_CACHE_DIR=$cache FLAMEJIT_NVRTC_OPTIONS=$3 "$fj" bench throughput "$genomes"/*.flam3 \
+            --backend cuda --size $size --quality "$1" "${@:4}" --json "$out/throughput-q$1-$2.json" 2>&1 |
+            tee -a "$out/summary.txt"
+        rm -rf "$cache"
     }
     for round in "" -again; do
         codegen_run $quality flamejit$round ""
         codegen_run $quality shared-prologue$round "-DFJ_SHARED_PROLOGUE"
         codegen_run $quality linked$round "" --kernel linked
+        codegen_run $quality auto$round "" --kernel auto
     done
     codegen_run 1000 flamejit ""
     codegen_run 1000 shared-prologue "-DFJ_SHARED_PROLOGUE"
     codegen_run 1000 linked "" --kernel linked
+    codegen_run 1000 auto "" --kernel auto
     # The same shapes' compile times alone, interleaved, on this machine's
     # cores and NVRTC.
     step "NVRTC compile times of the code shapes (nvrtc_options)"

@@ -110,6 +110,9 @@ struct KernelOptions {
     std::string arch = "sm_90"; // NVRTC target
     Accumulation accumulation = Accumulation::Atomic;
     KernelForm form = KernelForm::Specialized;
+    // Not part of the key: how the CUDA backend gets a specialized kernel
+    // that is not cached yet (--kernel auto, CudaBackendOptions).
+    bool start_linked = false;
 };
 
 struct KernelKey {

@@ -111,7 +111,7 @@ public:
     explicit CudaBackend(const CudaBackendOptions& options)
         : device_(checked_device(options.device)),
           modules_(options.cache_dir, device_, options.arch.empty() ? device_arch(device_) : options.arch,
-                   options.max_blocks_per_sm),
+                   options.max_blocks_per_sm, options.start_linked),
           launch_rounds_(options.launch_rounds) {
         context_made_ = std::async(std::launch::async, [this] { make_context(); });
         try {
@@ -126,9 +126,14 @@ public:
 
     // Compiles (or finds in the cache) without the context, so this runs
     // while make_context does, or on another thread while a frame renders.
-    void prepare(const KernelKey& key, const ParamLayout& layout) override { modules_.prepare(key, layout); }
+    void prepare(const KernelKey& key, const ParamLayout& layout) override { modules_.prepare(key, layout, true); }
+    void prepare_ahead(const KernelKey& key, const ParamLayout& layout) override {
+        modules_.prepare(key, layout, false);
+    }
 
     std::string name() const override { return "cuda"; }
+
+    void wait_for_compiles() { modules_.wait_for_background(); }
 
     void begin_frame(const FramePlan& plan) override {
         make_current();
@@ -167,15 +172,15 @@ public:
         if (hist_w_ == 0) throw std::runtime_error("iterate: begin_frame was not called");
         make_current();
         const auto start = std::chrono::steady_clock::now();
-        const LoadedKernel& kernel = modules_.load(*request.key, *request.layout);
+        const LoadedKernel* kernel = &modules_.load(*request.key, *request.layout);
         if (request.fuse < 0 || request.fuse > 100000) throw std::runtime_error("iterate: fuse must be in 0..100000");
         // How many plotted steps each lane will run in the frame decides the
         // grid and the share of fresh first chains (fj::fresh_chain_fraction,
         // iterate/common.h).
         const uint64_t frame_samples = std::max(request.frame_samples, samples);
-        const unsigned int grid = frame_grid(kernel, frame_samples);
-        const unsigned int pool = grid * kernel.block;
-        prepare_pool(pool, grid, request.seed, kernel,
+        const unsigned int grid = frame_grid(*kernel, frame_samples);
+        const unsigned int pool = grid * kernel->block;
+        prepare_pool(pool, grid, request.seed, *kernel,
                      fj::fresh_chain_fraction(static_cast<float>(static_cast<double>(frame_samples) / pool)),
                      request.fuse);
         // The rounds from the frame's start through this call's samples, as
@@ -213,7 +218,7 @@ public:
         CU_CHECK(cuMemsetD32Async(block_plotted_.get(), 0, 2 * static_cast<size_t>(grid), stream_));
         counters_.reserve(kCounters * sizeof(unsigned long long));
         CU_CHECK(cuMemsetD32Async(counters_.get(), 0, 2 * kCounters, stream_));
-        prepare_packed(kernel);
+        prepare_packed(*kernel);
         StepsArgs steps_args;
         steps_args.stride = static_cast<unsigned int>(stride);
         steps_args.count = static_cast<int>(request.steps.size());
@@ -243,8 +248,9 @@ public:
         while (!done(host_counters)) {
             const unsigned long long plotted_before = host_counters[0];
             const auto launch_start = std::chrono::steady_clock::now();
-            launch_iterate(kernel, grid, steps_args, rounds, request.fuse);
+            launch_iterate(*kernel, grid, steps_args, rounds, request.fuse);
             ++stats.launches;
+            if (kernel->stand_in) ++stats.stand_in_launches;
             CU_CHECK(cuMemcpyDtoHAsync(host_counters, counters_.get(), sizeof host_counters, stream_));
             CU_CHECK(cuStreamSynchronize(stream_));
             const double ms = std::chrono::duration<double, std::milli>(
@@ -265,15 +271,16 @@ public:
                                         : samples - std::min<uint64_t>(samples, host_counters[0]);
             rounds = next_rounds(launch_rounds_ ? launch_rounds_ : rounds, launch_rounds_ ? -1.0 : ms,
                                  rounds_needed(left, host_counters[0]));
+            if (kernel->stand_in) kernel = replacement(*kernel, request, grid);
         }
         stats.samples = host_counters[0];
         stats.bad_values = host_counters[1];
         stats.idle_lane_rounds = host_counters[2];
         stats.packed_carries = host_counters[3];
-        stats.registers = kernel.registers;
-        stats.blocks_per_sm = static_cast<int>(grid / sm_count(kernel));
+        stats.registers = kernel->registers;
+        stats.blocks_per_sm = static_cast<int>(grid / sm_count(*kernel));
         stats.threads = pool;
-        stats.cache_slots = kernel.cache_bits ? 1u << kernel.cache_bits : 0u;
+        stats.cache_slots = kernel->cache_bits ? 1u << kernel->cache_bits : 0u;
         stats.seconds =
             std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
         return stats;
@@ -509,6 +516,18 @@ private:
         packed_flush_ = nullptr;
     }
 
+    // The kernel that a stand-in (KernelModules, starting linked) gives way
+    // to once it is compiled, loaded, and able to run the frame's grid with
+    // its pool; the stand-in until then. Its hit cache (--accumulate shared)
+    // is flushed at each launch's end and its packed words are the same, so
+    // the accumulator carries over.
+    const LoadedKernel* replacement(const LoadedKernel& current, const IterationRequest& request, unsigned int grid) {
+        const LoadedKernel* ready = modules_.upgrade(*request.key, *request.layout);
+        if (!ready || ready->block != current.block || grid > ready->grid) return &current;
+        prepare_packed(*ready);
+        return ready;
+    }
+
     static unsigned int sm_count(const LoadedKernel& kernel) { return kernel.grid / kernel.blocks_per_sm; }
 
     // The blocks a frame of `frame_samples` iterates with (kLaneSamples).
@@ -599,6 +618,12 @@ private:
 
 std::unique_ptr<Backend> make_cuda_backend(const CudaBackendOptions& options) {
     return std::make_unique<CudaBackend>(options);
+}
+
+void cuda_wait_for_compiles(Backend& backend) {
+    auto* cuda = dynamic_cast<CudaBackend*>(&backend);
+    if (!cuda) throw std::runtime_error("cuda_wait_for_compiles: not a CUDA backend");
+    cuda->wait_for_compiles();
 }
 
 std::vector<float> cuda_download_accumulator(Backend& backend) {

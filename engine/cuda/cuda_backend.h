@@ -33,6 +33,10 @@ struct CudaBackendOptions {
     // the same trajectories.
     unsigned int launch_rounds = 0;
     int max_blocks_per_sm = 0;
+    // A specialized kernel not in the kernel cache is first stood in for by
+    // its linked form while it compiles in the background (--kernel auto;
+    // cuda/kernel_modules.h).
+    bool start_linked = false;
 };
 
 // Throws std::runtime_error (CudaError for driver calls) with the reason CUDA
@@ -41,6 +45,10 @@ struct CudaBackendOptions {
 // (Backend::prepare compiles meanwhile); a failure to make it is thrown by
 // the first call that needs it.
 std::unique_ptr<Backend> make_cuda_backend(const CudaBackendOptions& options);
+
+// Waits for the kernels a CUDA backend compiles in the background (starting
+// linked): the next launch then runs the specialized kernel. For tests.
+void cuda_wait_for_compiles(Backend& backend);
 
 // The accumulator of a CUDA backend copied to the host: hist_width ×
 // hist_height RGBA floats, row-major. For tests and diagnostics.

@@ -9,6 +9,7 @@
 #include <algorithm>
 #include <cerrno>
 #include <charconv>
+#include <chrono>
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
@@ -223,6 +224,32 @@ CompiledKernel KernelCache::get(const CompileRequest& request) {
         memory_.erase(key);  // a later call may try again (the source may be fixed)
         throw;
     }
+}
+
+std::optional<CompiledKernel> KernelCache::find(const CompileRequest& request) {
+    const std::string key = key_for(request);
+    {
+        std::lock_guard<std::mutex> lock(mutex_);
+        if (auto found = memory_.find(key); found != memory_.end()) {
+            if (found->second.wait_for(std::chrono::seconds(0)) != std::future_status::ready) return std::nullopt;
+            try {
+                CompiledKernel kernel = found->second.get();
+                kernel.cache_hit = true;
+                return kernel;
+            } catch (...) {
+                return std::nullopt;  // a failed compile, about to be forgotten
+            }
+        }
+    }
+    // Read outside the lock, and published only if no `get` began meanwhile
+    // (its entry then stands: it reads the same file or compiles the same key).
+    CompiledKernel kernel;
+    if (!load_from_disk(key, &kernel)) return std::nullopt;
+    std::promise<CompiledKernel> held;
+    held.set_value(kernel);
+    std::lock_guard<std::mutex> lock(mutex_);
+    memory_.emplace(key, held.get_future().share());
+    return kernel;
 }
 
 bool KernelCache::load_from_disk(const std::string& key, CompiledKernel* out) {

@@ -35,6 +35,7 @@
 #include <future>
 #include <map>
 #include <mutex>
+#include <optional>
 #include <string>
 
 #include "cuda/compiler.h"
@@ -68,6 +69,11 @@ public:
     // stored). Safe to call from several threads; one key is compiled once
     // per process even when asked for concurrently.
     CompiledKernel get(const CompileRequest& request);
+
+    // The kernel for `request` if memory or disk holds it, without compiling
+    // and without waiting for a compile of it in progress; a disk hit is
+    // then held in memory, so a `get` that follows reads nothing again.
+    std::optional<CompiledKernel> find(const CompileRequest& request);
 
     // The key `get` would use; throws std::runtime_error if NVRTC is unusable.
     std::string key_for(const CompileRequest& request) const;

@@ -12,12 +12,19 @@
 #include "codegen/stitcher.h"
 #include "codegen/switch_kernel.h"
 #include "codegen/variation_registry.h"
+#include "cuda/nvjitlink_api.h"
 
 namespace fj {
 namespace {
 
 // Bytes of one slot of the shared-memory hit cache (FJ_CACHE_WORDS words).
 constexpr unsigned int kCacheSlotBytes = 5 * sizeof(unsigned int);
+
+// What runs while a specialized kernel compiles in the background.
+KernelKey stand_in(KernelKey key) {
+    key.form = KernelForm::Linked;
+    return key;
+}
 
 }  // namespace
 
@@ -28,13 +35,21 @@ std::string device_arch(CUdevice device) {
     return "sm_" + std::to_string(major) + std::to_string(minor);
 }
 
-KernelModules::KernelModules(const std::string& cache_dir, CUdevice device, std::string arch, int max_blocks_per_sm)
-    : cache_(cache_dir), device_(device), arch_(std::move(arch)), max_blocks_per_sm_(max_blocks_per_sm) {
+KernelModules::KernelModules(const std::string& cache_dir, CUdevice device, std::string arch, int max_blocks_per_sm,
+                             bool start_linked)
+    : cache_(cache_dir),
+      device_(device),
+      arch_(std::move(arch)),
+      max_blocks_per_sm_(max_blocks_per_sm),
+      start_linked_(start_linked) {
+    if (start_linked_)
+        linker_usable_ = std::async(std::launch::async, [] { return nvjitlink_available(nullptr); }).share();
     CU_CHECK(cuDeviceGetAttribute(&sm_count_, CU_DEVICE_ATTRIBUTE_MULTIPROCESSOR_COUNT, device_));
 }
 
-void KernelModules::prepare(const KernelKey& requested, const ParamLayout& layout) {
-    const KernelKey key = device_key(requested);
+void KernelModules::prepare(const KernelKey& requested, const ParamLayout& layout, bool now) {
+    KernelKey key = device_key(requested);
+    if (now && compiling_in_background(key, layout)) key = stand_in(key);
     const std::string id = key.canonical();
     {
         std::lock_guard<std::mutex> lock(mutex_);
@@ -50,7 +65,8 @@ void KernelModules::prepare(const KernelKey& requested, const ParamLayout& layou
 // prepare and asked for here is compiled once (the cache waits for the
 // first request).
 const LoadedKernel& KernelModules::load(const KernelKey& requested, const ParamLayout& layout) {
-    const KernelKey key = device_key(requested);
+    KernelKey key = device_key(requested);
+    if (compiling_in_background(key, layout)) key = stand_in(key);
     const std::string id = key.canonical();
     std::optional<CompiledKernel> early;
     {
@@ -86,6 +102,7 @@ const LoadedKernel& KernelModules::load(const KernelKey& requested, const ParamL
         kernel.blocks_per_sm = per_sm;
         kernel.fixed_blocks = max_blocks_per_sm_ > 0;
         kernel.registers = compiled.registers;
+        kernel.stand_in = key.form != requested.form;
     } catch (...) {
         cuda_driver().cuModuleUnload(kernel.module);
         throw;
@@ -93,6 +110,61 @@ const LoadedKernel& KernelModules::load(const KernelKey& requested, const ParamL
     std::lock_guard<std::mutex> lock(mutex_);
     prepared_.erase(id);  // a prepare that finished while this compiled
     return loaded_.emplace(id, kernel).first->second;
+}
+
+const LoadedKernel* KernelModules::upgrade(const KernelKey& requested, const ParamLayout& layout) {
+    const KernelKey key = device_key(requested);
+    if (!start_linked_ || key.form != KernelForm::Specialized) return nullptr;
+    const std::string id = key.canonical();
+    {
+        std::lock_guard<std::mutex> lock(mutex_);
+        if (auto found = loaded_.find(id); found != loaded_.end()) return &found->second;
+        if (!prepared_.count(id)) {
+            if (auto failed = failed_.find(id); failed != failed_.end()) std::rethrow_exception(failed->second);
+            return nullptr;
+        }
+    }
+    return &load(requested, layout);
+}
+
+void KernelModules::wait_for_background() {
+    std::vector<std::future<void>*> running;
+    {
+        std::lock_guard<std::mutex> lock(mutex_);
+        for (auto& [id, compile] : background_) running.push_back(&compile);
+    }
+    // Entries are never erased while the modules live, so the pointers hold.
+    for (std::future<void>* compile : running) compile->wait();
+}
+
+// Starting linked, whether `key` (the device's) is to be stood in for while
+// it compiles in the background; its compile starts here, once. A kernel
+// held in memory or in the cache is used at once, as is one that cannot
+// have a stand-in (not specialized, or no nvJitLink to link one).
+bool KernelModules::compiling_in_background(const KernelKey& key, const ParamLayout& layout) {
+    if (!start_linked_ || key.form != KernelForm::Specialized || !linker_usable_.get()) return false;
+    const std::string id = key.canonical();
+    {
+        std::lock_guard<std::mutex> lock(mutex_);
+        if (loaded_.count(id) || prepared_.count(id)) return false;
+        if (auto failed = failed_.find(id); failed != failed_.end()) std::rethrow_exception(failed->second);
+        if (background_.count(id)) return true;
+    }
+    CompileRequest request = kernel_request(key, layout);
+    if (cache_.find(request)) return false;  // `compile` gets it from memory now
+    std::lock_guard<std::mutex> lock(mutex_);
+    if (background_.count(id)) return true;  // another thread started it meanwhile
+    background_.emplace(id, std::async(std::launch::async, [this, id, request = std::move(request)] {
+        try {
+            CompiledKernel compiled = cache_.get(request);
+            std::lock_guard<std::mutex> done(mutex_);
+            if (!loaded_.count(id)) prepared_.emplace(id, std::move(compiled));  // else compiled ahead, and loaded
+        } catch (...) {
+            std::lock_guard<std::mutex> done(mutex_);
+            failed_.emplace(id, std::current_exception());
+        }
+    }));
+    return true;
 }
 
 void KernelModules::unload_all() {

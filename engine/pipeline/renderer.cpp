@@ -37,6 +37,7 @@ Renderer::Renderer(const RenderOptions& options) : options_(options) {
         cuda.device = options.devices[0];
         cuda.arch = options.kernel.arch;
         cuda.max_blocks_per_sm = options.max_blocks_per_sm;
+        cuda.start_linked = options.kernel.start_linked;
         try {
             backend_ = make_cuda_backend(cuda);
         } catch (const InputError&) {
@@ -94,8 +95,8 @@ void Renderer::prefetch(const Flame& flame) {
     prefetched_ = std::async(std::launch::async, [this, flame, options = frame_options()] {
         try {
             const PreparedFrame frame = prepare_still(flame, options);
-            backend_->prepare(frame.key, frame.layout);
-            for (auto& helper : helpers_) helper->prepare(frame.key, frame.layout);
+            backend_->prepare_ahead(frame.key, frame.layout);
+            for (auto& helper : helpers_) helper->prepare_ahead(frame.key, frame.layout);
         } catch (const std::exception&) {
             // render() meets the same failure and reports it.
         }
@@ -105,8 +106,8 @@ void Renderer::prefetch(const Flame& flame) {
 bool Renderer::compile_ahead(const KernelKey& key, const ParamLayout& layout) {
     std::shared_lock lock(backends_mutex_);
     if (backend_name_ != "cuda") return false;
-    backend_->prepare(key, layout);
-    for (auto& helper : helpers_) helper->prepare(key, layout);
+    backend_->prepare_ahead(key, layout);
+    for (auto& helper : helpers_) helper->prepare_ahead(key, layout);
     return true;
 }
 
@@ -280,6 +281,8 @@ RenderResult Renderer::render_plan_once(const PreparedFrame& frame, uint64_t see
         result.stats.bad_values += stats.bad_values;
         result.stats.idle_lane_rounds += stats.idle_lane_rounds;
         result.stats.packed_carries += stats.packed_carries;
+        result.stats.launches += stats.launches;
+        result.stats.stand_in_launches += stats.stand_in_launches;
         result.stats.seconds += stats.seconds;
         // The launch shape is the kernel's, the same for every pass.
         result.stats.registers = stats.registers;
@@ -336,6 +339,8 @@ void add_stats(IterationStats& total, const IterationStats& more) {
     total.idle_lane_rounds += more.idle_lane_rounds;
     total.packed_carries += more.packed_carries;
     total.threads += more.threads;
+    total.launches += more.launches;
+    total.stand_in_launches += more.stand_in_launches;
 }
 
 }  // namespace
