@@ -26,7 +26,9 @@
 // FJ_EMULATOR_INCLUDE (the folder of cuda_emulator.h; default the source's),
 // FJ_EMULATOR_FLAGS (more compiler options: "-fsanitize=undefined" checks
 // the kernels for undefined behaviour; "-fsanitize=address" their memory
-// accesses, in a process built with AddressSanitizer).
+// accesses, in a process built with AddressSanitizer), FJ_STAND_IN_REFUSE (a
+// program whose source holds this text fails as a compile error would, for
+// tests of what follows one).
 #include <nvrtc.h>
 
 #include <unistd.h>
@@ -180,6 +182,11 @@ std::filesystem::path scratch_folder() {
 // -rdc=true, an object file for the stand-in linker).
 nvrtcResult compile(Program& p, int count, const char* const* options) {
     namespace fs = std::filesystem;
+    const std::string refused = setting("FJ_STAND_IN_REFUSE", "");
+    if (!refused.empty() && p.source.find(refused) != std::string::npos) {
+        p.log = p.name + ": error: refused by FJ_STAND_IN_REFUSE (\"" + refused + "\")\n";
+        return NVRTC_ERROR_COMPILATION;
+    }
     const fs::path dir = scratch_folder();
     if (dir.empty()) return NVRTC_ERROR_OUT_OF_MEMORY;
     const bool relocatable = has_option(count, options, "-rdc=true");
