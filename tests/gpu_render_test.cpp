@@ -123,7 +123,7 @@ size_t kernel_files(const std::string& dir) {
 }
 }  // namespace
 
-TEST_CASE("gpu: --kernel auto renders the specialized kernel's image; without nvJitLink it waits for that kernel") {
+TEST_CASE("gpu: --kernel linked and auto render the specialized kernel's image; without nvJitLink auto waits for that kernel") {
     if (!cuda_works()) return;
     const std::string dir = fj::test::scratch_dir("gpu-auto");
     const std::string genome = dir + "/g.flam3";
@@ -142,19 +142,27 @@ TEST_CASE("gpu: --kernel auto renders the specialized kernel's image; without nv
     };
     const auto [specialized, specialized_files] = render("specialized", "4", "specialized");
     const auto [other_seed, other_files] = render("other-seed", "5", "specialized");
+    const auto [linked, linked_files] = render("linked", "4", "linked");
     const auto [automatic, automatic_files] = render("auto", "4", "auto");
     const auto [unlinked, unlinked_files] =
         render("unlinked", "4", "auto", "FLAMEJIT_NVJITLINK_PATH=" + quoted(dir + "/none.so"));
     CHECK(specialized_files == 1);
+    CHECK(linked_files == 1);
     // The linked stand-in and the specialized kernel, which the process
     // waited for before it ended.
     CHECK(automatic_files == 2);
     CHECK(unlinked_files == 1);
     // The kernels plot the same hits on the emulator; on a GPU, where the
-    // called xforms may round otherwise, the frame must at least be as
-    // close to the specialized kernel's as another seed's is.
-    CHECK(fj::downsampled_mean_abs_difference(specialized, automatic) <=
-          fj::downsampled_mean_abs_difference(specialized, other_seed));
+    // called xforms may round otherwise (and one rounding apart, the chains
+    // go their own ways), the frames must be about as close to the
+    // specialized kernel's as another seed's is, with the margin of the
+    // fidelity case above.
+    const double seeds_apart = fj::downsampled_mean_abs_difference(specialized, other_seed);
+    MESSAGE("mean differences from the specialized kernel's frame: another seed " << seeds_apart << ", linked "
+            << fj::downsampled_mean_abs_difference(specialized, linked) << ", auto "
+            << fj::downsampled_mean_abs_difference(specialized, automatic));
+    CHECK(fj::downsampled_mean_abs_difference(specialized, linked) <= 1.5 * seeds_apart);
+    CHECK(fj::downsampled_mean_abs_difference(specialized, automatic) <= 1.5 * seeds_apart);
     // Without a stand-in, the specialized kernel alone: only float atomics'
     // order may move a sample by one unit.
     const SampleDifference d = sample_difference(specialized, unlinked);
