@@ -234,7 +234,7 @@ TEST_CASE("stitcher: one function per xform holding exactly its variations, no s
     MESSAGE("stitched source: " << dir << "/kernel.cu");
 }
 
-TEST_CASE("stitcher: a linked kernel is a program of entry points calling one program per xform") {
+TEST_CASE("stitcher: a linked kernel is a program of entry points calling one program per xform, and the seeding kernel's") {
     const auto& reg = fj::VariationRegistry::standard();
     fj::Flame f = sample_flame();
     f.xforms.push_back(make_xform({"julian", "spherical"}, 1.0));
@@ -250,12 +250,25 @@ TEST_CASE("stitcher: a linked kernel is a program of entry points calling one pr
 
     const fj::ParamLayout layout = fj::make_param_layout(key, reg);
     const fj::KernelPrograms programs = fj::kernel_programs(key, layout, reg, fj::SnippetSource::standard());
-    REQUIRE(programs.sources.size() == 5);
+    REQUIRE(programs.sources.size() == 6);
     CHECK(programs.part_registers == 32);
     const std::string& main = programs.sources[0];
-    // The entry points and a call per xform and for the final xform; no variations.
+    // The iteration's entry points and a call per xform and for the final
+    // xform; no variations, and no seeding kernel: that is the last program,
+    // alone with the prologue, the same for every key.
     CHECK(main.find("fj_iterate(") != std::string::npos);
-    CHECK(main.find("fj_seed(") != std::string::npos);
+    CHECK(main.find("#define FJ_SEED_APART 1") != std::string::npos);
+    const std::string& seed = programs.sources[5];
+    CHECK(seed.find("extern \"C\" __global__ void fj_seed(") != std::string::npos);
+    CHECK(seed.find("FJ_SEED_APART 1") == std::string::npos);
+    CHECK(seed.find("fj_iterate") == std::string::npos);
+    for (const char* name : {"linear", "spherical", "julia", "julian"})
+        CHECK(seed.find(std::string("FJ_VARIATION(") + name + ")") == std::string::npos);
+    fj::Flame other = f;
+    other.xforms.pop_back();
+    const fj::KernelKey other_key = fj::make_kernel_key(other, linked);
+    CHECK(fj::kernel_programs(other_key, fj::make_param_layout(other_key, reg), reg, fj::SnippetSource::standard())
+              .sources.back() == seed);
     for (const char* name : {"linear", "spherical", "julia", "julian"})
         CHECK(main.find(std::string("FJ_VARIATION(") + name + ")") == std::string::npos);
     CHECK(main.find("void fj_xform_") == std::string::npos);
@@ -295,8 +308,8 @@ TEST_CASE("stitcher: a linked kernel is a program of entry points calling one pr
     CHECK(fj::linked_xform_registers(steps) == 168);
     // For people to read: every program, under its banner.
     const std::string text = fj::kernel_source(key, layout, reg, fj::SnippetSource::standard());
-    CHECK(text.find("// ==== program 5 of 5") != std::string::npos);
-    CHECK(text.find(programs.sources[4]) != std::string::npos);
+    CHECK(text.find("// ==== program 6 of 6") != std::string::npos);
+    CHECK(text.find(programs.sources[5]) != std::string::npos);
 }
 
 TEST_CASE("stitcher: a shared helper comes with the snippets that include it, once, after its own helpers") {

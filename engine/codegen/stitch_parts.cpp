@@ -114,7 +114,12 @@ void write_code_switches(std::ostream& out, const KernelKey& key) {
 
 void write_iterate_template(std::ostream& out, const SnippetSource& source) {
     out << "// ---- iterate/accumulate.cuh\n" << strip_includes(need(source, "iterate/accumulate.cuh")) << "\n";
-    out << "// ---- iterate/iterate_kernel.cuh\n" << strip_includes(need(source, "iterate/iterate_kernel.cuh"));
+    write_seed_kernel(out, source);
+    out << "\n// ---- iterate/iterate_kernel.cuh\n" << strip_includes(need(source, "iterate/iterate_kernel.cuh"));
+}
+
+void write_seed_kernel(std::ostream& out, const SnippetSource& source) {
+    out << "// ---- iterate/seed.cuh\n" << strip_includes(need(source, "iterate/seed.cuh"));
 }
 
 }  // namespace fj::stitch

@@ -43,8 +43,14 @@ void write_variations(std::ostream& out, const std::set<int>& ids, const Variati
 void write_code_switches(std::ostream& out, const KernelKey& key);
 
 // The iteration kernel template, preceded by its accumulation modes
-// (iterate/accumulate.cuh); it expects fj_apply_xform (and fj_apply_final)
-// and the layout macros to be defined above it.
+// (iterate/accumulate.cuh) and the pool's points with their seeding kernel
+// (iterate/seed.cuh, whose fj_seed FJ_SEED_APART leaves out); it expects
+// fj_apply_xform (and fj_apply_final) and the layout macros to be defined
+// above it.
 void write_iterate_template(std::ostream& out, const SnippetSource& source);
+
+// The seeding kernel alone (iterate/seed.cuh), after write_prologue: it
+// needs nothing of a genome.
+void write_seed_kernel(std::ostream& out, const SnippetSource& source);
 
 }  // namespace fj::stitch

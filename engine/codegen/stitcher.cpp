@@ -309,6 +309,7 @@ std::vector<std::string> stitch_linked_kernel(const KernelKey& key, const ParamL
     stitch::write_prologue(main, "a linked kernel's entry points; " + key_text, source);
     write_template_constants(main, key, layout);
     write_linked_dispatch(main, key, layout);
+    main << "// fj_seed: the last program\n#define FJ_SEED_APART 1\n\n";
     stitch::write_iterate_template(main, source);
     programs.push_back(main.str());
     // One program per xform: its variations, its function as stitch_kernel
@@ -337,6 +338,11 @@ std::vector<std::string> stitch_linked_kernel(const KernelKey& key, const ParamL
     }
     if (key.has_final)
         write_program(key.final_xform, layout.final_xform, "fj_apply_final", "final xform", false, "fj_linked_final");
+    // The seeding kernel, the same for every genome.
+    std::ostringstream seed;
+    stitch::write_prologue(seed, "the seeding kernel of linked kernels", source);
+    stitch::write_seed_kernel(seed, source);
+    programs.push_back(seed.str());
     return programs;
 }
 

@@ -5,7 +5,8 @@
 //   FJ_BLOCK            threads per block (multiple of 32)
 //   FJ_SHUFFLE_NONE / _RING / _FULL / _DIVERGENT (one of them)
 //   FJ_ACCUM_ATOMIC / _SCALAR / _WARP / _SHARED / _PACKED / _NONE (one of them;
-//                       accumulate.cuh, placed before this file, holds the modes)
+//                       accumulate.cuh, placed before this file, holds the modes;
+//                       seed.cuh, placed there too, FjPoint and fj_seed)
 //   FJ_XAOS             1 when selection depends on the previous xform
 //   FJ_PALETTE_LINEAR   1 for palette_mode="linear"
 //   FJ_HAS_FINAL        1 when there is a final xform
@@ -46,11 +47,6 @@
 #else
 #define FJ_EXCHANGE 0
 #endif
-
-struct FjPoint {
-    float x, y, c;
-    int state;  // fj::point_state
-};
 
 // flam3's count channel: every hit also adds visibility·255 (truncated) to
 // a count that ignores palette alpha and temporal weights and only chooses
@@ -99,23 +95,6 @@ fj_atomic_ceiling(FjAccumTarget target, unsigned int cells, const unsigned int* 
     fj_accum_close(accum);
 }
 #endif
-
-// Fresh points: uniform in [-1,1]², colour uniform in [0,1] (flam3's chain
-// start); a share `fresh_fraction` of them plot after the fuse, the others
-// settle first (fj::fresh_chain_fraction says why).
-extern "C" __global__ void fj_seed(float4* __restrict__ points, unsigned long long* __restrict__ rng_states,
-                                   unsigned long long seed, unsigned int count, float fresh_fraction, int fuse) {
-    const unsigned int i = blockIdx.x * blockDim.x + threadIdx.x;
-    if (i >= count) return;
-    fj::Rng rng = fj::make_rng(seed, i);
-    FjPoint p;
-    p.x = fj::rand11(rng);
-    p.y = fj::rand11(rng);
-    p.c = fj::rand01(rng);
-    p.state = fj::first_chain_state(fj::rand01(rng), fresh_fraction, fuse);
-    points[i] = *reinterpret_cast<float4*>(&p);
-    rng_states[i] = rng.state;
-}
 
 // Registers. The specialized kernels (FJ_FULL_OCCUPANCY, set by the
 // stitcher) are compiled for 2048 resident threads per SM, the most sm_80 and
