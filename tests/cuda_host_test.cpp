@@ -12,6 +12,7 @@
 
 #include <algorithm>
 #include <cstdlib>
+#include <memory>
 #include <string>
 #include <thread>
 #include <vector>
@@ -24,6 +25,7 @@
 #include "cuda/cuda_backend.h"
 #include "cuda/driver_api.h"
 #include "cuda/kernel_cache.h"
+#include "cuda/kernel_modules.h"
 #include "cuda/nvrtc_api.h"
 #include "errors.h"
 #include "pipeline/renderer.h"
@@ -208,6 +210,29 @@ TEST_CASE("cuda host: a kernel prepared on another thread while a frame renders 
     CHECK(one.threads == two.threads);
     // Both kernels are in the cache folder: each compiled once.
     CHECK(fj::KernelCache(options.cache_dir, 0).disk_usage().files == 2);
+}
+
+TEST_CASE("cuda host: backends given one kernel cache compile into it") {
+    if (!have_nvrtc()) return;
+    // A folder that cannot be made: the cache holds kernels in memory only,
+    // so what find sees there, a backend put in that very object.
+    const std::string dir = fj::test::scratch_dir("stand-in-shared-cache");
+    fj::test::write_file(dir + "/not-a-folder", "x");
+    auto cache = std::make_shared<fj::KernelCache>(dir + "/not-a-folder/cache");
+    REQUIRE_FALSE(cache->disk_enabled());
+    fj::CudaBackendOptions options;
+    options.kernel_cache = cache;
+    options.launch_rounds = 4;
+    auto first = fj::make_cuda_backend(options);
+    auto second = fj::make_cuda_backend(options);
+    const Frame frame;  // for sm_90, the stand-in device's arch
+    const fj::CompileRequest request = fj::kernel_request(frame.key, frame.layout);
+    CHECK_FALSE(cache->find(request).has_value());
+    first->prepare(frame.key, frame.layout);
+    CHECK(cache->find(request).has_value());
+    // The other runs the frame with it.
+    second->begin_frame(frame.plan);
+    CHECK(second->iterate(frame.request()).registers > 0);
 }
 
 TEST_CASE("cuda host: a renderer's prefetch compiles the next flame's kernel, and waits for it when destroyed") {

@@ -110,8 +110,9 @@ public:
     // the first call that does need it waits for it (make_current).
     explicit CudaBackend(const CudaBackendOptions& options)
         : device_(checked_device(options.device)),
-          modules_(options.cache_dir, device_, options.arch.empty() ? device_arch(device_) : options.arch,
-                   options.max_blocks_per_sm, options.start_linked),
+          modules_(options.kernel_cache ? options.kernel_cache : std::make_shared<KernelCache>(options.cache_dir),
+                   device_, options.arch.empty() ? device_arch(device_) : options.arch, options.max_blocks_per_sm,
+                   options.start_linked),
           launch_rounds_(options.launch_rounds) {
         context_made_ = std::async(std::launch::async, [this] { make_context(); });
         try {

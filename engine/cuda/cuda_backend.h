@@ -18,10 +18,16 @@
 
 namespace fj {
 
+class KernelCache;
+
 struct CudaBackendOptions {
     int device = 0;
     std::string arch;       // NVRTC target; empty = the device's own (sm_XY)
     std::string cache_dir;  // empty = KernelCache's default folder
+    // A kernel cache to use instead of one of the backend's own in cache_dir:
+    // the devices of one render share one, so that a kernel they all need
+    // (a key is per arch) compiles once however they ask for it.
+    std::shared_ptr<KernelCache> kernel_cache;
     // A fixed launch shape instead of a measured one, for tests that compare
     // kernels hit for hit. `launch_rounds` > 0: every launch runs that many
     // rounds (the last one only what the samples still need) instead of

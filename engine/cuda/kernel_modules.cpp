@@ -35,9 +35,9 @@ std::string device_arch(CUdevice device) {
     return "sm_" + std::to_string(major) + std::to_string(minor);
 }
 
-KernelModules::KernelModules(const std::string& cache_dir, CUdevice device, std::string arch, int max_blocks_per_sm,
-                             bool start_linked)
-    : cache_(cache_dir),
+KernelModules::KernelModules(std::shared_ptr<KernelCache> cache, CUdevice device, std::string arch,
+                             int max_blocks_per_sm, bool start_linked)
+    : cache_(std::move(cache)),
       device_(device),
       arch_(std::move(arch)),
       max_blocks_per_sm_(max_blocks_per_sm),
@@ -151,12 +151,12 @@ bool KernelModules::compiling_in_background(const KernelKey& key, const ParamLay
         if (background_.count(id)) return true;
     }
     CompileRequest request = kernel_request(key, layout);
-    if (cache_.find(request)) return false;  // `compile` gets it from memory now
+    if (cache_->find(request)) return false;  // `compile` gets it from memory now
     std::lock_guard<std::mutex> lock(mutex_);
     if (background_.count(id)) return true;  // another thread started it meanwhile
     background_.emplace(id, std::async(std::launch::async, [this, id, request = std::move(request)] {
         try {
-            CompiledKernel compiled = cache_.get(request);
+            CompiledKernel compiled = cache_->get(request);
             std::lock_guard<std::mutex> done(mutex_);
             if (!loaded_.count(id)) prepared_.emplace(id, std::move(compiled));  // else compiled ahead, and loaded
         } catch (...) {
@@ -193,7 +193,7 @@ CompileRequest kernel_request(const KernelKey& key, const ParamLayout& layout) {
 }
 
 CompiledKernel KernelModules::compile(const KernelKey& key, const ParamLayout& layout) {
-    return cache_.get(kernel_request(key, layout));
+    return cache_->get(kernel_request(key, layout));
 }
 
 // The hit cache of --accumulate shared takes the shared memory that

@@ -23,6 +23,7 @@
 #include <exception>
 #include <future>
 #include <map>
+#include <memory>
 #include <mutex>
 #include <string>
 
@@ -60,10 +61,11 @@ CompileRequest kernel_request(const KernelKey& key, const ParamLayout& layout);
 
 class KernelModules {
 public:
-    // `arch`: the NVRTC target (the device's own, or what the user named);
-    // `max_blocks_per_sm` > 0 caps the grid (CudaBackendOptions says why);
-    // `start_linked`: above.
-    KernelModules(const std::string& cache_dir, CUdevice device, std::string arch, int max_blocks_per_sm,
+    // `cache`: where kernels are compiled and kept (other devices' modules
+    // may share it); `arch`: the NVRTC target (the device's own, or what the
+    // user named); `max_blocks_per_sm` > 0 caps the grid
+    // (CudaBackendOptions says why); `start_linked`: above.
+    KernelModules(std::shared_ptr<KernelCache> cache, CUdevice device, std::string arch, int max_blocks_per_sm,
                   bool start_linked);
     KernelModules(const KernelModules&) = delete;
     KernelModules& operator=(const KernelModules&) = delete;
@@ -92,7 +94,7 @@ private:
     bool compiling_in_background(const KernelKey& key, const ParamLayout& layout);
     void size_hit_cache(LoadedKernel& kernel, int blocks_per_sm);
 
-    KernelCache cache_;
+    std::shared_ptr<KernelCache> cache_;
     CUdevice device_;
     std::string arch_;
     int max_blocks_per_sm_;

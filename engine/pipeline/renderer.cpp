@@ -13,6 +13,7 @@
 #include "cpu/cpu_backend.h"
 #include "cuda/cuda_backend.h"
 #include "cuda/driver_api.h"
+#include "cuda/kernel_cache.h"
 #include "elapsed.h"
 #include "errors.h"
 #include "iterate/common.h"
@@ -38,6 +39,7 @@ Renderer::Renderer(const RenderOptions& options) : options_(options) {
         cuda.arch = options.kernel.arch;
         cuda.max_blocks_per_sm = options.max_blocks_per_sm;
         cuda.start_linked = options.kernel.start_linked;
+        cuda.kernel_cache = std::make_shared<KernelCache>();  // one for all the devices
         try {
             backend_ = make_cuda_backend(cuda);
         } catch (const InputError&) {
