@@ -31,7 +31,7 @@ std::string stitch_kernel(const KernelKey& key, const ParamLayout& layout,
 // (fj_linked_final); then one program per xform, and one for the final
 // xform, that defines it, with that xform's variations only; last the
 // seeding kernel, which needs nothing of the genome. Each compiles on its
-// own, with -rdc=true (the others than the first with
+// own, with -rdc=true (all but the first with
 // -maxrregcount=linked_xform_registers), and nvJitLink links them into one
 // CUBIN. The xforms' code is what stitch_kernel writes, the shared-prologue
 // shape aside.
