@@ -139,8 +139,9 @@ void KernelModules::wait_for_background() {
 
 // Starting linked, whether `key` (the device's) is to be stood in for while
 // it compiles in the background; its compile starts here, once. A kernel
-// held in memory or in the cache is used at once, as is one that cannot
-// have a stand-in (not specialized, or no nvJitLink to link one).
+// held in memory or in the cache is used at once (held as prepared, so that
+// it is not stitched and looked up again), as is one that cannot have a
+// stand-in (not specialized, or no nvJitLink to link one).
 bool KernelModules::compiling_in_background(const KernelKey& key, const ParamLayout& layout) {
     if (!start_linked_ || key.form != KernelForm::Specialized || !linker_usable_.get()) return false;
     const std::string id = key.canonical();
@@ -151,8 +152,12 @@ bool KernelModules::compiling_in_background(const KernelKey& key, const ParamLay
         if (background_.count(id)) return true;
     }
     CompileRequest request = kernel_request(key, layout);
-    if (cache_->find(request)) return false;  // `compile` gets it from memory now
+    std::optional<CompiledKernel> cached = cache_->find(request);
     std::lock_guard<std::mutex> lock(mutex_);
+    if (cached) {
+        if (!loaded_.count(id)) prepared_.emplace(id, std::move(*cached));
+        return false;
+    }
     if (background_.count(id)) return true;  // another thread started it meanwhile
     background_.emplace(id, std::async(std::launch::async, [this, id, request = std::move(request)] {
         try {
