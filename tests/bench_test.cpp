@@ -27,20 +27,11 @@ namespace {
 
 using fj::test::quoted;
 
-// The compile cases need NVRTC, which every build machine has (the toolkit
-// is a build dependency): its absence fails them.
-bool nvrtc_present() {
-    std::string why;
-    if (fj::nvrtc_available(&why)) return true;
-    FAIL("NVRTC unavailable: " << why);
-    return false;
-}
-
 }  // namespace
 
 TEST_CASE("bench: every accumulation mode, the atomic ceiling, the packed flush and time steps compile for sm_80 "
           "and sm_90") {
-    if (!nvrtc_present()) return;
+    if (!fj::test::nvrtc_present()) return;
     const auto& registry = fj::VariationRegistry::standard();
     // The xaos genome exercises the lazy proposal, the final-post one the final xform.
     for (const char* genome : {"xaos", "final-post"}) {
@@ -88,7 +79,7 @@ TEST_CASE("bench: every accumulation mode, the atomic ceiling, the packed flush 
 
 TEST_CASE("bench: linked kernels with the atomic ceiling, the packed flush or time steps compile and link for sm_80 "
           "and sm_90") {
-    if (!nvrtc_present()) return;
+    if (!fj::test::nvrtc_present()) return;
     const auto& registry = fj::VariationRegistry::standard();
     const auto flames = fj::read_flam3_file(fj::test::source_path("benchmarks/genomes/final-post.flam3"));
     for (const std::string arch : {"sm_80", "sm_90"})

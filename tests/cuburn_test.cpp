@@ -55,15 +55,17 @@ void compare_xform(const std::string& where, const fj::Xform& json, const fj::Xf
     }
 }
 
+// The corpus's cuburn nodes; none there fails the test case.
 std::vector<std::string> node_names() {
     std::vector<std::string> names;
     const std::string dir = fj::test::corpus_path("cuburn-flock/nodes");
-    if (!fj::test::file_exists(dir)) return names;
+    if (!fj::test::corpus_present("cuburn-flock/nodes")) return names;
     for (const auto& e : std::filesystem::directory_iterator(dir)) {
         const std::string stem = e.path().stem().string();
         if (stem.find("-extended") == std::string::npos) names.push_back(stem);
     }
     std::sort(names.begin(), names.end());
+    REQUIRE_MESSAGE(!names.empty(), "no cuburn nodes in " << dir);
     return names;
 }
 
@@ -71,10 +73,6 @@ std::vector<std::string> node_names() {
 
 TEST_CASE("cuburn: every corpus node reads as the flam3 XML sheep it was converted from") {
     const std::vector<std::string> names = node_names();
-    if (names.empty()) {
-        MESSAGE("corpus folder cuburn-flock is absent: nodes not compared");
-        return;
-    }
     fj::CuburnReadOptions options;
     options.profile_file = fj::test::corpus_path("cuburn-flock/profiles/1080p.json");
     for (const std::string& name : names) {
@@ -115,7 +113,7 @@ TEST_CASE("cuburn: every corpus node reads as the flam3 XML sheep it was convert
 }
 
 TEST_CASE("cuburn: a node with a base is its base plus its own edits") {
-    if (node_names().empty()) return;
+    if (!fj::test::corpus_present("cuburn-flock/nodes")) return;
     const auto base = fj::read_cuburn_file(fj::test::corpus_path("cuburn-flock/nodes/electricsheep.244.00216.json"));
     const auto edited = fj::read_cuburn_file(fj::test::corpus_path("cuburn-flock/nodes/electricsheep.244.00216-extended.json"));
     REQUIRE(edited.size() == 1);
@@ -193,7 +191,7 @@ TEST_CASE("cuburn: a loop warns once about velocities it holds still, and not ab
 }
 
 TEST_CASE("cuburn: a node named without a folder finds its base from the current folder") {
-    if (node_names().empty()) return;
+    if (!fj::test::corpus_present("cuburn-flock/nodes")) return;
     const auto named = fj::read_cuburn_file(fj::test::corpus_path("cuburn-flock/nodes/electricsheep.244.00216-extended.json"));
     const std::filesystem::path before = std::filesystem::current_path();
     std::filesystem::current_path(fj::test::corpus_path("cuburn-flock/nodes"));
@@ -325,7 +323,7 @@ TEST_CASE("cuburn: malformed documents are rejected with one line naming the fil
 }
 
 TEST_CASE("cuburn: the command line renders a node as a still and as an animation") {
-    if (node_names().empty()) return;
+    if (!fj::test::corpus_present("cuburn-flock/nodes")) return;
     const std::string dir = fj::test::scratch_dir("cuburn-cli");
     const std::string node = fj::test::corpus_path("cuburn-flock/nodes/electricsheep.244.80674.json");
     const std::string profile = fj::test::corpus_path("cuburn-flock/profiles/lores_preview.json");

@@ -40,13 +40,6 @@ const bool kStandIn = [] {
     return true;
 }();
 
-bool have_nvrtc() {
-    std::string why;
-    if (fj::nvrtc_available(&why)) return true;
-    MESSAGE("NVRTC unavailable, test skipped: " << why);
-    return false;
-}
-
 // How the stand-in makes the context (stand_in_driver.cpp), for one scope.
 class ContextMode {
 public:
@@ -100,7 +93,7 @@ TEST_CASE("cuda host: the stand-in driver is the one loaded") {
 }
 
 TEST_CASE("cuda host: the first kernel compiles while the device's context is being made") {
-    if (!have_nvrtc()) return;
+    if (!fj::test::nvrtc_present()) return;
     // The stand-in makes the context only once the cache holds a kernel: a
     // backend that waited for its context before compiling would never get
     // one (the stand-in gives up after 60 s with CUDA_ERROR_TIMEOUT).
@@ -128,7 +121,7 @@ TEST_CASE("cuda host: the first kernel compiles while the device's context is be
 }
 
 TEST_CASE("cuda host: a frame's grid gives each lane some 3000 samples, within 512 threads per SM and the occupancy") {
-    if (!have_nvrtc()) return;
+    if (!fj::test::nvrtc_present()) return;
     const std::string cache = fj::test::scratch_dir("stand-in-cache");
     const auto blocks_per_sm = [&](uint64_t samples, int fixed) {
         fj::CudaBackendOptions options;
@@ -154,7 +147,7 @@ TEST_CASE("cuda host: a frame's grid gives each lane some 3000 samples, within 5
 }
 
 TEST_CASE("cuda host: every accumulation mode and shuffle takes its host path") {
-    if (!have_nvrtc()) return;
+    if (!fj::test::nvrtc_present()) return;
     fj::CudaBackendOptions options;
     options.cache_dir = fj::test::scratch_dir("stand-in-cache");
     auto backend = fj::make_cuda_backend(options);
@@ -191,7 +184,7 @@ TEST_CASE("cuda host: every accumulation mode and shuffle takes its host path") 
 }
 
 TEST_CASE("cuda host: a kernel prepared on another thread while a frame renders is the one then used") {
-    if (!have_nvrtc()) return;
+    if (!fj::test::nvrtc_present()) return;
     fj::CudaBackendOptions options;
     options.cache_dir = fj::test::scratch_dir("stand-in-cache");
     options.launch_rounds = 4;
@@ -213,7 +206,7 @@ TEST_CASE("cuda host: a kernel prepared on another thread while a frame renders 
 }
 
 TEST_CASE("cuda host: backends given one kernel cache compile into it") {
-    if (!have_nvrtc()) return;
+    if (!fj::test::nvrtc_present()) return;
     // A folder that cannot be made: the cache holds kernels in memory only,
     // so what find sees there, a backend put in that very object.
     const std::string dir = fj::test::scratch_dir("stand-in-shared-cache");
@@ -236,7 +229,7 @@ TEST_CASE("cuda host: backends given one kernel cache compile into it") {
 }
 
 TEST_CASE("cuda host: a renderer's prefetch compiles the next flame's kernel, and waits for it when destroyed") {
-    if (!have_nvrtc()) return;
+    if (!fj::test::nvrtc_present()) return;
     const std::string cache = fj::test::scratch_dir("stand-in-cache");
     setenv("FLAMEJIT_CACHE_DIR", cache.c_str(), 1);
     {
@@ -254,7 +247,7 @@ TEST_CASE("cuda host: a renderer's prefetch compiles the next flame's kernel, an
 }
 
 TEST_CASE("cuda host: a context that cannot be made fails every call that needs it, with the driver's reason") {
-    if (!have_nvrtc()) return;
+    if (!fj::test::nvrtc_present()) return;
     ContextMode mode("fail");
     fj::CudaBackendOptions options;
     options.cache_dir = fj::test::scratch_dir("stand-in-cache");
@@ -290,7 +283,7 @@ TEST_CASE("cuda host: a device number that does not exist is an input error") {
 }
 
 TEST_CASE("cuda host: auto picks the CUDA backend when a device and NVRTC are there") {
-    if (!have_nvrtc()) return;
+    if (!fj::test::nvrtc_present()) return;
     fj::RenderOptions options;
     options.backend = fj::BackendChoice::Auto;
     const fj::Renderer renderer(options);
@@ -299,7 +292,7 @@ TEST_CASE("cuda host: auto picks the CUDA backend when a device and NVRTC are th
 }
 
 TEST_CASE("cuda host: auto renders on the CPU when the device fails before its first frame; cuda fails") {
-    if (!have_nvrtc()) return;
+    if (!fj::test::nvrtc_present()) return;
     ContextMode mode("fail");
     setenv("FLAMEJIT_CACHE_DIR", fj::test::scratch_dir("stand-in-cache").c_str(), 1);
     fj::Flame flame = Frame().flame;

@@ -104,10 +104,7 @@ double max_level_difference(const fj::PngImage& a, const fj::PngImage& b) {
 }  // namespace
 
 TEST_CASE("parity: fixed-point genomes come out of flamejit as flam3-render draws them (within one level)") {
-    if (run_command("command -v flam3-render").status != 0) {
-        FAIL("flam3-render not installed (Debian flam3-utils): tools/test.sh installs it");
-        return;
-    }
+    if (!fj::test::flam3_render_present()) return;
     const std::string dir = fj::test::scratch_dir("parity");
     std::printf("%-20s %10s %10s\n", "case", "flam3 A-B", "flamejit");
     int index = 0;
@@ -142,10 +139,7 @@ TEST_CASE("parity: fixed-point genomes come out of flamejit as flam3-render draw
 }
 
 TEST_CASE("parity: --palettes and $flam3_palettes pick the palette library as flam3's flam3_palettes does") {
-    if (run_command("command -v flam3-render").status != 0) {
-        FAIL("flam3-render not installed (Debian flam3-utils): tools/test.sh installs it");
-        return;
-    }
+    if (!fj::test::flam3_render_present()) return;
     const std::string dir = fj::test::scratch_dir("parity-library");
     // A two-palette library whose palette 5 is a ramp unlike the stock file's.
     std::string library = "<palettes>\n";

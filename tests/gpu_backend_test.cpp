@@ -28,13 +28,6 @@
 
 namespace {
 
-bool have_cuda() {
-    std::string why;
-    if (fj::cuda_available(&why)) return true;
-    MESSAGE("CUDA unavailable, GPU backend test skipped: " << why);
-    return false;
-}
-
 // One xform: a rotation by one radian (linear), so every point keeps its
 // radius (< sqrt 2 from the seed square) and every plotted sample lands in
 // the histogram; optionally a touch of spherical, which can throw points out.
@@ -111,9 +104,9 @@ TEST_CASE("gpu backend: availability gives a reason or a device") {
     std::string why;
     const bool available = fj::cuda_available(&why);
     if (!available) {
-        MESSAGE("CUDA unavailable: " << why);
         CHECK(!why.empty());
         CHECK_THROWS_AS(fj::make_cuda_backend({}), std::runtime_error);
+        fj::test::missing_devices(why);
         return;
     }
     const fj::CudaSystemInfo info = fj::describe_devices();
@@ -130,7 +123,7 @@ TEST_CASE("gpu backend: availability gives a reason or a device") {
 }
 
 TEST_CASE("gpu backend: every plotted sample of a bounded genome lands in the accumulator") {
-    if (!have_cuda()) return;
+    if (!fj::test::cuda_devices_present()) return;
     fj::CudaBackendOptions options;
     options.cache_dir = fj::test::scratch_dir("gpu-backend-cache");
     auto backend = fj::make_cuda_backend(options);
@@ -150,7 +143,7 @@ TEST_CASE("gpu backend: every plotted sample of a bounded genome lands in the ac
 }
 
 TEST_CASE("gpu backend: a kernel prepared while the context is made renders as one built on demand") {
-    if (!have_cuda()) return;
+    if (!fj::test::cuda_devices_present()) return;
     // A fixed launch shape, so both backends plot the same hits.
     fj::CudaBackendOptions options;
     options.cache_dir = fj::test::scratch_dir("gpu-backend-prepare-cache");
@@ -173,7 +166,7 @@ TEST_CASE("gpu backend: a kernel prepared while the context is made renders as o
 }
 
 TEST_CASE("gpu backend: a frame of few samples runs its chains' settling in a few launches, not one per round") {
-    if (!have_cuda()) return;
+    if (!fj::test::cuda_devices_present()) return;
     // Far fewer samples than lanes: every lane's first chain is settled
     // (iterate/common.h), so nothing plots for about FJ_SETTLE rounds.
     // Launches of at most 400 rounds must cover them in a handful, where
@@ -191,14 +184,14 @@ TEST_CASE("gpu backend: a frame of few samples runs its chains' settling in a fe
 }
 
 TEST_CASE("gpu backend: a device number that does not exist is an input error") {
-    if (!have_cuda()) return;
+    if (!fj::test::cuda_devices_present()) return;
     fj::CudaBackendOptions options;
     options.device = 1 << 20;
     CHECK_THROWS_AS(fj::make_cuda_backend(options), fj::InputError);
 }
 
 TEST_CASE("gpu backend: an unbounded variation plots at most the counted samples") {
-    if (!have_cuda()) return;
+    if (!fj::test::cuda_devices_present()) return;
     fj::CudaBackendOptions options;
     options.cache_dir = fj::test::scratch_dir("gpu-backend-cache");
     auto backend = fj::make_cuda_backend(options);
@@ -210,7 +203,7 @@ TEST_CASE("gpu backend: an unbounded variation plots at most the counted samples
 }
 
 TEST_CASE("gpu backend: driver errors name the call and the result") {
-    if (!have_cuda()) return;
+    if (!fj::test::cuda_devices_present()) return;
     bool thrown = false;
     try {
         CU_CHECK(cuDeviceGet(nullptr, 1 << 20));
@@ -225,7 +218,7 @@ TEST_CASE("gpu backend: driver errors name the call and the result") {
 }
 
 TEST_CASE("gpu backend: every accumulation mode gives atomic's accumulator bit for bit (packed: unless it counted carries)") {
-    if (!have_cuda()) return;
+    if (!fj::test::cuda_devices_present()) return;
     // A fixed launch shape: every kernel runs the same pool and rounds, so the
     // same hits reach the grid and only the way there differs. Hits are
     // integers and every cell stays far below 2^24, so sums in any order and
@@ -284,7 +277,7 @@ TEST_CASE("gpu backend: every accumulation mode gives atomic's accumulator bit f
 }
 
 TEST_CASE("gpu backend: compiling an animation ahead puts each structure's kernel in the cache once") {
-    if (!have_cuda()) return;
+    if (!fj::test::cuda_devices_present()) return;
     const std::string cache = fj::test::scratch_dir("compile-ahead-cache");
     // The renderer's backends take their cache folder from the environment.
     const char* before = std::getenv("FLAMEJIT_CACHE_DIR");

@@ -11,7 +11,6 @@
 #include <utility>
 
 #include "codegen/variation_registry.h"
-#include "cuda/cuda_backend.h"
 #include "image/fidelity.h"
 #include "image/png_io.h"
 #include "pipeline/render_state.h"
@@ -41,17 +40,10 @@ SampleDifference sample_difference(const fj::PngImage& a, const fj::PngImage& b)
     return d;
 }
 
-// Whether a CUDA device works; says why not (the test then skips).
-bool cuda_works() {
-    std::string why;
-    if (fj::cuda_available(&why)) return true;
-    MESSAGE("skipped: no working CUDA device (" << why << ")");
-    return false;
-}
 }  // namespace
 
 TEST_CASE("gpu: CUDA renders of random flam3 genomes match flam3-render and the CPU backend (ratio <= 1.5)") {
-    if (!cuda_works()) return;
+    if (!fj::test::cuda_devices_present()) return;
     const std::string dir = fj::test::scratch_dir("gpu-fidelity");
     const std::string ids = fj::test::flam3_genome_variation_ids();
     fj::test::write_file(dir + "/template.flam3",
@@ -91,7 +83,7 @@ TEST_CASE("gpu: CUDA renders of random flam3 genomes match flam3-render and the 
 }
 
 TEST_CASE("gpu: an image rendered in strips has the pixels of one piece") {
-    if (!cuda_works()) return;
+    if (!fj::test::cuda_devices_present()) return;
     const std::string dir = fj::test::scratch_dir("gpu-strips");
     const std::string genome = dir + "/g.flam3";
     // The bundled genome (density estimation, rotation) small, supersampled.
@@ -124,7 +116,7 @@ size_t kernel_files(const std::string& dir) {
 }  // namespace
 
 TEST_CASE("gpu: --kernel linked and auto render the specialized kernel's image; without nvJitLink auto waits for that kernel") {
-    if (!cuda_works()) return;
+    if (!fj::test::cuda_devices_present()) return;
     const std::string dir = fj::test::scratch_dir("gpu-auto");
     const std::string genome = dir + "/g.flam3";
     fj::test::write_file(genome, fj::test::reduced_genome(
@@ -171,7 +163,7 @@ TEST_CASE("gpu: --kernel linked and auto render the specialized kernel's image; 
 }
 
 TEST_CASE("gpu: a render state saved on CUDA tone-maps again to a direct render's image and resumes") {
-    if (!cuda_works()) return;
+    if (!fj::test::cuda_devices_present()) return;
     const std::string dir = fj::test::scratch_dir("gpu-state");
     const std::string xml = fj::test::reduced_genome(fj::test::read_file(fj::test::source_path("genomes/default.flam3")),
                                                      0.25, 10);
@@ -200,11 +192,7 @@ TEST_CASE("gpu: a render state saved on CUDA tone-maps again to a direct render'
 }
 
 TEST_CASE("gpu: an image rendered on several devices is one device's image of as many samples") {
-    if (!cuda_works()) return;
-    if (fj::describe_devices().devices.size() < 2) {
-        MESSAGE("skipped: fewer than two CUDA devices");
-        return;
-    }
+    if (!fj::test::cuda_devices_present(2)) return;
     const std::string dir = fj::test::scratch_dir("gpu-devices");
     // Two passes: each device's hits of a pass reach the image once. At this
     // quality, a device's first pass counted again in the second put the
@@ -246,7 +234,7 @@ TEST_CASE("gpu: an image rendered on several devices is one device's image of as
 
 
 TEST_CASE("gpu: animate compiles the kernels of coming structures while frames render, or not with --compile-threads 0") {
-    if (!cuda_works()) return;
+    if (!fj::test::cuda_devices_present()) return;
     const std::string dir = fj::test::scratch_dir("gpu-compile-ahead");
     for (int threads : {2, 0}) {
         CAPTURE(threads);

@@ -417,11 +417,7 @@ struct Counts {
 }  // namespace
 
 TEST_CASE("gpu variations: every variation on the device equals the host snippet (1e-5 relative)") {
-    std::string why;
-    if (!fj::nvrtc_available(&why)) {
-        MESSAGE("skipped: NVRTC is not available (" << why << ")");
-        return;
-    }
+    if (!fj::test::nvrtc_present()) return;
     const auto& registry = fj::VariationRegistry::standard();
     REQUIRE(registry.all().size() >= 99);
 
@@ -470,9 +466,9 @@ TEST_CASE("gpu variations: every variation on the device equals the host snippet
                         info.name.c_str(), k.tried, k.bad_both, k.ill, k.checked, k.wrong, k.worst);
         }
     };
-    if (!fj::cuda_available(&why)) {
+    if (std::string why; !fj::cuda_available(&why)) {
         print_table();
-        MESSAGE("skipped the device's compile and comparison: no working CUDA device (" << why << ")");
+        fj::test::missing_devices("no working CUDA device for the device's compile and comparison (" + why + ")");
         return;
     }
     CUdevice d;
@@ -564,11 +560,8 @@ struct Differences {
 
 Differences count_differences(const char* entry_point, const char* entry) {
     Differences d;
+    if (!fj::test::nvrtc_present()) return d;
     std::string why;
-    if (!fj::nvrtc_available(&why)) {
-        MESSAGE("skipped: NVRTC is not available (" << why << ")");
-        return d;
-    }
     const bool device = fj::cuda_available(&why);
     CUdevice dev = 0;
     if (device) CU_CHECK(cuDeviceGet(&dev, 0));
@@ -584,7 +577,7 @@ Differences count_differences(const char* entry_point, const char* entry) {
     REQUIRE(!kernel.cubin.empty());
     CHECK(kernel.log.find("warning") == std::string::npos);
     if (!device) {
-        MESSAGE("compiled for sm_90; skipped the comparison: no working CUDA device (" << why << ")");
+        fj::test::missing_devices("compiled for sm_90, but no working CUDA device for the comparison (" + why + ")");
         return d;
     }
     Loaded loaded(kernel, entry);

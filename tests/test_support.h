@@ -43,9 +43,24 @@ std::string quoted(const std::string& s);
 // command result, or the cached one's success.
 CommandResult flam3_render_shared(const std::string& genome, const std::string& png, const std::string& settings);
 
-// Whether flam3-genome is installed; fails the test case, saying how to
-// install it, when not.
+// Whether flam3-genome (flam3-render) is installed; fails the test case,
+// saying how to install it, when not.
 bool flam3_genome_present();
+bool flam3_render_present();
+// Whether the artist corpus (its folder `rel`) is there; fails the test case,
+// naming where it was looked for, when not: the tests that read it are not
+// to pass without it.
+bool corpus_present(const std::string& rel = "");
+// Whether NVRTC loads; fails the test case when not (the CUDA toolkit is a
+// build dependency, so every machine that builds the tests has it).
+bool nvrtc_present();
+// Whether at least `devices` CUDA devices work (through the driver API).
+// Where they do not, missing_devices says so.
+bool cuda_devices_present(int devices = 1);
+// A GPU suite's case that finds fewer than `devices` devices (`why`) skips,
+// printing why; but where $FJ_REQUIRE_DEVICES says that many are there (the
+// emulated entries set it: their stand-ins must load), it fails instead.
+void missing_devices(const std::string& why, int devices = 1);
 // The variation ids flam3-genome may pick as main variations (all but the
 // pre-variations, which it never chooses), comma-separated for use_vars=.
 std::string flam3_genome_variation_ids();

@@ -106,12 +106,13 @@ Outcome judge(const fj::VariationInfo& info, const std::string& dir) {
         const std::string genome = tag + ".flam3";
         const auto gen = run_command("env seed=" + std::to_string(seed) + " isaac_seed=g" + std::to_string(seed) +
                                      " noedits=1 template=" + quoted(dir + "/template.flam3") + " use_vars=" +
-                                     use_vars + " flam3-genome > " + quoted(genome));
+                                     use_vars + " flam3-genome > " + quoted(genome) + " 2> " + quoted(tag + ".log"));
+        const std::string log = fj::test::read_file(tag + ".log");
         if (gen.status != 0) {
-            out.error = "flam3-genome failed: " + gen.output;
+            out.error = "flam3-genome failed: " + log;
             continue;
         }
-        if (gen.output.find("giving up") != std::string::npos) {
+        if (log.find("giving up") != std::string::npos) {
             out.error = "flam3-genome gave up on every seed tried";
             continue;
         }

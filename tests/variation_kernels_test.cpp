@@ -30,13 +30,6 @@ const char* const kArchs[] = {"sm_80", "sm_90"};
 // every variation in one program, so no two snippets may clash.
 constexpr size_t kChunk = 20;
 
-bool have_nvrtc() {
-    std::string why;
-    if (fj::nvrtc_available(&why)) return true;
-    FAIL("NVRTC is not available: " << why);
-    return false;
-}
-
 std::string lower(std::string s) {
     std::transform(s.begin(), s.end(), s.begin(), [](unsigned char c) { return static_cast<char>(std::tolower(c)); });
     return s;
@@ -139,7 +132,7 @@ TEST_CASE("variation kernels: the registry holds flam3's 99 variations, then oth
 }
 
 TEST_CASE("variation kernels: every variation compiles in one xform, twenty at a time, without warnings (sm_80, sm_90)") {
-    if (!have_nvrtc()) return;
+    if (!fj::test::nvrtc_present()) return;
     const auto& registry = fj::VariationRegistry::standard();
     const size_t count = registry.all().size();
     for (const char* arch : kArchs)
@@ -182,7 +175,7 @@ TEST_CASE("device rules: snippets take sin, cos, tan, fmod and pow from fj::, wh
 }
 
 TEST_CASE("variation kernels: the trigonometry's code shapes compile without warnings, to less code than CUDA's functions inlined whole") {
-    if (!have_nvrtc()) return;
+    if (!fj::test::nvrtc_present()) return;
     const auto& registry = fj::VariationRegistry::standard();
     fj::KernelKey key;
     for (const char* name : {"julian", "cpow", "wedge_sph", "sinusoidal", "tangent", "waves"})
@@ -212,7 +205,7 @@ TEST_CASE("variation kernels: the trigonometry's code shapes compile without war
 }
 
 TEST_CASE("variation kernels: the shared prologue (-DFJ_SHARED_PROLOGUE) compiles without warnings or spills, to less code (sm_80, sm_90)") {
-    if (!have_nvrtc()) return;
+    if (!fj::test::nvrtc_present()) return;
     const auto& registry = fj::VariationRegistry::standard();
     using M = fj::VariationMode;
     const auto slot = [&](const char* name, M mode = M::Regular) {
@@ -251,7 +244,7 @@ TEST_CASE("variation kernels: the shared prologue (-DFJ_SHARED_PROLOGUE) compile
 }
 
 TEST_CASE("variation kernels: the switch kernel compiles without warnings (sm_90)") {
-    if (!have_nvrtc()) return;
+    if (!fj::test::nvrtc_present()) return;
     const auto& registry = fj::VariationRegistry::standard();
     // One arch and the plain code switches: over every variation the switch
     // kernel takes a minute to compile, three with a final xform (which
