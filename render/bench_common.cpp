@@ -33,7 +33,12 @@ std::vector<std::string> split_list(const std::string& text) {
     std::vector<std::string> out;
     std::stringstream in(text);
     std::string item;
-    while (std::getline(in, item, ',')) out.push_back(item);
+    while (std::getline(in, item, ',')) {
+        if (item.empty()) throw UsageError("empty item in the list \"" + text + "\"");
+        out.push_back(item);
+    }
+    // getline drops an empty last item.
+    if (out.empty() || text.back() == ',') throw UsageError("empty item in the list \"" + text + "\"");
     return out;
 }
 
@@ -77,7 +82,7 @@ BenchRenderSetup bench_render_setup(const ParsedArgs& a) {
         throw UsageError("--backend must be auto, cuda or cpu");
     s.options.threads = static_cast<int>(a.integer("threads", 0));
     if (s.options.threads < 0 || s.options.threads > 4096) throw UsageError("--threads must be in 0..4096");
-    s.options.seed = static_cast<uint64_t>(a.integer("seed", 1));
+    s.options.seed = seed_from(a, 1);
     s.options.max_blocks_per_sm = blocks_per_sm_from(a);
     s.backend_name = Renderer(s.options).backend_name();
     return s;

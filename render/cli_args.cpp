@@ -63,6 +63,8 @@ ParsedArgs parse_args(const Args& args, const std::set<std::string>& with_value,
                 if (i + 1 >= args.size()) throw UsageError(a + " needs a value");
                 value = args[++i];
             }
+            // An empty value would read as the option left out (the default output, say).
+            if (value.empty()) throw UsageError(a.substr(0, a.find('=')) + " needs a value, not an empty one");
             parsed.values[name] = value;
         } else if (switches.count(name) && !inline_value) {
             parsed.flags.insert(name);

@@ -1,16 +1,21 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #include "cli_common.h"
 
+#include <algorithm>
+#include <cctype>
 #include <charconv>
 #include <cmath>
 #include <cstdint>
 #include <cstdio>
+#include <cstdlib>
 #include <filesystem>
 #include <iostream>
 #include <limits>
 #include <sstream>
 
+#include "atomic_file.h"
 #include "cuda/driver_api.h"
+#include "cuda/nvrtc_api.h"
 #include "default_genome.h"
 #include "errors.h"
 #include "genome/cuburn_reader.h"
@@ -38,6 +43,9 @@ GenomeInput load_genome(const ParsedArgs& args, const std::string& path, bool an
     ReadOptions read;
     read.drop_unknown_variations = args.has("drop-unknown");
     read.palette_file = args.value("palettes");
+    // Read only where a genome names a library palette: a bad name is an error at once all the same.
+    if (args.has("palettes") && !std::filesystem::is_regular_file(read.palette_file))
+        throw UsageError("--palettes " + read.palette_file + ": no such file (or not a file)");
     // Only the chosen flame has to be renderable (it is checked against the
     // file's flame count below).
     const long long chosen = args.has("flame") ? args.integer("flame", 0) : -1;
@@ -99,6 +107,7 @@ std::optional<FlameTemplate> template_option(const ParsedArgs& args, const char*
 void write_genomes(const ParsedArgs& args, const std::vector<Flame>& flames) {
     const std::string path = args.value("o", args.value("output"));
     if (!path.empty() && path != "-") {
+        check_output("-o", path);
         write_flam3_file(path, flames);
         return;
     }
@@ -134,6 +143,13 @@ void scale_flames(GenomeInput& input, const ScaleOptions& s) {
     }
 }
 
+uint64_t seed_from(const ParsedArgs& args, uint64_t fallback) {
+    if (!args.has("seed")) return fallback;
+    const long long seed = args.integer("seed", 0);
+    if (seed < 0) throw UsageError("--seed must be 0 or more");
+    return static_cast<uint64_t>(seed);
+}
+
 KernelOptions kernel_options_from(const ParsedArgs& args) {
     KernelOptions k;
     if (!parse_shuffle(args.value("shuffle", "ring"), &k.shuffle))
@@ -146,6 +162,16 @@ KernelOptions kernel_options_from(const ParsedArgs& args) {
     if (!k.arch.empty() && (k.arch.rfind("sm_", 0) != 0 || k.arch.size() < 5 ||
                             k.arch.find_first_not_of("0123456789a", 3) != std::string::npos))
         throw UsageError("--arch must look like sm_90");
+    if (!k.arch.empty()) {
+        // Where NVRTC loads, the archs it compiles for (without it, no compile takes --arch).
+        const std::vector<int> archs = nvrtc_supported_archs();
+        const int number = std::atoi(k.arch.c_str() + 3);
+        if (!archs.empty() && std::find(archs.begin(), archs.end(), number) == archs.end()) {
+            std::string known;
+            for (int arch : archs) known += (known.empty() ? "sm_" : ", sm_") + std::to_string(arch);
+            throw UsageError("--arch " + k.arch + ": NVRTC " + nvrtc_version() + " compiles for " + known + " only");
+        }
+    }
     // `none` (no accumulation) exists for the throughput benchmark only.
     if (!parse_accumulation(args.value("accumulate", "atomic"), &k.accumulation) || k.accumulation == Accumulation::None)
         throw UsageError("--accumulate must be atomic, scalar, warp, shared or packed");
@@ -171,6 +197,8 @@ void backend_options_from(const ParsedArgs& args, RenderOptions& options) {
     std::vector<int> devices;
     std::stringstream in(text);
     std::string item;
+    // getline drops an empty last item ("0,"): a trailing comma is refused here.
+    if (text.back() == ',') throw UsageError("--devices \"" + text + "\": expected device numbers such as 0,1,2");
     while (std::getline(in, item, ',')) {
         char* end = nullptr;
         const long d = std::strtol(item.c_str(), &end, 10);
@@ -218,6 +246,11 @@ StripOptions strip_options_from(const ParsedArgs& args) {
 }
 
 OutputFormat output_format_from(const ParsedArgs& args, const std::string& output) {
+    if (output == "-") throw UsageError("-o -: images go to files (.png or .exr), not to standard output");
+    std::string extension = std::filesystem::path(output).extension().string();
+    std::transform(extension.begin(), extension.end(), extension.begin(), [](unsigned char c) { return std::tolower(c); });
+    if (!extension.empty() && extension != ".png" && extension != ".exr")
+        throw UsageError("-o " + output + ": images are PNG (.png) or OpenEXR (.exr), not " + extension);
     OutputFormat f;
     f.exr = is_exr_path(output);
     f.bits = static_cast<int>(args.integer("bits", f.exr ? 16 : 8));
@@ -231,6 +264,11 @@ OutputFormat output_format_from(const ParsedArgs& args, const std::string& outpu
 
 std::string default_output(const std::string& genome_label) {
     return std::filesystem::path(genome_label).stem().string() + ".png";
+}
+
+void check_output(const std::string& option, const std::string& path) {
+    const std::string why = unwritable_reason(path);
+    if (!why.empty()) throw UsageError(option + ": cannot write " + path + ": " + why);
 }
 
 int run_guarded(const char* command, const std::function<int()>& body) {

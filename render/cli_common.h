@@ -62,6 +62,8 @@ inline constexpr const char* kScaleHelp =
     "  --quality-scale F     quality (the genome's, or --quality) times F (as flam3's qs)\n";
 // --shuffle, --block, --arch.
 KernelOptions kernel_options_from(const ParsedArgs& args);
+// --seed N (0 or more), else `fallback`.
+uint64_t seed_from(const ParsedArgs& args, uint64_t fallback);
 // --blocks-per-sm N (0 when absent): the CUDA launch's cap on resident
 // blocks per SM.
 int blocks_per_sm_from(const ParsedArgs& args);
@@ -87,6 +89,7 @@ inline constexpr const char* kStripHelp =
 // The image files a command writes: PNG, or OpenEXR for a name ending in
 // .exr (image/exr_io.h); --bits (PNG 8 or 16, default 8; EXR 16 for half or
 // 32 for float, default 16) and --linear (EXR only, not with --earlyclip).
+// Another extension, or "-" (standard output), is a usage error.
 struct OutputFormat {
     bool exr = false;
     int bits = 8;
@@ -100,6 +103,10 @@ inline constexpr const char* kFormatHelp =
     "                        background and clipping, for compositing\n";
 // GENOME's file name with .png, in the current folder.
 std::string default_output(const std::string& genome_label);
+// Refuses an output file that cannot be written (atomic_file.h's
+// unwritable_reason: no such folder, a folder or a device there) with a
+// UsageError naming `option` (-o, --save-state, ...), before any work.
+void check_output(const std::string& option, const std::string& path);
 // body(), with an InputError it throws prefixed by `where` and ": ": the
 // pipeline's messages name the value, not where it came from.
 template <typename Body>

@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <atomic>
 #include <chrono>
+#include <cmath>
 #include <cstdio>
 #include <exception>
 #include <filesystem>
@@ -252,7 +253,7 @@ int run(const Args& args) {
     options.kernel = kernel_options_from(a);
     options.transparent = a.has("transparent");
     options.earlyclip = a.has("earlyclip");
-    run.seed = a.has("seed") ? static_cast<uint64_t>(a.integer("seed", 0)) : std::random_device{}();
+    run.seed = seed_from(a, std::random_device{}());
     const long long temporal = a.integer("temporal-samples", 0);
     if (a.has("temporal-samples") && (temporal < 1 || temporal > kMaxTimeSamples))
         throw UsageError("--temporal-samples must be in 1.." + std::to_string(kMaxTimeSamples));
@@ -280,23 +281,28 @@ int run(const Args& args) {
     if (a.has("frames")) {
         range = parse_frame_range(a.value("frames"));
     } else {
-        range.first = static_cast<long long>(run.keyframes.front().time);
-        range.last = std::max(range.first, static_cast<long long>(run.keyframes.back().time) - 1);
+        // flam3-animate's default: the first keyframe's time to the last's, less one.
+        const double from = run.keyframes.front().time, to = run.keyframes.back().time;
+        char times[64];
+        std::snprintf(times, sizeof times, "%g to %g", from, to);
+        const std::string what = run.label + ": the keyframes' times, " + times + " (pick frames with --frames)";
+        if (!(std::fabs(from) < 1e15 && std::fabs(to) < 1e15)) throw InputError(what + ": too far apart");
+        const auto first = static_cast<long long>(from);
+        range = frame_range(first, std::max(first, static_cast<long long>(to) - 1), 1, what);
     }
     std::vector<long long> frames = range.frames();
     if (a.has("shard")) frames = shard_frames(frames, parse_shard(a.value("shard")));
 
     run.pattern = a.value("o", a.value("output", std::filesystem::path(run.label).stem().string() + "%05d.png"));
     check_output_pattern(run.pattern);
-    const std::filesystem::path out_dir = std::filesystem::path(format_output(run.pattern, 0)).parent_path();
-    if (!out_dir.empty() && !std::filesystem::is_directory(out_dir))
-        throw UsageError("output folder " + out_dir.string() + " does not exist");
     const OutputFormat format = output_format_from(a, run.pattern);
     options.linear = run.linear = format.linear;
 
     int skipped = 0;
     for (long long f : frames) {
         const std::string path = format_output(run.pattern, f);
+        check_output("-o", path);
+        if (a.has("sidecar")) check_output("--sidecar", sidecar_path(path));
         if (a.has("resume") && image_complete(path, run.keyframes[0].width, run.keyframes[0].height) &&
             (!a.has("sidecar") || std::filesystem::exists(sidecar_path(path))))
             ++skipped;

@@ -61,12 +61,16 @@ int simulate(const ParsedArgs& a) {
     const int warp = static_cast<int>(a.integer("warp", 32));
     if (transforms < 1 || transforms > 255) throw UsageError("--transforms must be in 1..255");
     if (warp < 1 || warp > 1024) throw UsageError("--warp must be in 1..1024");
+    const std::vector<int> blocks = int_list(a, "block", "256,512");
+    for (int block : blocks)
+        if (block < 2 * warp || block % warp)
+            throw UsageError("--block " + std::to_string(block) + " and --warp " + std::to_string(warp) +
+                             ": a block must hold two or more whole warps");
     nlohmann::json rows = nlohmann::json::array();
     std::printf("%-18s %5s %4s %3s  %-23s %-23s %-23s %-23s %s\n", "strategy", "block", "warp", "N",
                 "P(l=1) sim / model", "P(l=2) sim / model", "P(l=4) sim / model", "P(l=8) sim / model",
                 "distinct");
-    for (int block : int_list(a, "block", "256,512")) {
-        if (block < 2 * warp || block % warp) throw UsageError("--block must hold two or more whole warps");
+    for (int block : blocks) {
         for (SimulatedStrategy s : {SimulatedStrategy::Divergent, SimulatedStrategy::None, SimulatedStrategy::Ring,
                                     SimulatedStrategy::Full, SimulatedStrategy::RingFixedOffset}) {
             ShuffleSimulationConfig c;
@@ -251,6 +255,8 @@ int bench_shuffle(const Args& args) {
         std::fputs(kHelp, stdout);
         return 0;
     }
+    for (const char* output : {"json", "plot"})
+        if (a.has(output)) check_output(std::string("--") + output, a.value(output));
     return a.has("simulate") ? simulate(a) : render_strategies(a);
 }
 

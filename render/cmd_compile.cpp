@@ -2,8 +2,8 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #include <chrono>
 #include <cstdio>
-#include <fstream>
 
+#include "atomic_file.h"
 #include "cli_args.h"
 #include "cli_common.h"
 #include "codegen/param_layout.h"
@@ -50,6 +50,12 @@ int run(const Args& args) {
         throw UsageError("--kernel auto is for render, animate and bench: compile builds one form (specialized, linked or switch)");
     if (kopt.arch.empty()) kopt.arch = "sm_90";
     const GenomeInput input = load_genomes(a);
+    const auto emit_path = [&](int index) {
+        const std::string path = a.value("emit-cu");
+        return input.selected.size() > 1 ? path + "." + std::to_string(index) : path;
+    };
+    if (a.has("emit-cu"))
+        for (int index : input.selected) check_output("--emit-cu", emit_path(index));
     const auto& registry = VariationRegistry::standard();
     KernelCache cache;
     for (int index : input.selected) {
@@ -60,11 +66,8 @@ int run(const Args& args) {
         const KernelKey key = in_flame(input, index, [&] { return prepare_still(input.flames[index], frame_options).key; });
         const ParamLayout layout = make_param_layout(key, registry);
         const CompileRequest request = kernel_request(key, layout);
-        if (a.has("emit-cu")) {
-            std::string path = a.value("emit-cu");
-            if (input.selected.size() > 1) path += "." + std::to_string(index);
-            std::ofstream(path) << kernel_source(key, layout, registry, SnippetSource::standard());
-        }
+        if (a.has("emit-cu"))
+            write_file_atomically(emit_path(index), kernel_source(key, layout, registry, SnippetSource::standard()));
         const auto t0 = std::chrono::steady_clock::now();
         const CompiledKernel k = cache.get(request);
         const double ms = std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - t0).count();

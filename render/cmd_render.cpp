@@ -57,7 +57,8 @@ const char* kHelp =
     "  --flame I             render only flame I (0-based) of the file (one GENOME only); the\n"
     "                        file's other flames may use variations flamejit lacks\n"
     "  --arch sm_XX          NVRTC target (default: the device's)\n"
-    "  --emit-cu FILE        also write the generated kernel source to FILE\n"
+    "  --emit-cu FILE        also write the generated kernel source to FILE (one GENOME only;\n"
+    "                        with several of its flames, FILE.I for flame I)\n"
     "  --shuffle S           ring (default), none, full, divergent\n"
     "  --block N             threads per block, a multiple of 32 in 128..1024 (default 256)\n"
     "  --blocks-per-sm N     N resident blocks per SM, at most what the occupancy allows\n"
@@ -189,9 +190,8 @@ std::vector<Job> plan_outputs(const std::vector<GenomeInput>& inputs, const std:
     std::vector<Job> jobs;
     const bool several = inputs.size() > 1;
     const std::filesystem::path folder = several ? std::filesystem::path(out) : std::filesystem::path(out).parent_path();
-    if (!folder.empty() && !std::filesystem::is_directory(folder))
-        throw UsageError(several ? "with several genomes, -o names an existing folder, not " + out
-                                 : "output folder " + folder.string() + " does not exist");
+    if (several && !std::filesystem::is_directory(folder))
+        throw UsageError("with several genomes, -o names an existing folder, not " + out);
     std::set<std::string> taken;
     for (const GenomeInput& input : inputs) {
         const std::string base = several ? (folder / default_output(input.label)).string()
@@ -201,6 +201,7 @@ std::vector<Job> plan_outputs(const std::vector<GenomeInput>& inputs, const std:
             if (!taken.insert(std::filesystem::path(job.path).lexically_normal().string()).second)
                 throw UsageError("two images would be written to " + job.path +
                                  " (genome files of the same name: render them into separate folders)");
+            check_output("-o", job.path);
             jobs.push_back(std::move(job));
         }
     }
@@ -225,10 +226,9 @@ int run(const Args& args) {
     options.quality *= scales.quality;
     options.threads = static_cast<int>(a.integer("threads", 0));
     if (options.threads < 0 || options.threads > 4096) throw UsageError("--threads must be in 0..4096");
-    options.seed = a.has("seed") ? static_cast<uint64_t>(a.integer("seed", 0)) : std::random_device{}();
+    options.seed = seed_from(a, std::random_device{}());
     options.kernel = kernel_options_from(a);
     options.max_blocks_per_sm = blocks_per_sm_from(a);
-    options.emit_cu = a.value("emit-cu");
     options.transparent = a.has("transparent");
     options.earlyclip = a.has("earlyclip");
     const Progress::Mode progress_as = progress_mode(a);
@@ -245,7 +245,19 @@ int run(const Args& args) {
             for (int i : inputs.back().selected) apply_template(inputs.back().flames[i], *templ);
         scale_flames(inputs.back(), scales);
     }
+    // --emit-cu FILE: each image's kernel source, FILE.I for flame I where a
+    // file's several flames make several images (as compile names them).
+    const std::string emit_cu = a.value("emit-cu");
+    if (!emit_cu.empty() && inputs.size() > 1)
+        throw UsageError("--emit-cu takes the kernels of one genome file, not of " + std::to_string(inputs.size()));
     const std::vector<Job> jobs = plan_outputs(inputs, a.value("o", a.value("output")));
+    const auto emit_path = [&](const Job& job) {
+        return emit_cu.empty() || jobs.size() == 1 ? emit_cu : emit_cu + "." + std::to_string(job.index);
+    };
+    for (const Job& job : jobs) {
+        if (!emit_cu.empty()) check_output("--emit-cu", emit_path(job));
+        if (a.has("sidecar")) check_output("--sidecar", sidecar_path(job.path));
+    }
     const std::string save_state = a.value("save-state"), resume_state = a.value("resume-state");
     const bool with_state = !save_state.empty() || !resume_state.empty();
     if (with_state && jobs.size() != 1)
@@ -264,9 +276,7 @@ int run(const Args& args) {
     if ((with_state || stages > 1) && strip_options.strips > 1)
         throw UsageError("render state and --progressive take an image in one piece, not in strips");
     if (!save_state.empty()) {
-        const std::filesystem::path folder = std::filesystem::path(save_state).parent_path();
-        if (!folder.empty() && !std::filesystem::is_directory(folder))
-            throw UsageError("--save-state: folder " + folder.string() + " does not exist");
+        check_output("--save-state", save_state);
         if (std::filesystem::path(save_state).lexically_normal() == std::filesystem::path(jobs[0].path).lexically_normal())
             throw UsageError("--save-state names the image's own file, " + save_state);
     }
@@ -278,10 +288,15 @@ int run(const Args& args) {
     };
     Renderer renderer(options);
     // All flames first, so that a bad one late in a file (or in a later
-    // file) leaves no images of those before it (one flame fails in render
-    // before anything is written).
-    if (jobs.size() > 1)
-        for (const Job& job : jobs) in_flame(*job.input, job.index, [&] { renderer.check(job.input->flames[job.index]); });
+    // file), or one too large for the memory budget in the strips asked
+    // for, leaves no images of those before it, and says nothing else first.
+    const int strips_requested = with_state || stages > 1 ? 1 : strip_options.strips;
+    for (const Job& job : jobs)
+        in_flame(*job.input, job.index, [&] {
+            const Flame& flame = job.input->flames[job.index];
+            renderer.check(flame);
+            renderer.plan_strips(prepare_still(flame, renderer.frame_options()), strips_requested, strip_options.budget);
+        });
     ImageWriter writer(2, 1);
     for (size_t n = 0; n < jobs.size(); ++n) {
         const GenomeInput& input = *jobs[n].input;
@@ -293,6 +308,7 @@ int run(const Args& args) {
             std::printf("%s: complete, skipped\n", path.c_str());
             continue;
         }
+        renderer.set_emit_cu(emit_path(jobs[n]));
         // The next flame's kernel compiles while this one renders.
         if (n + 1 < jobs.size()) renderer.prefetch(jobs[n + 1].input->flames[jobs[n + 1].index]);
         // JSON names the image in full; a bar keeps to a short label.
@@ -306,7 +322,7 @@ int run(const Args& args) {
         const auto start = std::chrono::steady_clock::now();
         const PreparedFrame frame = in_flame(input, index, [&] { return prepare_still(flame, renderer.frame_options()); });
         const StripPlan strips = in_flame(input, index, [&] {
-            return renderer.plan_strips(frame, with_state || stages > 1 ? 1 : strip_options.strips, strip_options.budget);
+            return renderer.plan_strips(frame, strips_requested, strip_options.budget);
         });
         PngOptions png;
         png.bits = format.bits;

@@ -4,6 +4,7 @@
 #include <cstring>
 #include <string>
 
+#include "atomic_file.h"
 #include "commands.h"
 
 namespace {
@@ -38,6 +39,7 @@ int main(int argc, char** argv) {
         std::printf("flamejit %s\n", FLAMEJIT_VERSION);
         return 0;
     }
+    fj::remove_temporaries_on_signals();
     const std::string command = argv[1];
     const fj::cli::Args args(argv + 2, argv + argc);
     if (command == "render") return fj::cli::cmd_render(args);

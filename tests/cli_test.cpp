@@ -4,7 +4,11 @@
 #include <doctest/doctest.h>
 
 #include <algorithm>
+#include <filesystem>
 #include <sstream>
+#include <string>
+#include <utility>
+#include <vector>
 
 #include "codegen/variation_registry.h"
 #include "image/fidelity.h"
@@ -89,6 +93,9 @@ TEST_CASE("cli: bad input gives exit 2, one line naming the file or the option, 
         {"baddevices", good, "--devices 0,x", "device numbers"},
         {"badblockspersm", good, "--blocks-per-sm 65", "blocks-per-sm"},
         {"negativeblockspersm", good, "--blocks-per-sm -1", "blocks-per-sm"},
+        {"unknownarch", good, "--arch sm_35", "sm_90"},  // named among the archs NVRTC has
+        {"negativeseed", good, "--seed -1", "0 or more"},
+        {"missingpalettes", good, "--palettes /nonexistent/palettes.xml", "no such file"},
     };
     for (const auto& c : cases) {
         CAPTURE(c.name);
@@ -111,6 +118,112 @@ TEST_CASE("cli: bad input gives exit 2, one line naming the file or the option, 
         CHECK(r.output.find("absent.flam3") != std::string::npos);
         CHECK_FALSE(fj::test::file_exists(out));
     }
+}
+
+TEST_CASE("cli: an output that cannot be written, or a list with an empty item, is refused before any work, in one line "
+          "with exit 2") {
+    const std::string dir = fj::test::scratch_dir("unwritable");
+    const std::string fj = "FLAMEJIT_CACHE_DIR=" + quoted(dir + "/cache") + " " + quoted(fj::test::flamejit_binary());
+    const std::string g = dir + "/g.flam3";
+    fj::test::write_file(g, kGoodFlame);
+    fj::test::write_file(dir + "/seq.flam3", "<s><flame time=\"0\" size=\"16 12\" scale=\"20\"><xform weight=\"1\" "
+                                             "linear=\"1\"/></flame><flame time=\"4\" size=\"16 12\" scale=\"80\">"
+                                             "<xform weight=\"1\" linear=\"1\"/></flame></s>");
+    REQUIRE(run_command("mkfifo " + quoted(dir + "/fifo.png")).status == 0);
+    std::filesystem::create_directory(dir + "/folder.png");
+    const std::string render = fj + " render " + quoted(g) + " --backend cpu --threads 1 --quality 1 ";
+    const std::string missing = quoted(dir + "/none/x");
+    const std::vector<std::pair<std::string, std::string>> cases = {
+        {render + "-o " + quoted(dir + "/folder.png"), "a folder of that name exists"},
+        {render + "-o " + quoted(dir + "/fifo.png"), "not a regular file"},
+        {render + "-o ''", "needs a value"},
+        {render + "-o -", "not to standard output"},
+        {render + "-o " + quoted(dir + "/a.jpg"), "not .jpg"},
+        {render + "-o " + quoted(dir + "/a.png") + " --save-state " + missing, "--save-state"},
+        {render + "-o " + quoted(dir + "/a.png") + " --emit-cu " + missing, "--emit-cu"},
+        {render + "-o " + quoted(dir + "/folder") + " --sidecar", "--sidecar"},
+        {fj + " compile " + quoted(g) + " --emit-cu " + missing, "does not exist"},
+        {fj + " convert " + quoted(g) + " -o " + missing, "does not exist"},
+        {fj + " animate " + quoted(dir + "/seq.flam3") + " --backend cpu -o " + quoted(g + "/%d.png"), "is not a folder"},
+        {fj + " bench throughput " + quoted(g) + " --backend cpu --size 16x12 --quality 1 --json " + missing, "--json"},
+        {fj + " bench shuffle --simulate --block 256,,512", "empty item"},
+        {fj + " bench shuffle --simulate --block 256,512,", "empty item"},
+        {fj + " bench shuffle --simulate --warp 33", "--block 256 and --warp 33"},
+    };
+    std::filesystem::create_directory(dir + "/folder.json");  // the sidecar of folder: IMAGE.json
+    for (const auto& [command, said] : cases) {
+        CAPTURE(command);
+        const auto r = run_command(command + " < /dev/null");
+        CHECK(r.status == 2);
+        CHECK(count_lines(r.output) == 1);
+        CHECK_MESSAGE(r.output.find(said) != std::string::npos, r.output);
+        CHECK(r.output.find("samples") == std::string::npos);  // refused before rendering
+    }
+    CHECK(std::filesystem::is_fifo(dir + "/fifo.png"));
+    CHECK_FALSE(fj::test::file_exists(dir + "/a.png"));
+    CHECK_FALSE(fj::test::file_exists(dir + "/folder"));
+}
+
+TEST_CASE("cli: frame ranges too long and times that overflow are input errors, not hangs") {
+    const std::string dir = fj::test::scratch_dir("overflow");
+    const std::string fj = quoted(fj::test::flamejit_binary());
+    const auto sequence = [&](const std::string& name, double last_time) {
+        const std::string path = dir + "/" + name;
+        fj::test::write_file(path, "<s><flame time=\"0\" size=\"16 12\" scale=\"20\"><xform weight=\"1\" linear=\"1\"/>"
+                                   "</flame><flame time=\"" + std::to_string(last_time) + "\" size=\"16 12\" scale=\"20\">"
+                                   "<xform weight=\"1\" linear=\"1\" coefs=\"100 0 0 100 0 0\"/></flame></s>");
+        return quoted(path);
+    };
+    const std::string animate = " --backend cpu --threads 1 --quality 1 -o " + quoted(dir + "/f%d.png");
+    const std::vector<std::pair<std::string, std::string>> cases = {
+        // The keyframes' times as the default range.
+        {fj + " animate " + sequence("long.flam3", 1e9) + animate, "more than 10^8 frames"},
+        {fj + " animate " + sequence("far.flam3", 1e300) + animate, "too far apart"},
+        {fj + " animate " + sequence("seq.flam3", 4) + animate + " --frames 0:9223372036854775807:1", "more than 10^8"},
+        // Far beyond the keyframes, the blend of the affines' logarithms overflows.
+        {fj + " convert " + sequence("seq.flam3", 4) + " --time 1e6", "interpolated at time 1e+06: <xform 0> coefs"},
+        {fj + " animate " + sequence("seq.flam3", 4) + animate + " --frames 1000000:1000000", "interpolated at time"},
+    };
+    for (const auto& [command, said] : cases) {
+        CAPTURE(command);
+        const auto r = run_command("timeout 60 " + command + " < /dev/null");
+        CHECK(r.status == 2);
+        CHECK_MESSAGE(r.output.find(said) != std::string::npos, r.output);
+    }
+    CHECK_FALSE(fj::test::file_exists(dir + "/f1000000.png"));
+}
+
+TEST_CASE("cli: a file's flames are all checked against the memory budget before the first image is written") {
+    const std::string dir = fj::test::scratch_dir("budget");
+    std::string big = kGoodFlame;
+    big.replace(big.find("size=\"64 48\""), 12, "size=\"4000 3000\"");
+    fj::test::write_file(dir + "/two.flam3", std::string("<flames>") + kGoodFlame + big + "</flames>");
+    const auto r = run_command(quoted(fj::test::flamejit_binary()) + " render " + quoted(dir + "/two.flam3") + " -o " +
+                               quoted(dir + "/t.png") + " --backend cpu --threads 1 --memory-budget 100K < /dev/null");
+    CHECK(r.status == 2);
+    CHECK(count_lines(r.output) == 1);
+    CHECK_MESSAGE(r.output.find("flame 1") != std::string::npos, r.output);
+    CHECK_FALSE(fj::test::file_exists(dir + "/t.00000.png"));
+}
+
+TEST_CASE("cli: render --emit-cu writes each flame's kernel source, as compile names them") {
+    const std::string dir = fj::test::scratch_dir("emit");
+    std::string second = kGoodFlame;
+    second.replace(second.find("spherical"), 9, "swirl");
+    fj::test::write_file(dir + "/two.flam3", std::string("<flames>") + kGoodFlame + second + "</flames>");
+    const std::string render = quoted(fj::test::flamejit_binary()) + " render " + quoted(dir + "/two.flam3") +
+                               " --backend cpu --threads 1 --quality 1 -o " + quoted(dir + "/t.png");
+    const auto r = run_command(render + " --emit-cu " + quoted(dir + "/k.cu") + " < /dev/null");
+    REQUIRE_MESSAGE(r.status == 0, r.output);
+    const std::string first = fj::test::read_file(dir + "/k.cu.0"), other = fj::test::read_file(dir + "/k.cu.1");
+    CHECK(first.find("variations/spherical.h") != std::string::npos);
+    CHECK(first.find("variations/swirl.h") == std::string::npos);
+    CHECK(other.find("variations/swirl.h") != std::string::npos);
+    CHECK_FALSE(fj::test::file_exists(dir + "/k.cu"));
+    const auto both = run_command(render + " " + quoted(dir + "/two.flam3") + " --emit-cu " + quoted(dir + "/k.cu") +
+                                  " < /dev/null");
+    CHECK(both.status == 2);
+    CHECK(both.output.find("--emit-cu takes the kernels of one genome file") != std::string::npos);
 }
 
 TEST_CASE("cli: --flame I renders flame I though another flame of the file uses a variation flamejit lacks") {

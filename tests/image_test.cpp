@@ -1,19 +1,26 @@
 // flamejit — tests of PNG output/input and of the fidelity ratio.
 // SPDX-License-Identifier: GPL-3.0-or-later
 //
-// References: libpng's reader for our writer, flam3-render's own PNGs for our
-// reader and quantisation (its 8- and 16-bit outputs of one seeded render),
-// analytic values for the ratio, and flam3 against itself for the ratio's
-// end-to-end meaning.
+// References: libpng's reader for our writer, the file system for how it
+// writes, flam3-render's own PNGs for our reader and quantisation (its 8- and
+// 16-bit outputs of one seeded render), analytic values for the ratio, and
+// flam3 against itself for the ratio's end-to-end meaning.
 #include <doctest/doctest.h>
 
+#include <sys/stat.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
 #include <cmath>
+#include <csignal>
+#include <cstdio>
 #include <filesystem>
 #include <limits>
 #include <string>
 
 #include <nlohmann/json.hpp>
 
+#include "atomic_file.h"
 #include "image/fidelity.h"
 #include "image/png_io.h"
 #include "test_support.h"
@@ -185,6 +192,63 @@ TEST_CASE("png: a failed write leaves neither the file nor a temporary") {
     const std::string before = fj::test::read_file(existing);
     CHECK_THROWS_AS(fj::write_png(existing, short_image), std::runtime_error);
     CHECK(fj::test::read_file(existing) == before);
+}
+
+TEST_CASE("atomic files: a device, a pipe or a folder is not written over; a symbolic link is written through") {
+    const std::string dir = fj::test::scratch_dir("atomic-targets");
+    const fj::ImageF image = make_gradient(8, 8);
+    CHECK(fj::unwritable_reason(dir + "/new.png").empty());
+    CHECK(fj::unwritable_reason("").find("no file name") != std::string::npos);
+    CHECK(fj::unwritable_reason(dir + "/").find("no file name") != std::string::npos);
+    CHECK(fj::unwritable_reason(dir + "/none/x.png").find("does not exist") != std::string::npos);
+    fj::test::write_file(dir + "/file", "x");
+    CHECK(fj::unwritable_reason(dir + "/file/x.png").find("is not a folder") != std::string::npos);
+    CHECK(fj::unwritable_reason(dir).find("a folder of that name exists") != std::string::npos);
+    CHECK(fj::unwritable_reason("/dev/null").find("not a regular file") != std::string::npos);
+
+    const std::string fifo = dir + "/fifo.png";
+    REQUIRE(mkfifo(fifo.c_str(), 0600) == 0);
+    CHECK(fj::unwritable_reason(fifo).find("not a regular file") != std::string::npos);
+    CHECK_THROWS_WITH(fj::write_png(fifo, image), doctest::Contains("not a regular file"));
+    CHECK(fs::is_fifo(fifo));
+
+    // A link: the file it leads to gets the image, and the link stays.
+    const std::string target = dir + "/target.png", link = dir + "/link.png";
+    fs::create_symlink("target.png", link);
+    CHECK(fj::unwritable_reason(link).empty());
+    fj::write_png(link, image);
+    CHECK(fs::is_symlink(link));
+    CHECK(fj::read_png(target).width == 8);
+    const std::string to_fifo = dir + "/to-fifo.png";
+    fs::create_symlink("fifo.png", to_fifo);
+    CHECK_THROWS_WITH(fj::write_png(to_fifo, image), doctest::Contains("not a regular file"));
+    CHECK(fs::is_symlink(to_fifo));
+    // Nothing left over: the files made above, and no temporary.
+    CHECK(entries_in(dir) == 5);
+}
+
+TEST_CASE("atomic files: a process stopped by SIGTERM or SIGINT while writing removes its temporaries") {
+    for (int signal_number : {SIGTERM, SIGINT}) {
+        CAPTURE(signal_number);
+        const std::string dir = fj::test::scratch_dir("atomic-signal");
+        const pid_t child = fork();
+        REQUIRE(child >= 0);
+        if (child == 0) {
+            // A write under way: its temporary made, not yet committed.
+            fj::remove_temporaries_on_signals();
+            const std::string temporary = fj::temporary_name_for(dir + "/image.png");
+            std::FILE* f = std::fopen(temporary.c_str(), "wb");
+            if (f) std::fputs("half an image", f);
+            if (f) std::fclose(f);
+            std::raise(signal_number);
+            _exit(0);  // not reached: the signal ends the process
+        }
+        int status = 0;
+        REQUIRE(waitpid(child, &status, 0) == child);
+        CHECK(WIFSIGNALED(status));
+        CHECK(WTERMSIG(status) == signal_number);
+        CHECK(entries_in(dir) == 0);
+    }
 }
 
 TEST_CASE("png: reading what flam3-render writes (8 and 16 bit agree)") {

@@ -4,7 +4,9 @@
 
 #include <cmath>
 #include <cstdlib>
+#include <limits>
 #include <set>
+#include <vector>
 
 #include "codegen/param_layout.h"
 #include "errors.h"
@@ -135,6 +137,16 @@ TEST_CASE("batch: frame ranges, shards that partition them, output patterns, com
     CHECK_THROWS_AS(fj::parse_frame_range("5:2"), fj::InputError);
     CHECK_THROWS_AS(fj::parse_frame_range("1:5:0"), fj::InputError);
     CHECK_THROWS_AS(fj::parse_frame_range("1-5"), fj::InputError);
+    // Ranges at the ends of a long long, without overflow; at most 10^8 frames.
+    const long long most = std::numeric_limits<long long>::max(), least = std::numeric_limits<long long>::min();
+    CHECK(fj::parse_frame_range("0:9223372036854775807:9223372036854775807").frames() == std::vector<long long>{0, most});
+    CHECK(fj::parse_frame_range("9223372036854775806:9223372036854775807:5").frames() ==
+          std::vector<long long>{most - 1});
+    CHECK(fj::frame_range(least, least + 2, 1, "x").frames() == std::vector<long long>{least, least + 1, least + 2});
+    CHECK_THROWS_WITH(fj::parse_frame_range("-9223372036854775808:9223372036854775807"),
+                      doctest::Contains("more than 10^8 frames"));
+    CHECK_NOTHROW(fj::parse_frame_range("1:100000000"));
+    CHECK_THROWS_AS(fj::parse_frame_range("0:100000000"), fj::InputError);
     CHECK_THROWS_AS(fj::parse_shard("3/3"), fj::InputError);
     CHECK_THROWS_AS(fj::parse_shard("0/0"), fj::InputError);
     for (int total : {1, 5, 17, 100})

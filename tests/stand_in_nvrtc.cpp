@@ -33,6 +33,7 @@
 
 #include <unistd.h>
 
+#include <algorithm>
 #include <cctype>
 #include <cstdint>
 #include <cstdlib>
@@ -274,6 +275,19 @@ extern "C" {
 nvrtcResult nvrtcVersion(int* major, int* minor) {
     *major = 0;
     *minor = 1;
+    return NVRTC_SUCCESS;
+}
+
+// The archs of NVRTC 13.0, which the kernels' options name.
+constexpr int kArchs[] = {75, 80, 86, 87, 88, 89, 90, 100, 103, 110, 120, 121};
+
+nvrtcResult nvrtcGetNumSupportedArchs(int* count) {
+    *count = static_cast<int>(std::size(kArchs));
+    return NVRTC_SUCCESS;
+}
+
+nvrtcResult nvrtcGetSupportedArchs(int* archs) {
+    std::copy(std::begin(kArchs), std::end(kArchs), archs);
     return NVRTC_SUCCESS;
 }
 

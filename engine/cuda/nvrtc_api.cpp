@@ -79,6 +79,15 @@ int nvrtc_version_number() {
     return major * 100 + minor;
 }
 
+std::vector<int> nvrtc_supported_archs() {
+    const LoadedNvrtc& state = nvrtc_state();
+    int count = 0;
+    if (!state.usable || state.api.nvrtcGetNumSupportedArchs(&count) != NVRTC_SUCCESS || count <= 0) return {};
+    std::vector<int> archs(static_cast<size_t>(count));
+    if (state.api.nvrtcGetSupportedArchs(archs.data()) != NVRTC_SUCCESS) return {};
+    return archs;
+}
+
 std::string nvrtc_version() {
     const int version = nvrtc_version_number();
     return version == 0 ? "" : std::to_string(version / 100) + "." + std::to_string(version % 100);

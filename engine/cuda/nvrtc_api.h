@@ -10,6 +10,7 @@
 #include <nvrtc.h>
 
 #include <string>
+#include <vector>
 
 namespace fj {
 
@@ -30,6 +31,10 @@ std::string nvrtc_version();
 // The same as major * 100 + minor (1300 for 13.0), or 0 when NVRTC cannot be
 // loaded.
 int nvrtc_version_number();
+
+// The archs NVRTC compiles for (75 for sm_75, ...), or none when it cannot be
+// loaded.
+std::vector<int> nvrtc_supported_archs();
 
 // The path NVRTC was loaded from ("" when not loaded), for `flamejit info`.
 std::string nvrtc_library_path();

@@ -57,7 +57,8 @@ using ReferenceAngles = std::vector<std::array<double, 2>>;
 
 // `keyframes` sorted by strictly increasing time (genome/sequence.h checks).
 // `reference`, when given, needs two keyframes and an entry per standard
-// xform once they are aligned.
+// xform once they are aligned. Throws InputError, naming the time and the
+// value, where the blend overflows (far outside the keyframes' times, say).
 Flame interpolate(const std::vector<Flame>& keyframes, double time, double stagger = 0,
                   const ReferenceAngles* reference = nullptr);
 

@@ -178,14 +178,19 @@ ExrStream::ExrStream(const std::string& path, int width, int height, const PngOp
     s.temporary = temporary_name_for(path);
     s.lines_path = temporary_name_for(path);
     s.lines.open(s.lines_path, std::ios::binary);
-    if (!s.lines) throw std::runtime_error("cannot write " + path + ": " + std::strerror(errno));
+    if (!s.lines) {
+        const std::string error = std::strerror(errno);
+        discard_temporary(s.lines_path);
+        discard_temporary(s.temporary);
+        throw std::runtime_error("cannot write " + path + ": " + error);
+    }
 }
 
 ExrStream::~ExrStream() {
     State& s = *state_;
     if (s.lines.is_open()) s.lines.close();
-    std::remove(s.lines_path.c_str());
-    if (!s.finished) std::remove(s.temporary.c_str());
+    discard_temporary(s.lines_path);
+    if (!s.finished) discard_temporary(s.temporary);
 }
 
 void ExrStream::add_rows(const ImageF& rows, int first_row) {

@@ -11,6 +11,7 @@
 #include <cstdio>
 #include <cstring>
 #include <filesystem>
+#include <new>
 #include <stdexcept>
 
 #include "atomic_file.h"
@@ -214,8 +215,14 @@ std::string read_with_libpng(FILE* file, DecodedPng& out, std::vector<png_bytep>
     out.height = static_cast<int>(png_get_image_height(png, info));
     out.bits = png_get_bit_depth(png, info);
     const size_t row_bytes = png_get_rowbytes(png, info);
-    out.bytes.resize(row_bytes * static_cast<size_t>(out.height));
-    rows.resize(static_cast<size_t>(out.height));
+    try {
+        out.bytes.resize(row_bytes * static_cast<size_t>(out.height));
+        rows.resize(static_cast<size_t>(out.height));
+    } catch (const std::bad_alloc&) {
+        png_destroy_read_struct(&png, &info, &end_info);
+        return "its " + std::to_string(out.width) + "x" + std::to_string(out.height) +
+               " pixels do not fit in this machine's memory";
+    }
     for (int y = 0; y < out.height; ++y) rows[y] = out.bytes.data() + row_bytes * static_cast<size_t>(y);
     png_read_image(png, rows.data());
     png_read_end(png, end_info);
@@ -279,8 +286,11 @@ void write_png(const std::string& path, const ImageF& image, const PngOptions& o
     std::string error;
     {
         FileCloser file{std::fopen(temporary.c_str(), "wb")};
-        if (!file.file)
-            throw std::runtime_error("cannot write " + path + ": " + std::strerror(errno));
+        if (!file.file) {
+            error = std::strerror(errno);
+            discard_temporary(temporary);
+            throw std::runtime_error("cannot write " + path + ": " + error);
+        }
         error = write_with_libpng(file.file, encoded);
         const std::string closed = close_file(file.file);
         if (error.empty()) error = closed;
@@ -322,10 +332,14 @@ PngStream::PngStream(const std::string& path, int width, int height, const PngOp
     s.row.resize(static_cast<size_t>(width) * 4 * (options.bits / 8));
     s.temporary = temporary_name_for(std::filesystem::path(path));
     s.file = std::fopen(s.temporary.c_str(), "wb");
-    if (!s.file) throw std::runtime_error("cannot write " + path + ": " + std::strerror(errno));
+    if (!s.file) {
+        const std::string error = std::strerror(errno);
+        discard_temporary(s.temporary);
+        throw std::runtime_error("cannot write " + path + ": " + error);
+    }
     if (std::string error = create_writer(s.error, s.png, s.info); !error.empty()) {
         std::fclose(s.file);
-        std::remove(s.temporary.c_str());
+        discard_temporary(s.temporary);
         throw std::runtime_error("cannot write " + path + ": " + error);
     }
     try {
@@ -333,7 +347,7 @@ PngStream::PngStream(const std::string& path, int width, int height, const PngOp
         s.guarded([&] { start_image(s.png, s.info, s.file, width, height, s.bits, none); });
     } catch (...) {
         std::fclose(s.file);
-        std::remove(s.temporary.c_str());
+        discard_temporary(s.temporary);
         throw;
     }
 }
@@ -343,7 +357,7 @@ PngStream::~PngStream() {
     if (s.png) png_destroy_write_struct(&s.png, &s.info);
     if (s.file) {
         std::fclose(s.file);
-        std::remove(s.temporary.c_str());
+        discard_temporary(s.temporary);
     }
 }
 

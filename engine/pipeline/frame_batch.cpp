@@ -57,10 +57,33 @@ Conversion find_conversion(const std::string& pattern) {
 
 }  // namespace
 
+namespace {
+
+// Differences of long longs as unsigned: exact for last >= first, where
+// the signed difference can overflow.
+unsigned long long span(long long first, long long last) {
+    return static_cast<unsigned long long>(last) - static_cast<unsigned long long>(first);
+}
+
+}  // namespace
+
 std::vector<long long> FrameRange::frames() const {
     std::vector<long long> out;
-    for (long long f = first; f <= last; f += step) out.push_back(f);
+    out.reserve(span(first, last) / step + 1);
+    for (long long f = first;; f += step) {
+        out.push_back(f);
+        if (span(f, last) < static_cast<unsigned long long>(step)) break;
+    }
     return out;
+}
+
+FrameRange frame_range(long long first, long long last, long long step, const std::string& what) {
+    if (step < 1) throw InputError(what + ": STEP must be at least 1");
+    if (last < first)
+        throw InputError(what + ": the range is empty (LAST " + std::to_string(last) + " is before FIRST " +
+                         std::to_string(first) + ")");
+    if (span(first, last) / step >= kMaxFrames) throw InputError(what + ": more than 10^8 frames");
+    return {first, last, step};
 }
 
 FrameRange parse_frame_range(const std::string& text) {
@@ -69,13 +92,7 @@ FrameRange parse_frame_range(const std::string& text) {
     if ((parts.size() != 2 && parts.size() != 3) || !parse_integer(parts[0], &r.first) ||
         !parse_integer(parts[1], &r.last) || (parts.size() == 3 && !parse_integer(parts[2], &r.step)))
         throw InputError("--frames \"" + text + "\": expected FIRST:LAST or FIRST:LAST:STEP (integers)");
-    if (r.step < 1) throw InputError("--frames \"" + text + "\": STEP must be at least 1");
-    if (r.last < r.first)
-        throw InputError("--frames \"" + text + "\": the range is empty (LAST " + std::to_string(r.last) +
-                         " is before FIRST " + std::to_string(r.first) + ")");
-    if ((r.last - r.first) / r.step >= 100000000)
-        throw InputError("--frames \"" + text + "\": more than 10^8 frames");
-    return r;
+    return frame_range(r.first, r.last, r.step, "--frames \"" + text + "\"");
 }
 
 Shard parse_shard(const std::string& text) {
@@ -90,8 +107,10 @@ Shard parse_shard(const std::string& text) {
 }
 
 std::vector<long long> shard_frames(const std::vector<long long>& frames, const Shard& shard) {
-    const long long n = static_cast<long long>(frames.size());
-    const long long begin = n * shard.index / shard.count, end = n * (shard.index + 1) / shard.count;
+    // In 128 bits: the products overflow 64 for shard counts past 10^11.
+    const __int128 n = static_cast<__int128>(frames.size());
+    const auto begin = static_cast<long long>(n * shard.index / shard.count),
+               end = static_cast<long long>(n * (shard.index + 1) / shard.count);
     return {frames.begin() + begin, frames.begin() + end};
 }
 

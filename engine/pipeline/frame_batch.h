@@ -23,8 +23,13 @@ struct Shard {
     long long index = 0, count = 1;
 };
 
-// "A:B" or "A:B:STEP"; throws InputError for malformed text, B < A (an empty
-// range) or STEP < 1.
+// At most this many frames in one range.
+inline constexpr unsigned long long kMaxFrames = 100000000;
+
+// FIRST..LAST by STEP; throws InputError, starting with `what`, for LAST <
+// FIRST (an empty range), STEP < 1, or more than kMaxFrames frames.
+FrameRange frame_range(long long first, long long last, long long step, const std::string& what);
+// "A:B" or "A:B:STEP", the same way; InputError for malformed text too.
 FrameRange parse_frame_range(const std::string& text);
 // "I/N" with 0 ≤ I < N; throws InputError otherwise.
 Shard parse_shard(const std::string& text);

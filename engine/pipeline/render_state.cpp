@@ -76,7 +76,11 @@ void write_render_state(const std::string& path, const RenderState& state) {
     std::string error;
     {
         std::ofstream out(temporary, std::ios::binary);
-        if (!out) throw std::runtime_error("cannot write " + path + ": " + std::strerror(errno));
+        if (!out) {
+            error = std::strerror(errno);
+            discard_temporary(temporary);
+            throw std::runtime_error("cannot write " + path + ": " + error);
+        }
         out << kMagic << '\n' << header.dump() << '\n';
         out.write(reinterpret_cast<const char*>(state.rgba.data()),
                   static_cast<std::streamsize>(state.rgba.size() * sizeof(float)));

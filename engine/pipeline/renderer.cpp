@@ -5,9 +5,9 @@
 #include <algorithm>
 #include <chrono>
 #include <exception>
-#include <fstream>
 #include <mutex>
 
+#include "atomic_file.h"
 #include "codegen/param_layout.h"
 #include "codegen/switch_kernel.h"
 #include "cpu/cpu_backend.h"
@@ -225,8 +225,8 @@ RenderResult Renderer::render_plan_once(const PreparedFrame& frame, uint64_t see
     std::string identity;
     if (resume || save) identity = frame_identity(frame);
     if (resume && resume->identity != identity)
-        throw InputError("the render state holds another frame: xforms, palette, camera, size or supersample differ "
-                         "(only what the post-pass reads may change)");
+        throw InputError("the render state holds another frame: xforms, palette, camera, size, supersample or the "
+                         "histogram's margin (filter and estimator radius) differ (the post-pass's other settings may change)");
     const auto& registry = VariationRegistry::standard();
     PostPlan post;
     try {
@@ -237,11 +237,8 @@ RenderResult Renderer::render_plan_once(const PreparedFrame& frame, uint64_t see
     post.transparent = options_.transparent;
     post.earlyclip = options_.earlyclip;
     post.linear = options_.linear;
-    if (!options_.emit_cu.empty()) {
-        std::ofstream out(options_.emit_cu);
-        out << kernel_source(frame.key, frame.layout, registry, SnippetSource::standard());
-        if (!out) throw std::runtime_error("cannot write " + options_.emit_cu);
-    }
+    if (!options_.emit_cu.empty())
+        write_file_atomically(options_.emit_cu, kernel_source(frame.key, frame.layout, registry, SnippetSource::standard()));
 
     const auto prepare_start = std::chrono::steady_clock::now();
     backend_->prepare(frame.key, frame.layout);

@@ -119,6 +119,8 @@ public:
     bool compile_ahead(const KernelKey& key, const ParamLayout& layout);
     FrameOptions frame_options() const;
     void set_progress(ProgressFn progress) { options_.progress = std::move(progress); }
+    // Where the next renders write their kernel source (RenderOptions::emit_cu).
+    void set_emit_cu(std::string path) { options_.emit_cu = std::move(path); }
     // The backend in use ("cuda" or "cpu") and, for auto, why CUDA was not used.
     const std::string& backend_name() const { return backend_name_; }
     const std::string& fallback_reason() const { return fallback_reason_; }
