@@ -105,7 +105,8 @@ std::string unwritable_reason(const std::string& path) {
     std::error_code ec;
     const fs::path folder = where.parent_path();
     if (!folder.empty() && !fs::is_directory(folder, ec))
-        return fs::exists(folder, ec) ? folder.string() + " is not a folder" : "folder " + folder.string() + " does not exist";
+        return fs::exists(folder, ec) ? folder.string() + " is not a folder"
+                                      : "folder " + folder.string() + " does not exist";
     const fs::file_status status = fs::status(where, ec);
     if (fs::is_directory(status)) return "a folder of that name exists";
     if (fs::exists(status) && !fs::is_regular_file(status))

@@ -309,7 +309,8 @@ void check_finite(const Flame& f) {
     char time[32];
     std::snprintf(time, sizeof time, "%g", f.time);
     const auto check = [&](double v, const std::string& what) {
-        if (!std::isfinite(v)) throw InputError(std::string("interpolated at time ") + time + ": " + what + " is not finite");
+        if (!std::isfinite(v))
+            throw InputError(std::string("interpolated at time ") + time + ": " + what + " is not finite");
     };
     const auto check_xform = [&](const Xform& x, const std::string& name) {
         for (double v : {x.weight, x.color, x.color_speed, x.opacity, x.animate, x.direct_color}) check(v, name);

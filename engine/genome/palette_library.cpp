@@ -55,7 +55,8 @@ const Library& load_library(const std::string& file) {
     if (found != cache.end()) return found->second;
 
     std::error_code ec;
-    if (std::filesystem::is_directory(file, ec)) throw std::runtime_error("palette library " + file + ": a folder, not a file");
+    if (std::filesystem::is_directory(file, ec))
+        throw std::runtime_error("palette library " + file + ": a folder, not a file");
     pugi::xml_document doc;
     const pugi::xml_parse_result result = doc.load_file(file.c_str());
     if (!result)

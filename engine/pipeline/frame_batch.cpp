@@ -55,10 +55,6 @@ Conversion find_conversion(const std::string& pattern) {
     return found;
 }
 
-}  // namespace
-
-namespace {
-
 // Differences of long longs as unsigned: exact for last >= first, where
 // the signed difference can overflow.
 unsigned long long span(long long first, long long last) {

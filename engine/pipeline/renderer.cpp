@@ -226,7 +226,8 @@ RenderResult Renderer::render_plan_once(const PreparedFrame& frame, uint64_t see
     if (resume || save) identity = frame_identity(frame);
     if (resume && resume->identity != identity)
         throw InputError("the render state holds another frame: xforms, palette, camera, size, supersample or the "
-                         "histogram's margin (filter and estimator radius) differ (the post-pass's other settings may change)");
+                         "histogram's margin (filter and estimator radius) differ (the post-pass's other settings "
+                         "may change)");
     const auto& registry = VariationRegistry::standard();
     PostPlan post;
     try {
@@ -238,7 +239,8 @@ RenderResult Renderer::render_plan_once(const PreparedFrame& frame, uint64_t see
     post.earlyclip = options_.earlyclip;
     post.linear = options_.linear;
     if (!options_.emit_cu.empty())
-        write_file_atomically(options_.emit_cu, kernel_source(frame.key, frame.layout, registry, SnippetSource::standard()));
+        write_file_atomically(options_.emit_cu,
+                              kernel_source(frame.key, frame.layout, registry, SnippetSource::standard()));
 
     const auto prepare_start = std::chrono::steady_clock::now();
     backend_->prepare(frame.key, frame.layout);
