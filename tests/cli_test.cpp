@@ -91,6 +91,7 @@ TEST_CASE("cli: bad input gives exit 2, one line naming the file or the option, 
         {"devicesoncpu", good, "--devices 0,1", "CUDA backend"},
         {"devicestwice", good, "--devices 0,0", "listed twice"},
         {"baddevices", good, "--devices 0,x", "device numbers"},
+        {"trailingcomma", good, "--devices 0,", "device numbers"},
         {"badblockspersm", good, "--blocks-per-sm 65", "blocks-per-sm"},
         {"negativeblockspersm", good, "--blocks-per-sm -1", "blocks-per-sm"},
         {"unknownarch", good, "--arch sm_35", "sm_90"},  // named among the archs NVRTC has
