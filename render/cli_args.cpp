@@ -62,6 +62,10 @@ ParsedArgs parse_args(const Args& args, const std::set<std::string>& with_value,
             if (!inline_value) {
                 if (i + 1 >= args.size()) throw UsageError(a + " needs a value");
                 value = args[++i];
+                // "--time --flame 0": the value left out, the next option taken for it.
+                const std::string next = value.rfind("--", 0) == 0 ? value.substr(2, value.find('=') - 2) : "";
+                if (with_value.count(next) || switches.count(next))
+                    throw UsageError(a + " needs a value, not the option " + value);
             }
             // An empty value would read as the option left out (the default output, say).
             if (value.empty()) throw UsageError(a.substr(0, a.find('=')) + " needs a value, not an empty one");

@@ -101,6 +101,9 @@ std::optional<FlameTemplate> template_option(const ParsedArgs& args, const char*
     if (!ignored.empty())
         std::fprintf(stderr, "flamejit %s: warning: %s: a template sets output settings only; ignoring %s\n", command,
                      t.file.c_str(), ignored.c_str());
+    if (t.flames > 1)
+        std::fprintf(stderr, "flamejit %s: warning: %s holds %d flames; the first is the template\n", command,
+                     t.file.c_str(), t.flames);
     return t;
 }
 

@@ -92,6 +92,7 @@ TEST_CASE("cli: bad input gives exit 2, one line naming the file or the option, 
         {"devicestwice", good, "--devices 0,0", "listed twice"},
         {"baddevices", good, "--devices 0,x", "device numbers"},
         {"trailingcomma", good, "--devices 0,", "device numbers"},
+        {"optionasvalue", good, "--seed --quality 5", "not the option --quality"},
         {"badblockspersm", good, "--blocks-per-sm 65", "blocks-per-sm"},
         {"negativeblockspersm", good, "--blocks-per-sm -1", "blocks-per-sm"},
         {"unknownarch", good, "--arch sm_35", "sm_90"},  // named among the archs NVRTC has

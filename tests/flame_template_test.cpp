@@ -110,6 +110,11 @@ TEST_CASE("template: what it does not give stays, and flam3's slips are not repe
                          doctest::Contains("supersample"), fj::GenomeError);
     CHECK_THROWS_WITH_AS(fj::read_flam3_template_string("<flames/>", "t"), doctest::Contains("no <flame>"),
                          fj::GenomeError);
+    // Of several flames the first is the template (render warns of the rest).
+    const fj::FlameTemplate two =
+        fj::read_flam3_template_string(R"(<flames><flame quality="3"/><flame quality="9"/></flames>)", "t");
+    CHECK(two.flames == 2);
+    CHECK(two.values.quality == 3);
     CHECK_THROWS_WITH_AS(fj::read_flam3_template_string(R"(<flame quality="1" quality="2"/>)", "t"),
                          doctest::Contains("twice"), fj::GenomeError);
 }
@@ -130,6 +135,7 @@ TEST_CASE("template: render, convert and sequence take --template as flam3-genom
                                       quoted(templ) + " -o " + quoted(dir + "/one.png") + " 2>&1");
     REQUIRE_MESSAGE(rendered.status == 0, rendered.output);
     CHECK(rendered.output.find("ignoring brightness") != std::string::npos);
+    CHECK(rendered.output.find("flames; the first is the template") == std::string::npos);
     const fj::PngImage image = fj::read_png(dir + "/one.png");
     CHECK(image.width == 48);
     CHECK(image.height == 27);

@@ -421,11 +421,13 @@ FlameTemplate read_flam3_template_string(const std::string& text, const std::str
     const ReadOptions options;
     ReadContext ctx{file, -1, "", &options, &warned};
     pugi::xml_document doc;
-    const pugi::xml_node element = parse_document(ctx, text, doc).front();
+    const std::vector<pugi::xml_node> elements = parse_document(ctx, text, doc);
+    const pugi::xml_node element = elements.front();
     ctx.flame_index = 0;
     ctx.flame_name = flam3_name(element.attribute("name").value());
     FlameTemplate t;
     t.file = file;
+    t.flames = static_cast<int>(elements.size());
     int solo = -1;
     read_flame_attributes(ctx, element, t.values, &solo);
     // flam3's names for what a template sets, with the readers' other spellings.

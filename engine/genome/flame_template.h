@@ -37,6 +37,7 @@ struct FlameTemplate {
     Flame values;                      // its <flame>'s attributes over flam3's defaults
     std::set<std::string> given;       // the settings above that it gives, by flam3's names
     std::vector<std::string> ignored;  // its other attributes, in order
+    int flames = 1;                    // <flame> elements in the file: the first is the template
 };
 
 void apply_template(Flame& flame, const FlameTemplate& t);
