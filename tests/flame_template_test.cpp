@@ -136,6 +136,12 @@ TEST_CASE("template: render, convert and sequence take --template as flam3-genom
     REQUIRE_MESSAGE(rendered.status == 0, rendered.output);
     CHECK(rendered.output.find("ignoring brightness") != std::string::npos);
     CHECK(rendered.output.find("flames; the first is the template") == std::string::npos);
+    // A value no genome can be drawn with is the template's error.
+    fj::test::write_file(dir + "/bad.flam3", R"(<flame supersample="1000"/>)");
+    const auto refused = run_command(flamejit + " render " + quoted(genomes) + " --flame 1 --backend cpu --template " +
+                                     quoted(dir + "/bad.flam3") + " -o " + quoted(dir + "/bad.png") + " 2>&1");
+    CHECK(refused.status == 2);
+    CHECK_MESSAGE(refused.output.find("bad.flam3: as a template: supersample") != std::string::npos, refused.output);
     const fj::PngImage image = fj::read_png(dir + "/one.png");
     CHECK(image.width == 48);
     CHECK(image.height == 27);
