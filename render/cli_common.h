@@ -40,9 +40,10 @@ GenomeInput load_genomes(const ParsedArgs& args, bool animation = false);
 std::optional<FlameTemplate> template_option(const ParsedArgs& args, const char* command);
 inline constexpr const char* kTemplateHelp =
     "  --template FILE       a flam3 template (as flam3-genome's template=): the size, quality,\n"
-    "                        supersample, filter, passes, temporal samples, background, DE and\n"
-    "                        interpolation settings its <flame> gives replace the genome's; a new\n"
-    "                        size keeps the genome's vertical framing\n";
+    "                        supersample, filter, passes, temporal samples, background, zoom,\n"
+    "                        DE, gamma_threshold, highlight_power, palette_mode, interpolation\n"
+    "                        and temporal filter settings its <flame> gives replace the genome's;\n"
+    "                        a new size keeps the genome's vertical framing\n";
 // Writes `flames` as flam3 XML to the file -o names (temporary name, then
 // renamed), or to standard output without -o or with "-o -".
 void write_genomes(const ParsedArgs& args, const std::vector<Flame>& flames);

@@ -31,6 +31,8 @@ const char* kHelp =
     "2× box downsample), the iteration time and samples/s.\n"
     "\n"
     "options:\n"
+    "  --transforms N         simulation: equally weighted transforms, default 8\n"
+    "  --warp W               simulation: lanes per warp, default 32\n"
     "  --strategies LIST      default none,ring,full,divergent\n"
     "  --block LIST           threads per block, default 256 (simulation: 256,512)\n"
     "  --size WxH             render size, default 320x240 (the camera keeps its framing)\n"
@@ -42,6 +44,7 @@ const char* kHelp =
     "  --backend B            auto (default), cuda or cpu\n"
     "  --threads N            CPU backend threads (default all cores)\n"
     "  --seed N               default 1\n"
+    "  --flame I, --palettes FILE, --drop-unknown   as for render\n"
     "  --json FILE            write the results as JSON\n"
     "  --plot FILE.svg        plot of error against iteration time per strategy\n";
 

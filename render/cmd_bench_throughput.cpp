@@ -51,8 +51,10 @@ const char* kHelp =
     "                    switch, the design's reference; CUDA backend only) or auto (as for\n"
     "                    render: compile is then the time to the first launch; the compute\n"
     "                    ceiling is the specialized kernel's)\n"
+    "  --arch sm_XX      NVRTC target (default: the device's)\n"
     "  --flam3           also time flam3-render (all cores) on the same genome, size and quality\n"
     "  --seed N          default 1\n"
+    "  --flame I, --palettes FILE, --drop-unknown   as for render\n"
     "  --json FILE       write the results as JSON\n";
 
 // The CPU backend's accumulation alone: each thread adds unit hits to

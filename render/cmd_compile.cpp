@@ -18,9 +18,10 @@ namespace {
 const char* kHelp =
     "usage: flamejit compile GENOME [--arch sm_XX] [--emit-cu FILE] [options]\n"
     "\n"
-    "Generates the iteration kernel of each flame's structure and compiles it with NVRTC\n"
-    "to CUBIN (no GPU needed), through the kernel cache. Prints per flame: the cache key,\n"
-    "compile milliseconds (or cache hit), registers and spills of the kernel.\n"
+    "Generates the iteration kernel of each flame's structure (of GENOME; - reads standard\n"
+    "input) and compiles it with NVRTC to CUBIN (no GPU needed), through the kernel cache.\n"
+    "Prints per flame: the cache key, compile milliseconds (or cache hit), registers and\n"
+    "spills of the kernel.\n"
     "\n"
     "  --arch sm_XX          target architecture (default sm_90)\n"
     "  --emit-cu FILE        write the generated source to FILE (with several flames:\n"

@@ -38,8 +38,9 @@ const char* kHelp =
     "is named after its file (stdin.png for standard input) in FOLDER (default: the current\n"
     "one); every genome is read and checked before the first image is written.\n"
     "\n"
-    "  -o OUT.png            output file (default: GENOME's name with .png); with several\n"
-    "                        GENOMEs, the folder for their images\n"
+    "  -o OUT.png            output file (default: GENOME's name with .png, here); an existing\n"
+    "                        folder (or a name ending in /: one to exist) takes the images under\n"
+    "                        their genomes' names, as with several GENOMEs; also --output\n"
     "  --resume              skip images that exist and read whole at the flame's size\n"
     "                        (a batch run again after an interruption)\n"
     "  --backend B           auto (default: CUDA when it works, else CPU), cuda, cpu\n"
@@ -184,18 +185,20 @@ struct Job {
 };
 
 // Output names: -o OUT.png for one genome (indexed when it has several
-// flames), else each genome's name in the folder -o names (or the current
-// one). Two images bound for one file are refused before anything renders.
+// flames), else each genome's name in the folder -o names (an existing one,
+// or a name ending in /; without -o the current one). Two images bound for
+// one file are refused before anything renders.
 std::vector<Job> plan_outputs(const std::vector<GenomeInput>& inputs, const std::string& out) {
     std::vector<Job> jobs;
-    const bool several = inputs.size() > 1;
-    const std::filesystem::path folder = several ? std::filesystem::path(out) : std::filesystem::path(out).parent_path();
-    if (several && !std::filesystem::is_directory(folder))
-        throw UsageError("with several genomes, -o names an existing folder, not " + out);
+    const bool into_folder =
+        inputs.size() > 1 || (!out.empty() && (out.back() == '/' || std::filesystem::is_directory(out)));
+    const std::filesystem::path folder = out.empty() ? "." : out;
+    if (into_folder && !std::filesystem::is_directory(folder))
+        throw UsageError("-o " + out + ": the images go into a folder, and there is none of that name");
     std::set<std::string> taken;
     for (const GenomeInput& input : inputs) {
-        const std::string base = several ? (folder / default_output(input.label)).string()
-                                         : (out.empty() ? default_output(input.label) : out);
+        const std::string base = into_folder ? (folder / default_output(input.label)).string()
+                                             : (out.empty() ? default_output(input.label) : out);
         for (int index : input.selected) {
             Job job{&input, index, input.selected.size() > 1 ? indexed_output(base, index) : base};
             if (!taken.insert(std::filesystem::path(job.path).lexically_normal().string()).second)

@@ -98,6 +98,21 @@ TEST_CASE("cli batch: several genomes render in one run, each image named after 
     CHECK(fj::read_png(dir + "/out/b.00001.png").rgba == fj::read_png(dir + "/b.00001.png").rgba);
     CHECK(fj::read_png(dir + "/out/b.00000.png").width == 32);
 
+    SUBCASE("an existing folder takes one genome's image too; without -o the images go to the current folder") {
+        std::filesystem::create_directories(dir + "/one");
+        r = flamejit("render " + quoted(dir + "/a.flam3") + " -o " + quoted(dir + "/one"));
+        REQUIRE_MESSAGE(r.status == 0, r.output);
+        CHECK(fj::read_png(dir + "/one/a.png").rgba == fj::read_png(dir + "/a.png").rgba);
+        r = flamejit("render " + quoted(dir + "/a.flam3") + " -o " + quoted(dir + "/two/"));
+        CHECK(r.status == 2);
+        CHECK(r.output.find("there is none of that name") != std::string::npos);
+        std::filesystem::create_directories(dir + "/here");
+        r = fj::test::run_command("cd " + quoted(dir + "/here") + " && " + quoted(fj::test::flamejit_binary()) +
+                                  " render ../a.flam3 ../b.flam3 --backend cpu --seed 1");
+        REQUIRE_MESSAGE(r.status == 0, r.output);
+        CHECK(fj::test::file_exists(dir + "/here/a.png"));
+        CHECK(fj::test::file_exists(dir + "/here/b.00001.png"));
+    }
     SUBCASE("a bad genome in a later file: exit 2 before any image is written") {
         fj::test::write_file(dir + "/c.flam3", std::string(kGenome).replace(std::string(kGenome).find("scale=\"20\""), 10,
                                                                             "scale=\"-5\""));

@@ -132,18 +132,18 @@ TEST_CASE("cli: an output that cannot be written, or a list with an empty item, 
                                              "linear=\"1\"/></flame><flame time=\"4\" size=\"16 12\" scale=\"80\">"
                                              "<xform weight=\"1\" linear=\"1\"/></flame></s>");
     REQUIRE(run_command("mkfifo " + quoted(dir + "/fifo.png")).status == 0);
-    std::filesystem::create_directory(dir + "/folder.png");
+    std::filesystem::create_directories(dir + "/taken/g.png");  // -o taken: the image would be taken/g.png
     const std::string render = fj + " render " + quoted(g) + " --backend cpu --threads 1 --quality 1 ";
     const std::string missing = quoted(dir + "/none/x");
     const std::vector<std::pair<std::string, std::string>> cases = {
-        {render + "-o " + quoted(dir + "/folder.png"), "a folder of that name exists"},
+        {render + "-o " + quoted(dir + "/taken"), "a folder of that name exists"},
         {render + "-o " + quoted(dir + "/fifo.png"), "not a regular file"},
         {render + "-o ''", "needs a value"},
         {render + "-o -", "not to standard output"},
         {render + "-o " + quoted(dir + "/a.jpg"), "not .jpg"},
         {render + "-o " + quoted(dir + "/a.png") + " --save-state " + missing, "--save-state"},
         {render + "-o " + quoted(dir + "/a.png") + " --emit-cu " + missing, "--emit-cu"},
-        {render + "-o " + quoted(dir + "/folder") + " --sidecar", "--sidecar"},
+        {render + "-o " + quoted(dir + "/image") + " --sidecar", "--sidecar"},
         {fj + " compile " + quoted(g) + " --emit-cu " + missing, "does not exist"},
         {fj + " convert " + quoted(g) + " -o " + missing, "does not exist"},
         {fj + " animate " + quoted(dir + "/seq.flam3") + " --backend cpu -o " + quoted(g + "/%d.png"), "is not a folder"},
@@ -152,7 +152,7 @@ TEST_CASE("cli: an output that cannot be written, or a list with an empty item, 
         {fj + " bench shuffle --simulate --block 256,512,", "empty item"},
         {fj + " bench shuffle --simulate --warp 33", "--block 256 and --warp 33"},
     };
-    std::filesystem::create_directory(dir + "/folder.json");  // the sidecar of folder: IMAGE.json
+    std::filesystem::create_directory(dir + "/image.json");  // where the sidecar of image would go
     for (const auto& [command, said] : cases) {
         CAPTURE(command);
         const auto r = run_command(command + " < /dev/null");
@@ -163,7 +163,7 @@ TEST_CASE("cli: an output that cannot be written, or a list with an empty item, 
     }
     CHECK(std::filesystem::is_fifo(dir + "/fifo.png"));
     CHECK_FALSE(fj::test::file_exists(dir + "/a.png"));
-    CHECK_FALSE(fj::test::file_exists(dir + "/folder"));
+    CHECK_FALSE(fj::test::file_exists(dir + "/image"));
 }
 
 TEST_CASE("cli: frame ranges too long and times that overflow are input errors, not hangs") {
