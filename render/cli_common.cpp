@@ -23,8 +23,6 @@
 #include "genome/flam3_writer.h"
 #include "genome/genome_text.h"
 #include "image/exr_io.h"
-#include "pipeline/prepared_frame.h"
-#include "post/post_plan.h"
 
 namespace fj::cli {
 
@@ -110,14 +108,7 @@ std::optional<FlameTemplate> template_option(const ParsedArgs& args, const char*
     // with is the template's error, not each genome's.
     Flame probe = read_flam3_string(R"(<flame size="64 48"><xform weight="1" linear="1"/></flame>)", t.file).at(0);
     apply_template(probe, t);
-    input_from(t.file + ": as a template", [&] {
-        const PreparedFrame frame = prepare_still(probe, {});
-        try {
-            make_post_plan(frame.post_flame, frame.plan);
-        } catch (const std::runtime_error& e) {
-            throw InputError(e.what());
-        }
-    });
+    input_from(t.file + ": as a template", [&] { check_still(probe, {}); });
     return t;
 }
 

@@ -296,9 +296,7 @@ int run(const Args& args) {
     const int strips_requested = with_state || stages > 1 ? 1 : strip_options.strips;
     for (const Job& job : jobs)
         in_flame(*job.input, job.index, [&] {
-            const Flame& flame = job.input->flames[job.index];
-            renderer.check(flame);
-            renderer.plan_strips(prepare_still(flame, renderer.frame_options()), strips_requested, strip_options.budget);
+            renderer.plan_strips(renderer.check(job.input->flames[job.index]), strips_requested, strip_options.budget);
         });
     ImageWriter writer(2, 1);
     for (size_t n = 0; n < jobs.size(); ++n) {

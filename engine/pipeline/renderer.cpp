@@ -128,14 +128,17 @@ RenderResult Renderer::render(const Flame& flame) {
     return result;
 }
 
-void Renderer::check(const Flame& flame) const {
-    const PreparedFrame frame = prepare_still(flame, frame_options());
+PreparedFrame check_still(const Flame& flame, const FrameOptions& options) {
+    PreparedFrame frame = prepare_still(flame, options);
     try {
         make_post_plan(frame.post_flame, frame.plan);
     } catch (const std::runtime_error& e) {
         throw InputError(e.what());
     }
+    return frame;
 }
+
+PreparedFrame Renderer::check(const Flame& flame) const { return check_still(flame, frame_options()); }
 
 namespace {
 

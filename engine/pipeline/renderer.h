@@ -75,14 +75,19 @@ struct RenderResult {
     uint64_t histogram_samples = 0, histogram_bad_values = 0;
 };
 
+// `flame` prepared as a still, its post-pass planned: the InputError a render
+// of it would throw, without a renderer.
+PreparedFrame check_still(const Flame& flame, const FrameOptions& options);
+
 class Renderer {
 public:
     explicit Renderer(const RenderOptions& options);
     ~Renderer();
     // Throws InputError for impossible flames, other exceptions for failures.
     RenderResult render(const Flame& flame);
-    // Throws the InputError render(flame) would, without rendering.
-    void check(const Flame& flame) const;
+    // Throws the InputError render(flame) would, without rendering; returns
+    // the frame prepared with frame_options().
+    PreparedFrame check(const Flame& flame) const;
     // A frame prepared with this renderer's frame_options(). Time sample i
     // of a frame with several draws its random numbers from (seed, i).
     // Throws InputError when its histogram is too large for one piece
