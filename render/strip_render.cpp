@@ -38,7 +38,9 @@ StripRender render_strips_to_file(Renderer& renderer, const PreparedFrame& frame
 }
 
 std::string describe_strips(const std::string& path, const StripPlan& strips) {
-    return path + ": " + std::to_string(strips.count) + " strips of " + std::to_string(strips.rows) + " rows, " +
+    const bool even = strips.height % strips.count == 0;
+    return path + ": " + std::to_string(strips.count) + " strips of " +
+           (even ? "" : std::to_string(strips.rows - 1) + " or ") + std::to_string(strips.rows) + " rows, " +
            memory_size(strips.bytes) + " each" +
            (strips.budget > 0 ? " (memory budget " + memory_size(strips.budget) + ")" : "");
 }

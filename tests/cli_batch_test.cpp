@@ -271,6 +271,11 @@ TEST_CASE("cli batch: a frame over the memory budget renders in strips, with the
     CHECK(lines(tiny.output) == 1);
     CHECK(tiny.output.find("even in strips of one row, more than the 1.0 KiB memory budget") != std::string::npos);
     CHECK_FALSE(fj::test::file_exists(dir + "/tiny.png"));
+    const auto thin = flamejit("render " + quoted(genome) + " -o " + quoted(dir + "/thin.png") + " --strips 49");
+    CHECK(thin.status == 2);
+    CHECK(lines(thin.output) == 1);
+    CHECK_MESSAGE(thin.output.find("has 48 rows, too few for 49 strips") != std::string::npos, thin.output);
+    CHECK_FALSE(fj::test::file_exists(dir + "/thin.png"));
     for (const char* bad : {"--strips 0", "--strips many", "--memory-budget 0", "--memory-budget 2X"})
         CHECK(flamejit("render " + quoted(genome) + " -o " + quoted(dir + "/bad.png") + " " + bad).status == 2);
 

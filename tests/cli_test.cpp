@@ -185,14 +185,26 @@ TEST_CASE("cli: frame ranges too long and times that overflow are input errors, 
         // Far beyond the keyframes, the blend of the affines' logarithms overflows.
         {fj + " convert " + sequence("seq.flam3", 4) + " --time 1e6", "interpolated at time 1e+06: <xform 0> coefs"},
         {fj + " animate " + sequence("seq.flam3", 4) + animate + " --frames 1000000:1000000", "interpolated at time"},
+        // Values near a double's range, turned by a loop or a transition.
+        {fj + " sequence " + quoted(dir + "/huge.flam3") + " --frames 8 -o " + quoted(dir + "/loop.flam3"),
+         "frame 1, the loop of " + dir + "/huge.flam3's flame 0: <xform 0> coefs is not finite"},
+        {fj + " sequence " + sequence("seq.flam3", 4) + " " + quoted(dir + "/huge.flam3") +
+             " --no-loops --frames 4 -o " + quoted(dir + "/edge.flam3"),
+         "from " + dir + "/seq.flam3's flame 1 to " + dir + "/huge.flam3's flame 0: interpolated at time"},
     };
+    fj::test::write_file(dir + "/huge.flam3", "<flame size=\"16 12\" scale=\"20\"><xform weight=\"1\" linear=\"1\" "
+                                              "coefs=\"1.5e308 1.5e308 -1.5e308 1.5e308 0 0\"/></flame>");
     for (const auto& [command, said] : cases) {
         CAPTURE(command);
         const auto r = run_command("timeout 60 " + command + " < /dev/null");
         CHECK(r.status == 2);
+        // One error line (animate's job line comes first where the range was taken).
+        CHECK(count_lines(r.output) == (r.output.find(" frames in this job") == std::string::npos ? 1 : 2));
         CHECK_MESSAGE(r.output.find(said) != std::string::npos, r.output);
     }
     CHECK_FALSE(fj::test::file_exists(dir + "/f1000000.png"));
+    CHECK_FALSE(fj::test::file_exists(dir + "/loop.flam3"));
+    CHECK_FALSE(fj::test::file_exists(dir + "/edge.flam3"));
 }
 
 TEST_CASE("cli: a file's flames are all checked against the memory budget before the first image is written") {

@@ -80,20 +80,41 @@ TEST_CASE("strips: the fewest strips that fit the budget, or as many as asked") 
     const fj::StripPlan half = fj::plan_strips(frame, 0, whole / 2, sixteen_per_cell);
     CHECK(half.count > 2);  // each strip also holds its margins
     CHECK(half.bytes <= whole / 2);
-    CHECK(half.count * half.rows >= frame.height);
-    CHECK((half.count - 1) * half.rows < frame.height);
+    // The rows shared evenly, in order, none left out.
+    int next = 0;
+    for (int i = 0; i < half.count; ++i) {
+        CHECK(half.first_row(i) == next);
+        CHECK((half.rows_of(i) == half.rows || half.rows_of(i) == half.rows - 1));
+        next += half.rows_of(i);
+    }
+    CHECK(next == frame.height);
     // One strip fewer would not have fitted.
     const fj::StripPlan fewer = fj::plan_strips(frame, half.count - 1, 0, sixteen_per_cell);
     CHECK((fewer.bytes > whole / 2 || fewer.rows == half.rows));
     // Every strip, the last and shorter one too, within the estimate.
     for (int i = 0; i < half.count; ++i)
-        CHECK(sixteen_per_cell(fj::band_plan(frame, half.first_row(i), half.rows_of(i, frame.height))) <= half.bytes);
+        CHECK(sixteen_per_cell(fj::band_plan(frame, half.first_row(i), half.rows_of(i))) <= half.bytes);
 
+    // As many as asked, whatever the budget: 67 rows in 4 strips of 16 or 17
+    // (a strip of 17 rows each and one of 16 would not be 4 of even shares).
     const fj::StripPlan asked = fj::plan_strips(frame, 4, 1, sixteen_per_cell);
     CHECK(asked.count == 4);
     CHECK(asked.rows == 17);
-    CHECK(asked.rows_of(3, frame.height) == 16);
-    CHECK(fj::plan_strips(frame, 1000, 0, sixteen_per_cell).count == frame.height);
+    CHECK(asked.rows_of(0) == 16);
+    CHECK(asked.first_row(3) == 50);
+    CHECK(asked.rows_of(3) == 17);
+    // 67 rows in 6 strips: 6, not the 5 that strips of 12 rows would make.
+    const fj::StripPlan six = fj::plan_strips(frame, 6, 0, sixteen_per_cell);
+    CHECK(six.count == 6);
+    CHECK(six.first_row(5) + six.rows_of(5) == frame.height);
+    CHECK(fj::plan_strips(frame, frame.height, 0, sixteen_per_cell).rows == 1);
+    // More strips than rows: refused, as flam3 refuses them.
+    try {
+        fj::plan_strips(frame, frame.height + 1, 0, sixteen_per_cell);
+        FAIL("no error");
+    } catch (const fj::InputError& e) {
+        CHECK(std::string(e.what()) == "image 90x67 has 67 rows, too few for 68 strips");
+    }
 
     // Not even strips of one row fit: an input error naming the need.
     try {
@@ -141,7 +162,7 @@ TEST_CASE("strips: on the CPU backend the strips' rows are the whole frame's, bi
             std::vector<float> rows;
             for (int i = 0; i < strips.count; ++i) {
                 const fj::RenderResult strip = renderer.render_strip(frame, 5, strips, i);
-                CHECK(strip.image.height == strips.rows_of(i, 67));
+                CHECK(strip.image.height == strips.rows_of(i));
                 CHECK(strip.stats.samples == whole.stats.samples);
                 CHECK(strip.stats.bad_values == whole.stats.bad_values);
                 rows.insert(rows.end(), strip.image.rgba.begin(), strip.image.rgba.end());

@@ -194,6 +194,13 @@ struct Flame {
     double sample_count() const;
 };
 
+// Throws InputError "`context`: WHAT is not finite" where a value of `f`
+// that is rendered or written is not. Flames made from finite ones
+// (interpolated far outside their keyframes' times, turned, moved) can still
+// overflow near a double's range: they are refused, naming the value, rather
+// than drawn from infinities or written as text that no reader takes.
+void check_finite(const Flame& f, const std::string& context);
+
 // Where a flame came from, for error messages and tools. (PNGs embed the
 // genome as rendered, written by genome/flam3_writer.h, not this text.)
 struct FlameSource {

@@ -301,39 +301,6 @@ Flame blend(const std::vector<Flame>& cp, const Weights& w, double stagger, cons
     return out;
 }
 
-// A blend of finite keyframes can still overflow (far outside their times, or
-// from values near a double's range): such a flame is refused, naming the
-// time and the value, rather than drawn from infinities or written as text
-// that no reader takes.
-void check_finite(const Flame& f) {
-    char time[32];
-    std::snprintf(time, sizeof time, "%g", f.time);
-    const auto check = [&](double v, const std::string& what) {
-        if (!std::isfinite(v))
-            throw InputError(std::string("interpolated at time ") + time + ": " + what + " is not finite");
-    };
-    const auto check_xform = [&](const Xform& x, const std::string& name) {
-        for (double v : {x.weight, x.color, x.color_speed, x.opacity, x.animate, x.direct_color}) check(v, name);
-        for (const AffineD& m : {x.affine, x.post})
-            for (double v : {m.a, m.b, m.c, m.d, m.e, m.f}) check(v, name + " coefs");
-        for (const VariationUse& use : x.variations) {
-            check(use.weight, name + " variation weight");
-            for (double v : use.params) check(v, name + " variation parameter");
-        }
-        for (double v : x.chaos) check(v, name + " chaos");
-    };
-    for (double v : {f.center_x, f.center_y, f.scale, f.zoom, f.rotate}) check(v, "the camera");
-    for (double v : {f.filter_radius, f.quality, f.background[0], f.background[1], f.background[2], f.brightness,
-                     f.gamma, f.gamma_threshold, f.vibrancy, f.highlight_power, f.estimator_radius,
-                     f.estimator_minimum, f.estimator_curve, f.hue, f.hsv_rgb_palette_blend,
-                     f.temporal_filter_width, f.temporal_filter_exp})
-        check(v, "a <flame> setting");
-    for (const RGBA& c : f.palette)
-        for (double v : {c.r, c.g, c.b, c.a}) check(v, "the palette");
-    for (size_t i = 0; i < f.xforms.size(); ++i) check_xform(f.xforms[i], "<xform " + std::to_string(i) + ">");
-    if (f.has_final) check_xform(f.final_xform, "<finalxform>");
-}
-
 }  // namespace
 
 void catmull_rom_weights(double t, double out[4]) {
@@ -374,7 +341,9 @@ Flame interpolate(const std::vector<Flame>& keyframes, double time, double stagg
         out = blend(cp, {cr, 4}, 0, nullptr);
     }
     out.time = time;
-    check_finite(out);
+    char at[48];
+    std::snprintf(at, sizeof at, "interpolated at time %g", time);
+    check_finite(out, at);
     return out;
 }
 

@@ -209,8 +209,18 @@ std::vector<Flame> sequence(const std::vector<Flame>& flames, const SequenceOpti
     };
     std::vector<Flame> out;
     out.reserve(static_cast<size_t>(total));
+    // A frame that overflows (values near a double's range, turned) is
+    // refused naming its place in the sequence and the flames it comes from.
+    const auto named = [&](int i) {
+        const FlameOrigin o = origin(i);
+        return (o.file.empty() ? "" : o.file + "'s ") + "flame " + std::to_string(o.index);
+    };
+    const auto frame_name = [&](const std::string& what) {
+        return "sequence frame " + std::to_string(out.size()) + ", " + what;
+    };
     const auto loop_frame = [&](int i, double blend) {
         Flame f = sheep_loop(flames[i], blend);
+        check_finite(f, frame_name("the loop of " + named(i)));
         name_frame(f, static_cast<int>(out.size()));
         f.interpolation = Interpolation::Linear;
         f.palette_interpolation = PaletteInterpolation::HsvCircular;
@@ -224,7 +234,14 @@ std::vector<Flame> sequence(const std::vector<Flame>& flames, const SequenceOpti
         if (i == count - 1) break;
         for (int frame = 0; frame < n; ++frame) {
             const double blend = frame / static_cast<double>(n);
-            Flame f = sheep_edge(flames[i], flames[i + 1], blend, frame == 0 || frame == n - 1, options.stagger);
+            const std::string context = frame_name("from " + named(i) + " to " + named(i + 1));
+            Flame f;
+            try {
+                f = sheep_edge(flames[i], flames[i + 1], blend, frame == 0 || frame == n - 1, options.stagger);
+            } catch (const InputError& e) {
+                throw InputError(context + ": " + e.what());
+            }
+            check_finite(f, context);
             name_frame(f, static_cast<int>(out.size()));
             f.edit = frame_edit(format("interpolate %g", blend * 360.0),
                                 {{&flames[i], origin(i)}, {&flames[i + 1], origin(i + 1)}});

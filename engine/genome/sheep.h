@@ -70,8 +70,9 @@ inline constexpr long long kMaxSequenceGenomes = 50000;
 // loop (`frames` frames) if asked, then, but after the last, the transition
 // to the next (`frames` frames), and at the end the last flame once more,
 // unturned: (2·count − 1)·frames + 1 genomes with loops, (count − 1)·frames
-// + 1 without. Throws InputError when `frames` < 1, there are no flames, or
-// there would be more than kMaxSequenceGenomes genomes.
+// + 1 without. Throws InputError when `frames` < 1, there are no flames,
+// there would be more than kMaxSequenceGenomes genomes, or a frame's values
+// overflow (check_finite), naming the frame and its flames.
 std::vector<Flame> sequence(const std::vector<Flame>& flames, const SequenceOptions& options);
 
 }  // namespace fj

@@ -212,7 +212,7 @@ RenderResult Renderer::render_strip(const PreparedFrame& frame, uint64_t seed, c
     if (strips.count == 1) return render(frame, seed);
     if (index < 0 || index >= strips.count) throw std::logic_error("render_strip: no such strip");
     return render_plan(frame, seed,
-                       band_plan(frame.plan, strips.first_row(index), strips.rows_of(index, frame.plan.height)));
+                       band_plan(frame.plan, strips.first_row(index), strips.rows_of(index)));
 }
 
 RenderResult Renderer::render_plan(const PreparedFrame& frame, uint64_t seed, const FramePlan& plan,

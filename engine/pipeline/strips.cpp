@@ -2,6 +2,7 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #include "pipeline/strips.h"
 
+#include <algorithm>
 #include <cstdio>
 #include <string>
 
@@ -24,8 +25,9 @@ FramePlan largest_strip(const FramePlan& frame, int rows) {
 
 StripPlan strips_of(const FramePlan& frame, int count, const FrameBytes& bytes) {
     StripPlan plan;
+    plan.count = count;
+    plan.height = frame.height;
     plan.rows = (frame.height + count - 1) / count;
-    plan.count = (frame.height + plan.rows - 1) / plan.rows;
     const FramePlan largest = largest_strip(frame, plan.rows);
     plan.cells = histogram_cells(largest);
     plan.bytes = bytes(largest);
@@ -50,8 +52,11 @@ StripPlan plan_strips(const FramePlan& frame, int requested, double budget, cons
     if (frame.height != frame.frame_height || frame.hist_row0 != 0)
         throw std::logic_error("plan_strips: the plan is a strip already");
     const std::string image = std::to_string(frame.width) + "x" + std::to_string(frame.height);
+    if (requested > frame.height)
+        throw InputError("image " + image + " has " + std::to_string(frame.height) + " rows, too few for " +
+                         std::to_string(requested) + " strips");
     if (requested > 0) {
-        StripPlan plan = strips_of(frame, std::min(requested, frame.height), bytes);
+        StripPlan plan = strips_of(frame, requested, bytes);
         plan.budget = budget;
         if (plan.cells > kMaxHistogramCells)
             throw InputError("image " + image + " in " + std::to_string(plan.count) +

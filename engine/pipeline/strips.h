@@ -11,7 +11,6 @@
 // image never hold more than a strip.
 #pragma once
 
-#include <algorithm>
 #include <functional>
 #include <string>
 
@@ -23,25 +22,27 @@ namespace fj {
 // cells with int.
 inline constexpr double kMaxHistogramCells = 2147483647.0;
 
+// Strips share the image's rows evenly: each has `rows` or `rows` − 1.
 struct StripPlan {
     int count = 1;      // strips; 1: the whole frame at once
-    int rows = 0;       // image rows of each strip but the last, which has the rest
+    int height = 0;     // the image's rows
+    int rows = 0;       // image rows of the tallest strip
     double bytes = 0;   // memory of the largest strip (Backend::frame_bytes)
     double cells = 0;   // histogram cells of the largest strip
     double budget = 0;  // the memory budget it was planned for (0: none)
 
-    int first_row(int index) const { return index * rows; }
-    int rows_of(int index, int height) const { return std::min(rows, height - index * rows); }
+    int first_row(int index) const { return static_cast<int>(static_cast<long long>(index) * height / count); }
+    int rows_of(int index) const { return first_row(index + 1) - first_row(index); }
 };
 
 // What a frame (or strip) of a plan takes in memory, in bytes.
 using FrameBytes = std::function<double(const FramePlan&)>;
 
-// `requested` > 0: that many strips (fewer when the image has fewer rows);
-// 0: as few as keep every strip within `budget` bytes (no bound when
-// `budget` is 0). Throws InputError when the strips' histograms must hold
-// more than kMaxHistogramCells, or when no strips fit the budget, not even
-// of one row.
+// `requested` > 0: that many strips; 0: as few as keep every strip within
+// `budget` bytes (no bound when `budget` is 0). Throws InputError when more
+// strips are asked than the image has rows (as flam3 refuses them), when the
+// strips' histograms must hold more than kMaxHistogramCells, or when no
+// strips fit the budget, not even of one row.
 StripPlan plan_strips(const FramePlan& frame, int requested, double budget, const FrameBytes& bytes);
 
 // Bytes as people read them: "512 MiB", "3.2 GiB".
