@@ -91,16 +91,17 @@ TEST_CASE("strips: the fewest strips that fit the budget, or as many as asked") 
     // One strip fewer would not have fitted.
     const fj::StripPlan fewer = fj::plan_strips(frame, half.count - 1, 0, sixteen_per_cell);
     CHECK((fewer.bytes > whole / 2 || fewer.rows == half.rows));
-    // Every strip, the last and shorter one too, within the estimate.
+    // Every strip, the shorter ones too, within the estimate.
     for (int i = 0; i < half.count; ++i)
         CHECK(sixteen_per_cell(fj::band_plan(frame, half.first_row(i), half.rows_of(i))) <= half.bytes);
 
-    // As many as asked, whatever the budget: 67 rows in 4 strips of 16 or 17
-    // (a strip of 17 rows each and one of 16 would not be 4 of even shares).
+    // As many as asked, whatever the budget: 67 rows in 4 strips, starting at
+    // rows 0, 16, 33 and 50 (67 · i / 4, rounded down).
     const fj::StripPlan asked = fj::plan_strips(frame, 4, 1, sixteen_per_cell);
     CHECK(asked.count == 4);
     CHECK(asked.rows == 17);
     CHECK(asked.rows_of(0) == 16);
+    CHECK(asked.first_row(2) == 33);
     CHECK(asked.first_row(3) == 50);
     CHECK(asked.rows_of(3) == 17);
     // 67 rows in 6 strips: 6, not the 5 that strips of 12 rows would make.
