@@ -5,6 +5,7 @@
 #include <algorithm>
 #include <cmath>
 #include <string>
+#include <string_view>
 
 #include "errors.h"
 
@@ -65,27 +66,29 @@ double Flame::sample_count() const {
 }
 
 void check_finite(const Flame& f, const std::string& context) {
-    const auto check = [&](double v, const std::string& what) {
-        if (!std::isfinite(v)) throw InputError(context + ": " + what + " is not finite");
+    // The message is made only for the value that fails: interpolation
+    // checks every time sample of a motion-blurred frame.
+    const auto check = [&](double v, std::string_view name, const char* part) {
+        if (!std::isfinite(v)) throw InputError(context + ": " + std::string(name) + part + " is not finite");
     };
-    const auto check_xform = [&](const Xform& x, const std::string& name) {
-        for (double v : {x.weight, x.color, x.color_speed, x.opacity, x.animate, x.direct_color}) check(v, name);
+    const auto check_xform = [&](const Xform& x, std::string_view name) {
+        for (double v : {x.weight, x.color, x.color_speed, x.opacity, x.animate, x.direct_color}) check(v, name, "");
         for (const AffineD& m : {x.affine, x.post})
-            for (double v : {m.a, m.b, m.c, m.d, m.e, m.f}) check(v, name + " coefs");
+            for (double v : {m.a, m.b, m.c, m.d, m.e, m.f}) check(v, name, " coefs");
         for (const VariationUse& use : x.variations) {
-            check(use.weight, name + " variation weight");
-            for (double v : use.params) check(v, name + " variation parameter");
+            check(use.weight, name, " variation weight");
+            for (double v : use.params) check(v, name, " variation parameter");
         }
-        for (double v : x.chaos) check(v, name + " chaos");
+        for (double v : x.chaos) check(v, name, " chaos");
     };
-    for (double v : {f.center_x, f.center_y, f.scale, f.zoom, f.rotate}) check(v, "the camera");
+    for (double v : {f.center_x, f.center_y, f.scale, f.zoom, f.rotate}) check(v, "the camera", "");
     for (double v : {f.filter_radius, f.quality, f.background[0], f.background[1], f.background[2], f.brightness,
                      f.gamma, f.gamma_threshold, f.vibrancy, f.highlight_power, f.estimator_radius,
                      f.estimator_minimum, f.estimator_curve, f.hue, f.hsv_rgb_palette_blend,
                      f.temporal_filter_width, f.temporal_filter_exp})
-        check(v, "a <flame> setting");
+        check(v, "a <flame> setting", "");
     for (const RGBA& c : f.palette)
-        for (double v : {c.r, c.g, c.b, c.a}) check(v, "the palette");
+        for (double v : {c.r, c.g, c.b, c.a}) check(v, "the palette", "");
     for (size_t i = 0; i < f.xforms.size(); ++i) check_xform(f.xforms[i], "<xform " + std::to_string(i) + ">");
     if (f.has_final) check_xform(f.final_xform, "<finalxform>");
 }
