@@ -22,7 +22,7 @@
 #include "genome/flam3_reader.h"
 #include "genome/flam3_writer.h"
 #include "genome/genome_text.h"
-#include "image/exr_io.h"
+#include "image/image_stream.h"
 
 namespace fj::cli {
 
@@ -254,18 +254,29 @@ StripOptions strip_options_from(const ParsedArgs& args) {
 }
 
 OutputFormat output_format_from(const ParsedArgs& args, const std::string& output) {
-    if (output == "-") throw UsageError("-o -: images go to files (.png or .exr), not to standard output");
+    if (output == "-") throw UsageError("-o -: images go to files (.png, .exr, .jpg or .ppm), not to standard output");
+    OutputFormat f;
+    f.format = image_format_of(output);
     std::string extension = std::filesystem::path(output).extension().string();
     std::transform(extension.begin(), extension.end(), extension.begin(), [](unsigned char c) { return std::tolower(c); });
-    if (!extension.empty() && extension != ".png" && extension != ".exr")
-        throw UsageError("-o " + output + ": images are PNG (.png) or OpenEXR (.exr), not " + extension);
-    OutputFormat f;
-    f.exr = is_exr_path(output);
-    f.bits = static_cast<int>(args.integer("bits", f.exr ? 16 : 8));
-    if (f.exr && f.bits != 16 && f.bits != 32) throw UsageError("--bits must be 16 or 32 for EXR output");
-    if (!f.exr && f.bits != 8 && f.bits != 16) throw UsageError("--bits must be 8 or 16 for PNG output");
+    if (f.format == ImageFormat::Png && !extension.empty() && extension != ".png")
+        throw UsageError("-o " + output + ": images are PNG (.png), OpenEXR (.exr), JPEG (.jpg, .jpeg) or PPM (.ppm), not " +
+                         extension);
+    const bool exr = f.format == ImageFormat::Exr, png = f.format == ImageFormat::Png;
+    const std::string name = f.format == ImageFormat::Jpeg ? "JPEG" : "PPM";
+    f.bits = static_cast<int>(args.integer("bits", exr ? 16 : 8));
+    if (exr && f.bits != 16 && f.bits != 32) throw UsageError("--bits must be 16 or 32 for EXR output");
+    if (png && f.bits != 8 && f.bits != 16) throw UsageError("--bits must be 8 or 16 for PNG output");
+    if (!exr && !png && f.bits != 8) throw UsageError("--bits: " + name + " images have 8 bits per sample");
+    if (args.has("jpeg-quality")) {
+        if (f.format != ImageFormat::Jpeg) throw UsageError("--jpeg-quality is for JPEG output: name the output .jpg");
+        f.jpeg_quality = static_cast<int>(args.integer("jpeg-quality", 0));
+        if (f.jpeg_quality < 1 || f.jpeg_quality > 100) throw UsageError("--jpeg-quality must be in 1..100");
+    }
+    if (args.has("transparent") && !has_alpha(f.format))
+        throw UsageError("--transparent keeps alpha, which " + name + " images do not have: write .png or .exr");
     f.linear = args.has("linear");
-    if (f.linear && !f.exr) throw UsageError("--linear writes EXR images: name the output .exr");
+    if (f.linear && !exr) throw UsageError("--linear writes EXR images: name the output .exr");
     if (f.linear && args.has("earlyclip")) throw UsageError("--linear and --earlyclip exclude each other");
     return f;
 }

@@ -13,6 +13,7 @@
 #include "errors.h"
 #include "genome/flame.h"
 #include "genome/flame_template.h"
+#include "image/image_stream.h"
 #include "pipeline/renderer.h"
 
 namespace fj::cli {
@@ -87,19 +88,25 @@ inline constexpr const char* kStripHelp =
     "                        memory budget, else as few strips as fit\n"
     "  --memory-budget SIZE  memory a strip may take where the histogram lives (GPU memory\n"
     "                        for CUDA, RAM for the CPU), e.g. 6G (default: 90 % of what is free)\n";
-// The image files a command writes: PNG, or OpenEXR for a name ending in
-// .exr (image/exr_io.h); --bits (PNG 8 or 16, default 8; EXR 16 for half or
-// 32 for float, default 16) and --linear (EXR only, not with --earlyclip).
-// Another extension, or "-" (standard output), is a usage error.
+// The image files a command writes, by the output's extension
+// (image/image_stream.h): PNG (.png, or none), OpenEXR (.exr), JPEG (.jpg,
+// .jpeg) or PPM (.ppm). --bits: PNG 8 or 16 (default 8), EXR 16 for half or
+// 32 for float (default 16), JPEG and PPM 8 only; --jpeg-quality (JPEG only,
+// 1..100, default flam3's 75); --linear (EXR only, not with --earlyclip);
+// --transparent (not for JPEG or PPM, which have no alpha). Another
+// extension, or "-" (standard output), is a usage error.
 struct OutputFormat {
-    bool exr = false;
+    ImageFormat format = ImageFormat::Png;
     int bits = 8;
+    int jpeg_quality = 75;
     bool linear = false;
 };
 OutputFormat output_format_from(const ParsedArgs& args, const std::string& output);
 inline constexpr const char* kFormatHelp =
     "  --bits N              PNG samples of 8 (default) or 16 bits; for an output ending in .exr\n"
-    "                        (OpenEXR, RGBA premultiplied), 16 (half, default) or 32 (float)\n"
+    "                        (OpenEXR, RGBA premultiplied), 16 (half, default) or 32 (float);\n"
+    "                        .jpg (JPEG) and .ppm (binary PPM) are RGB of 8 bits, as flam3's\n"
+    "  --jpeg-quality Q      JPEG compression quality, 1..100 (default 75, as flam3)\n"
     "  --linear              EXR only: the filtered log-density values before gamma, vibrancy,\n"
     "                        background and clipping, for compositing\n";
 // GENOME's file name with .png, in the current folder.

@@ -61,14 +61,17 @@ const char* kHelp =
     "  --seed N              random seed (default: a fresh one, printed); frame N uses (seed, N)\n"
     "  --threads N           CPU backend threads (default: all cores)\n"
     "  --profile FILE        cuburn output profile for a .json node (size, spp, loop length)\n"
-    "  --no-png-comments     write no text chunks (by default each frame carries its interpolated\n"
-    "                        genome as flam3 XML in flam3_genome, and its sample count and seed);\n"
-    "                        enable_png_comments=0 in the environment does the same, as for flam3;\n"
+    "  --no-png-comments     write no text (by default each frame carries its interpolated genome\n"
+    "                        as flam3 XML in flam3_genome, and its sample count and seed: PNG text\n"
+    "                        chunks, JPEG comments, EXR attributes); enable_png_comments=0\n"
+    "                        (enable_jpeg_comments=0 for JPEG) in the environment does the same, as\n"
+    "                        for flam3;\n"
     "                        nick, url and id in the environment go to flam3_nickname, flam3_url\n"
     "                        and flam3_id, as flam3 writes them\n"
     "%s"
-    "  --arch, --shuffle, --block, --accumulate, --kernel, --bits, --linear, --transparent, --earlyclip,\n"
-    "  --palettes, --drop-unknown: as render (frames named .exr are OpenEXR)\n"
+    "  --arch, --shuffle, --block, --accumulate, --kernel, --bits, --jpeg-quality, --linear,\n"
+    "  --transparent, --earlyclip, --palettes, --drop-unknown: as render (frames named .exr,\n"
+    "  .jpg or .ppm are OpenEXR, JPEG or PPM)\n"
     "\n"
     "Every frame is written to a temporary name and renamed, so an interrupted run leaves only\n"
     "complete frames; --resume then renders exactly the missing ones.\n"
@@ -91,7 +94,7 @@ struct Run {
     FrameOptions frame;
     RenderOptions render;
     uint64_t seed = 0;
-    PngOptions png;
+    ImageOptions png;
     bool png_comments = true;
     StripOptions strips;
     bool linear = false;  // EXR frames of the filtered values (--linear)
@@ -156,7 +159,7 @@ void render_worker(const Run& run, RenderOptions options, bool compile_ahead, st
         const StripPlan strips = input_from(
             run.label, [&] { return renderer.plan_strips(frame, run.strips.strips, run.strips.budget); });
         std::string sidecar;
-        auto comments = [&](PngOptions& png, const RenderResult& result) {
+        auto comments = [&](ImageOptions& png, const RenderResult& result) {
             if (!run.png_comments && !run.sidecar) return;
             // flam3-animate embeds the genome at the frame's time; the
             // overrides of this run are part of what was rendered.
@@ -171,7 +174,7 @@ void render_worker(const Run& run, RenderOptions options, bool compile_ahead, st
                 {"flamejit_time_samples", std::to_string(result.time_samples)},
                 {"flamejit_seconds", std::to_string(result.seconds)}};
             if (strips.count > 1) extra.emplace_back("flamejit_strips", std::to_string(strips.count));
-            add_png_comments(png, genome, result, extra);
+            add_png_comments(png, run.format.format, genome, result, extra);
             if (run.sidecar) sidecar = sidecar_text(path, "animate", run.args, options, run.format, png);
             if (!run.png_comments) {
                 png.text.clear();
@@ -228,7 +231,7 @@ void render_worker(const Run& run, RenderOptions options, bool compile_ahead, st
 int run(const Args& args) {
     const ParsedArgs a = parse_args(args,
                                     {"o", "output", "frames", "backend", "quality", "seed", "threads", "arch", "shuffle",
-                                     "block", "accumulate", "kernel", "bits", "palettes", "temporal-samples", "shard", "devices", "profile", "template",
+                                     "block", "accumulate", "kernel", "bits", "jpeg-quality", "palettes", "temporal-samples", "shard", "devices", "profile", "template",
                                      "compile-threads",
                                      "size-scale", "quality-scale", "strips", "memory-budget"},
                                     {"help", "h", "transparent", "earlyclip", "drop-unknown", "resume", "no-png-comments",
@@ -314,8 +317,9 @@ int run(const Args& args) {
     std::fflush(stdout);
 
     run.png.bits = format.bits;
+    run.png.jpeg_quality = format.jpeg_quality;
     run.png.transparent = options.transparent;
-    run.png_comments = png_comments_wanted(a);
+    run.png_comments = png_comments_wanted(a, format.format);
     run.format = format;
     run.args = args;
     run.sidecar = a.has("sidecar");

@@ -23,7 +23,8 @@ constexpr const char* compare_usage =
     "A and B: one genome rendered by flam3 at two seeds; C: the same genome rendered by flamejit.\n"
     "Prints the fidelity ratio R = (mean|C-A|/mean|B-A| + mean|C-B|/mean|A-B|) / 2 on RGB after a\n"
     "2x box downsample (16-bit images are scaled to the 8-bit range first). R near 1 means C is as\n"
-    "close to flam3 as flam3 is to itself; a systematic error reads well above 1.\n"
+    "close to flam3 as flam3 is to itself; a systematic error reads well above 1. Images are\n"
+    "PNG, JPEG or binary PPM (told by their first bytes, as flam3-render writes them).\n"
     "\n"
     "  --json   print the ratio and its parts as one JSON object (infinite values as null)\n"
     "  --help   print this text\n";
@@ -66,9 +67,9 @@ int cmd_compare(const Args& args) {
 
     FidelityResult result;
     try {
-        const PngImage a = read_png(images[0]);
-        const PngImage b = read_png(images[1]);
-        const PngImage c = read_png(images[2]);
+        const PngImage a = read_image(images[0]);
+        const PngImage b = read_image(images[1]);
+        const PngImage c = read_image(images[2]);
         result = fidelity_ratio(a, b, c);
     } catch (const std::exception& error) {
         std::cerr << "flamejit compare: " << error.what() << "\n";

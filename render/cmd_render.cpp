@@ -32,7 +32,8 @@ const char* kHelp =
     "usage: flamejit render [GENOME...] [-o OUT.png | -o FOLDER] [options]\n"
     "\n"
     "Renders every <flame> of GENOME (flam3 XML, or a cuburn .json node; - reads standard\n"
-    "input; default: the bundled genome) to a PNG.\n"
+    "input; default: the bundled genome) to a PNG (OpenEXR, JPEG or PPM for an output named\n"
+    ".exr, .jpg or .ppm).\n"
     "With several flames and no --flame, OUT gets each flame's index: OUT.00000.png, ...\n"
     "With several GENOMEs, in one process (one device set-up, each kernel compiled once), each\n"
     "is named after its file (stdin.png for standard input) in FOLDER (default: the current\n"
@@ -102,9 +103,11 @@ const char* kHelp =
     "                        variations, Fractorium's 3D camera, a log_base other than e),\n"
     "                        with a warning for each\n"
     "  --profile FILE        cuburn output profile for a .json genome (size, samples per pixel)\n"
-    "  --no-png-comments     write no text chunks (by default the PNG carries the rendered genome\n"
-    "                        as flam3 XML in flam3_genome, and the sample count, error rate, seed);\n"
-    "                        enable_png_comments=0 in the environment does the same, as for flam3;\n"
+    "  --no-png-comments     write no text (by default the image carries the rendered genome as\n"
+    "                        flam3 XML in flam3_genome, and the sample count, error rate, seed: PNG\n"
+    "                        text chunks, JPEG comments, EXR attributes); enable_png_comments=0\n"
+    "                        (enable_jpeg_comments=0 for JPEG) in the environment does the same, as\n"
+    "                        for flam3;\n"
     "                        nick, url and id in the environment go to flam3_nickname, flam3_url\n"
     "                        and flam3_id, as flam3 writes them\n"
     "%s"
@@ -213,7 +216,7 @@ std::vector<Job> plan_outputs(const std::vector<GenomeInput>& inputs, const std:
 
 int run(const Args& args) {
     const ParsedArgs a = parse_args(
-        args, {"o", "output", "backend", "quality", "seed", "threads", "flame", "arch", "emit-cu", "shuffle", "block", "accumulate", "kernel", "bits", "palettes", "devices", "blocks-per-sm", "profile", "template", "size-scale", "quality-scale", "progress", "strips", "memory-budget", "save-state", "resume-state", "progressive"},
+        args, {"o", "output", "backend", "quality", "seed", "threads", "flame", "arch", "emit-cu", "shuffle", "block", "accumulate", "kernel", "bits", "jpeg-quality", "palettes", "devices", "blocks-per-sm", "profile", "template", "size-scale", "quality-scale", "progress", "strips", "memory-budget", "save-state", "resume-state", "progressive"},
         {"help", "h", "transparent", "earlyclip", "drop-unknown", "no-png-comments", "resume", "linear", "sidecar"});
     if (a.has("help") || a.has("h")) {
         std::printf(kHelp, kScaleHelp, kTemplateHelp, kStripHelp, kFormatHelp, kSidecarHelp);
@@ -272,7 +275,7 @@ int run(const Args& args) {
     options.linear = format.linear;
     const bool skip_complete = a.has("resume");
     const bool with_sidecar = a.has("sidecar");
-    const bool with_comments = png_comments_wanted(a);
+    const bool with_comments = png_comments_wanted(a, format.format);
     if (skip_complete && stages > 1)
         throw UsageError("--resume skips images that read whole, as each --progressive stage's does: resume a "
                          "progressive render with --save-state and --resume-state");
@@ -325,13 +328,14 @@ int run(const Args& args) {
         const StripPlan strips = in_flame(input, index, [&] {
             return renderer.plan_strips(frame, strips_requested, strip_options.budget);
         });
-        PngOptions png;
+        ImageOptions png;
         png.bits = format.bits;
+        png.jpeg_quality = format.jpeg_quality;
         png.transparent = options.transparent;
         // The genome as rendered, so the PNG reproduces its own image; the
         // same in the sidecar, with or without the image's text.
         std::string sidecar;
-        auto comments = [&](PngOptions& out, const RenderResult& result) {
+        auto comments = [&](ImageOptions& out, const RenderResult& result) {
             if (!with_comments && !with_sidecar) return;
             Flame rendered = flame;
             if (options.quality > 0) rendered.quality = options.quality;
@@ -341,7 +345,7 @@ int run(const Args& args) {
                 {"flamejit_seconds", std::to_string(result.seconds)}};
             if (strips.count > 1) extra.emplace_back("flamejit_strips", std::to_string(strips.count));
             if (!resume_state.empty()) extra.emplace_back("flamejit_resumed_samples", std::to_string(resumed.plotted));
-            add_png_comments(out, rendered, result, extra);
+            add_png_comments(out, format.format, rendered, result, extra);
             if (with_sidecar) sidecar = sidecar_text(path, "render", args, options, format, out);
             if (!with_comments) {
                 out.text.clear();

@@ -4,7 +4,6 @@
 #include <algorithm>
 
 #include "atomic_file.h"
-#include "image/exr_io.h"
 #include "sidecar.h"
 
 namespace fj::cli {
@@ -48,10 +47,7 @@ void ImageWriter::loop() {
             ++busy_;
         }
         try {
-            if (is_exr_path(job.path))
-                write_exr(job.path, job.image, job.png, job.linear);
-            else
-                write_png(job.path, job.image, job.png);
+            write_image(job.path, job.image, job.png, job.linear);
             if (!job.sidecar.empty()) write_file_atomically(sidecar_path(job.path), job.sidecar);
         } catch (...) {
             std::lock_guard lock(mutex_);

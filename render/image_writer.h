@@ -1,5 +1,5 @@
-// flamejit — images (PNG, or EXR for a path ending in .exr) encoded and
-// written on threads of their own, so that the next image renders meanwhile
+// flamejit — images (PNG, EXR, JPEG or PPM by the path's extension) encoded
+// and written on threads of their own, so that the next image renders meanwhile
 // (render with several images, animate). Encoding a 1080p PNG takes longer
 // than rendering a frame of a short animation on a GPU, so animate encodes
 // several at once.
@@ -14,7 +14,7 @@
 #include <thread>
 #include <vector>
 
-#include "image/png_io.h"
+#include "image/image_stream.h"
 
 namespace fj::cli {
 
@@ -23,7 +23,7 @@ public:
     struct Job {
         std::string path;
         ImageF image;
-        PngOptions png;  // text chunks included; bits and text for EXR too
+        ImageOptions png;  // bits, text and the rest, for every format
         bool linear = false;  // an EXR of a post-pass with PostPlan::linear
         std::string sidecar;  // when not empty, written to sidecar_path(path) once the image is
     };

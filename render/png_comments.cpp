@@ -1,16 +1,18 @@
-// flamejit — the text chunks of the PNGs that render and animate write.
+// flamejit — the text of the images that render and animate write.
 // SPDX-License-Identifier: GPL-3.0-or-later
 #include "png_comments.h"
 
+#include <atomic>
 #include <cstdio>
 #include <cstdlib>
 
 #include "genome/flam3_writer.h"
+#include "image/jpeg_io.h"
 
 namespace fj::cli {
 
-bool png_comments_wanted(const ParsedArgs& args) {
-    const char* flam3_switch = std::getenv("enable_png_comments");
+bool png_comments_wanted(const ParsedArgs& args, ImageFormat format) {
+    const char* flam3_switch = std::getenv(format == ImageFormat::Jpeg ? "enable_jpeg_comments" : "enable_png_comments");
     return !args.has("no-png-comments") && !(flam3_switch && std::atoi(flam3_switch) == 0);
 }
 
@@ -26,7 +28,7 @@ std::string environment(const char* name) {
 
 }  // namespace
 
-void add_png_comments(PngOptions& png, const Flame& rendered, const RenderResult& result,
+void add_png_comments(ImageOptions& png, ImageFormat format, const Flame& rendered, const RenderResult& result,
                       const std::vector<std::pair<std::string, std::string>>& extra) {
     const uint64_t samples = result.histogram_samples;
     const double seconds = result.seconds;
@@ -44,6 +46,12 @@ void add_png_comments(PngOptions& png, const Flame& rendered, const RenderResult
                 {"flam3_time", std::to_string(static_cast<long long>(seconds))}};
     png.text.insert(png.text.end(), extra.begin(), extra.end());
     png.genome_xml = write_flam3_string(rendered);
+    static std::atomic<bool> noted{false};
+    if (format == ImageFormat::Jpeg && !jpeg_comment_fits("flam3_genome", png.genome_xml) && !noted.exchange(true))
+        std::fprintf(stderr,
+                     "flamejit: warning: a genome of %zu bytes is longer than a JPEG comment holds; such JPEGs go "
+                     "without it (--sidecar keeps it)\n",
+                     png.genome_xml.size());
 }
 
 }  // namespace fj::cli

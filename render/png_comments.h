@@ -1,4 +1,5 @@
-// flamejit — the text chunks of the PNGs that render and animate write.
+// flamejit — the text of the images that render and animate write (PNG text
+// chunks; EXR attributes and JPEG comments under the same keys).
 // SPDX-License-Identifier: GPL-3.0-or-later
 //
 // flam3 embeds the genome it rendered and a few numbers about the render in
@@ -20,21 +21,23 @@
 
 #include "cli_args.h"
 #include "genome/flame.h"
-#include "image/png_io.h"
+#include "image/image_stream.h"
 #include "pipeline/renderer.h"
 
 namespace fj::cli {
 
-// Whether the PNGs carry text chunks: not with --no-png-comments, nor where
-// flam3's own switch, the environment variable enable_png_comments, is 0.
-bool png_comments_wanted(const ParsedArgs& args);
+// Whether the images carry text: not with --no-png-comments, nor where
+// flam3's own switch for the format, the environment variable
+// enable_jpeg_comments for JPEG and enable_png_comments for the others, is 0.
+bool png_comments_wanted(const ParsedArgs& args, ImageFormat format);
 
 // Fills png.text and png.genome_xml for an image rendered from `rendered`
 // (the genome as rendered: overrides applied, an animation frame's
 // interpolated genome) as `result` says (the samples of its histogram, a
 // resumed render state's included); `extra` are flamejit_ pairs appended
-// in order.
-void add_png_comments(PngOptions& png, const Flame& rendered, const RenderResult& result,
+// in order. A genome too long for a JPEG comment is noted on stderr, once
+// per process; the JPEG goes without it (image/jpeg_io.h), a sidecar keeps it.
+void add_png_comments(ImageOptions& png, ImageFormat format, const Flame& rendered, const RenderResult& result,
                       const std::vector<std::pair<std::string, std::string>>& extra);
 
 }  // namespace fj::cli

@@ -13,7 +13,7 @@ namespace fj::cli {
 std::string sidecar_path(const std::string& image) { return image + ".json"; }
 
 std::string sidecar_text(const std::string& image, const char* command, const Args& args, const RenderOptions& options,
-                         const OutputFormat& format, const PngOptions& metadata) {
+                         const OutputFormat& format, const ImageOptions& metadata) {
     nlohmann::json j;
     j["image"] = image;
     nlohmann::json argv = nlohmann::json::array({"flamejit", command});
@@ -39,11 +39,12 @@ std::string sidecar_text(const std::string& image, const char* command, const Ar
         {"accumulate", to_string(options.kernel.accumulation)},
         {"kernel", to_string(options.kernel.form)},
         {"arch", options.kernel.arch},
-        {"exr", format.exr},
+        {"format", to_string(format.format)},
         {"bits", format.bits},
         {"linear", format.linear},
         {"transparent", options.transparent},
         {"earlyclip", options.earlyclip}};
+    if (format.format == ImageFormat::Jpeg) j["settings"]["jpeg_quality"] = format.jpeg_quality;
     j["genome"] = metadata.genome_xml;
     return j.dump(2) + "\n";
 }

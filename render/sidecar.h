@@ -32,6 +32,6 @@ std::string sidecar_path(const std::string& image);
 // `options` and `format`; `metadata` holds the text chunks and genome that
 // add_png_comments made for it.
 std::string sidecar_text(const std::string& image, const char* command, const Args& args, const RenderOptions& options,
-                         const OutputFormat& format, const PngOptions& metadata);
+                         const OutputFormat& format, const ImageOptions& metadata);
 
 }  // namespace fj::cli

@@ -9,8 +9,8 @@
 namespace fj::cli {
 
 StripRender render_strips_to_file(Renderer& renderer, const PreparedFrame& frame, uint64_t seed,
-                                  const StripPlan& strips, const std::string& path, const PngOptions& png, bool linear,
-                                  const std::function<void(PngOptions&, const RenderResult&)>& comments,
+                                  const StripPlan& strips, const std::string& path, const ImageOptions& png, bool linear,
+                                  const std::function<void(ImageOptions&, const RenderResult&)>& comments,
                                   const ProgressFn& progress) {
     const auto start = std::chrono::steady_clock::now();
     const std::unique_ptr<ImageStream> out = open_image_stream(path, frame.plan.width, frame.plan.height, png, linear);
@@ -31,7 +31,7 @@ StripRender render_strips_to_file(Renderer& renderer, const PreparedFrame& frame
     }
     if (progress) renderer.set_progress(progress);
     total.result.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
-    PngOptions text;
+    ImageOptions text;
     if (comments) comments(text, total.result);
     out->finish(text);
     return total;

@@ -26,8 +26,8 @@ struct StripRender {
 // `linear`: an EXR of PostPlan::linear values); `comments` then fills the
 // image's text from the result. `progress` sees the fraction of all strips.
 StripRender render_strips_to_file(Renderer& renderer, const PreparedFrame& frame, uint64_t seed,
-                                  const StripPlan& strips, const std::string& path, const PngOptions& png, bool linear,
-                                  const std::function<void(PngOptions&, const RenderResult&)>& comments,
+                                  const StripPlan& strips, const std::string& path, const ImageOptions& png, bool linear,
+                                  const std::function<void(ImageOptions&, const RenderResult&)>& comments,
                                   const ProgressFn& progress);
 
 // "out.png: 3 strips of 1200 rows, 5.1 GiB each (budget 6.0 GiB)", for stderr.

@@ -13,6 +13,8 @@
 
 #include <nlohmann/json.hpp>
 
+#include "image/fidelity.h"
+#include "image/jpeg_io.h"
 #include "image/png_io.h"
 #include "pipeline/frame_batch.h"
 #include "pipeline/render_state.h"
@@ -419,6 +421,88 @@ TEST_CASE("cli batch: outputs named .exr are OpenEXR files; --linear and --bits 
         CAPTURE(bad);
         CHECK(flamejit("render " + quoted(genome) + bad).status == 2);
     }
+}
+
+TEST_CASE("cli batch: outputs named .jpg or .ppm are JPEG and PPM, as flam3's; the options are checked against them") {
+    const std::string dir = fj::test::scratch_dir("jpeg-ppm");
+    const std::string genome = dir + "/g.flam3";
+    fj::test::write_file(genome, kGenome);
+    auto r = flamejit("render " + quoted(genome) + " -o " + quoted(dir + "/g.png"));
+    REQUIRE_MESSAGE(r.status == 0, r.output);
+    const fj::PngImage png = fj::read_png(dir + "/g.png");
+    // The PPM holds the PNG's colour; the JPEG is close, and closer at a
+    // higher quality; strips write the same bytes as one piece.
+    for (const char* name : {"g.ppm", "g.jpg", "G.JPEG", "g95.jpg", "s3.jpg"}) {
+        CAPTURE(name);
+        const std::string extra = std::string(name) == "g95.jpg" ? " --jpeg-quality 95"
+                                  : std::string(name) == "s3.jpg" ? " --strips 3"
+                                                                  : "";
+        r = flamejit("render " + quoted(genome) + " -o " + quoted(dir + "/" + name) + extra);
+        REQUIRE_MESSAGE(r.status == 0, r.output);
+        const fj::PngImage image = fj::read_image(dir + "/" + name);
+        REQUIRE(image.width == png.width);
+        REQUIRE(image.height == png.height);
+    }
+    CHECK(fj::read_image(dir + "/g.ppm").rgba == png.rgba);
+    CHECK(fj::test::read_file(dir + "/s3.jpg") == fj::test::read_file(dir + "/g.jpg"));
+    CHECK(fj::test::read_file(dir + "/G.JPEG") == fj::test::read_file(dir + "/g.jpg"));
+    CHECK(fj::downsampled_mean_abs_difference(fj::read_image(dir + "/g95.jpg"), png) <
+          fj::downsampled_mean_abs_difference(fj::read_image(dir + "/g.jpg"), png));
+    // The text as comments, flam3's keys; enable_jpeg_comments=0 (flam3's
+    // switch) or --no-png-comments leave them out.
+    const std::string plain = quoted(fj::test::flamejit_binary()) + " render " + quoted(genome) + " --backend cpu -o ";
+    r = run_command(plain + quoted(dir + "/text.jpg"));
+    REQUIRE_MESSAGE(r.status == 0, r.output);
+    const auto text = fj::read_jpeg_text(dir + "/text.jpg");
+    CHECK(text.at("flam3_genome").find("<flame") == 0);
+    CHECK(text.count("flam3_samples") == 1);
+    CHECK(text.count("flamejit_seed") == 1);
+    r = run_command("env enable_jpeg_comments=0 " + plain + quoted(dir + "/bare.jpg"));
+    REQUIRE_MESSAGE(r.status == 0, r.output);
+    CHECK(fj::read_jpeg_text(dir + "/bare.jpg").empty());
+    // A genome longer than a comment holds: a warning, the image without it,
+    // the sidecar with it.
+    const std::string long_name = dir + "/long.flam3";
+    std::string xforms;
+    for (int i = 0; i < 250; ++i)  // about 270 bytes each, written back
+        xforms += "<xform weight=\"1\" color=\"" + std::to_string(i / 250.0) +
+                  "\" linear=\"0.5\" julian=\"0.25\" julian_power=\"3\" julian_dist=\"1\" ngon=\"0.25\" "
+                  "ngon_sides=\"5\" ngon_power=\"3\" ngon_circle=\"1\" ngon_corners=\"2\" coefs=\"0.5 0 0 0.5 " +
+                  std::to_string(i % 7 / 7.0) + " 0\" post=\"1 0 0 1 0.1 0\"/>";
+    fj::test::write_file(long_name, "<flame size=\"32 24\" scale=\"10\" quality=\"1\">" + xforms +
+                                        "<color index=\"0\" rgb=\"255 0 0\"/></flame>");
+    r = run_command(quoted(fj::test::flamejit_binary()) + " render " + quoted(long_name) + " --backend cpu --sidecar -o " +
+                    quoted(dir + "/long.jpg"));
+    REQUIRE_MESSAGE(r.status == 0, r.output);
+    CHECK(r.output.find("longer than a JPEG comment holds") != std::string::npos);
+    CHECK(fj::read_jpeg_text(dir + "/long.jpg").count("flam3_genome") == 0);
+    CHECK(fj::read_jpeg_text(dir + "/long.jpg").count("flam3_samples") == 1);
+    CHECK(nlohmann::json::parse(fj::test::read_file(dir + "/long.jpg.json")).at("genome").get<std::string>().size() > 65533);
+    // Animation frames, and --resume telling a whole JPEG from one cut short.
+    const std::string sequence = dir + "/seq.flam3";
+    fj::test::write_file(sequence, "<flames>" + fj::test::set_flame_attribute(kGenome, "time", "0") +
+                                       fj::test::set_flame_attribute(kGenome, "time", "2") + "</flames>");
+    r = flamejit("animate " + quoted(sequence) + " --frames 0:1 -o " + quoted(dir + "/f%d.jpg"));
+    REQUIRE_MESSAGE(r.status == 0, r.output);
+    const std::string f1 = fj::test::read_file(dir + "/f1.jpg");
+    fj::test::write_file(dir + "/f1.jpg", f1.substr(0, f1.size() * 3 / 4));
+    r = flamejit("animate " + quoted(sequence) + " --frames 0:1 --resume -o " + quoted(dir + "/f%d.jpg"));
+    REQUIRE_MESSAGE(r.status == 0, r.output);
+    CHECK(r.output.find("1 already complete") != std::string::npos);
+    CHECK(fj::test::read_file(dir + "/f1.jpg") == f1);
+    // Options that do not fit the format: exit 2, one line, no file.
+    for (const std::string& bad :
+         {std::string(" -o x.jpg --bits 16"), std::string(" -o x.ppm --bits 16"), std::string(" -o x.jpg --transparent"),
+          std::string(" -o x.ppm --transparent"), std::string(" -o x.png --jpeg-quality 90"),
+          std::string(" -o x.jpg --jpeg-quality 0"), std::string(" -o x.jpg --jpeg-quality 101"),
+          std::string(" -o x.jpg --linear"), std::string(" -o x.gif")}) {
+        CAPTURE(bad);
+        r = flamejit("render " + quoted(genome) + bad);
+        CHECK(r.status == 2);
+        CHECK(std::count(r.output.begin(), r.output.end(), '\n') == 1);
+    }
+    CHECK_FALSE(std::filesystem::exists("x.jpg"));
+    CHECK_FALSE(std::filesystem::exists("x.ppm"));
 }
 
 TEST_CASE("cli batch: --sidecar writes IMAGE.json, whose genome and seed render the image again") {

@@ -88,13 +88,13 @@ TEST_CASE("exr: half and float files read back premultiplied, with the genome as
         for (bool transparent : {false, true}) {
             CAPTURE(bits);
             CAPTURE(transparent);
-            fj::PngOptions options;
+            fj::ImageOptions options;
             options.bits = bits;
             options.transparent = transparent;
             options.text = {{"flam3_samples", "42"}};
             options.genome_xml = "<flame name=\"x\"/>";
             const std::string path = dir + "/i" + std::to_string(bits) + (transparent ? "t" : "o") + ".exr";
-            fj::write_exr(path, image, options, false);
+            fj::write_image(path, image, options, false);
             const ExrPixels read = read_exr(path);
             REQUIRE(read.width == 37);
             REQUIRE(read.height == 5);
@@ -110,19 +110,19 @@ TEST_CASE("exr: half and float files read back premultiplied, with the genome as
         }
     }
     // Linear images keep their values, unclamped.
-    fj::PngOptions options;
+    fj::ImageOptions options;
     options.bits = 32;
-    fj::write_exr(dir + "/linear.exr", image, options, true);
+    fj::write_image(dir + "/linear.exr", image, options, true);
     const ExrPixels linear = read_exr(dir + "/linear.exr");
     for (size_t p = 0; p < linear.rgba.size(); p += 4)
         for (int c = 0; c < 4; ++c)
             CHECK(linear.rgba[p + c] == (c == 3 ? image.rgba[p + 3] : image.rgba[p + c] / 255.0f));
     // Written in bands: the same file; given up: no file, no temporaries.
     {
-        fj::PngOptions text;
+        fj::ImageOptions text;
         text.bits = 32;
         text.genome_xml = "<flame/>";
-        fj::write_exr(dir + "/whole.exr", image, text, true);
+        fj::write_image(dir + "/whole.exr", image, text, true);
         fj::ExrStream stream(dir + "/bands.exr", 37, 5, text, true);
         for (int first : {0, 2}) {
             fj::ImageF rows;
@@ -145,9 +145,9 @@ TEST_CASE("exr: half and float files read back premultiplied, with the genome as
     int entries = 0;
     for (const auto& entry : std::filesystem::directory_iterator(dir)) entries += entry.is_regular_file();
     CHECK(entries == 7);  // four tone-mapped, linear, whole, bands
-    CHECK(fj::is_exr_path("a/B.EXR"));
-    CHECK_FALSE(fj::is_exr_path("b.png"));
-    CHECK_THROWS_AS(fj::write_exr(dir + "/bad.exr", image, fj::PngOptions{}, false), std::runtime_error);  // 8 bits
+    CHECK(fj::image_format_of("a/B.EXR") == fj::ImageFormat::Exr);
+    CHECK(fj::image_format_of("b.png") == fj::ImageFormat::Png);
+    CHECK_THROWS_AS(fj::write_image(dir + "/bad.exr", image, fj::ImageOptions{}, false), std::runtime_error);  // 8 bits
 }
 
 TEST_CASE("exr: the linear post-pass is the tone-mapped image premultiplied when gamma and vibrancy are 1") {

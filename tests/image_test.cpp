@@ -100,7 +100,7 @@ TEST_CASE("png: 8-bit round trip truncates and keeps the layout") {
     for (bool transparent : {false, true}) {
         CAPTURE(transparent);
         const std::string path = dir + "/out.png";
-        fj::PngOptions options;
+        fj::ImageOptions options;
         options.transparent = transparent;
         fj::write_png(path, image, options);
         const PngImage back = fj::read_png(path);
@@ -145,7 +145,7 @@ TEST_CASE("png: text chunks and the zTXt genome round trip") {
     std::string genome = "<flame name=\"t\" size=\"4 4\">\n";
     for (int i = 0; i < 2000; ++i) genome += "   <color index=\"" + std::to_string(i % 256) + "\" rgb=\"1 2 3\"/>\n";
     genome += "</flame>\n";
-    fj::PngOptions options;
+    fj::ImageOptions options;
     options.text = {{"flam3_version", "flamejit 0.1"}, {"flam3_samples", "123456"}};
     options.genome_xml = genome;
     fj::write_png(path, make_gradient(4, 4), options);
@@ -157,7 +157,7 @@ TEST_CASE("png: text chunks and the zTXt genome round trip") {
     // Compressed: the 2000 repeated lines must not be stored verbatim.
     CHECK(fs::file_size(path) < genome.size() / 4);
 
-    fj::PngOptions bad;
+    fj::ImageOptions bad;
     bad.text = {{"", "empty keyword"}};
     CHECK_THROWS_AS(fj::write_png(dir + "/bad.png", make_gradient(4, 4), bad), std::runtime_error);
     CHECK_FALSE(fj::test::file_exists(dir + "/bad.png"));

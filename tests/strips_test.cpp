@@ -182,7 +182,7 @@ TEST_CASE("strips: a PNG written a strip at a time has write_png's pixels, and i
     for (int i = 0; i < 7 * 5 * 4; ++i) image.rgba.push_back(static_cast<float>((i * 37) % 300) - 20.0f);
     for (int bits : {8, 16}) {
         CAPTURE(bits);
-        fj::PngOptions options;
+        fj::ImageOptions options;
         options.bits = bits;
         options.transparent = bits == 16;
         const std::string whole_png = dir + "/whole" + std::to_string(bits) + ".png";
@@ -198,7 +198,7 @@ TEST_CASE("strips: a PNG written a strip at a time has write_png's pixels, and i
                 stream.write_rows(rows);
             }
             CHECK_FALSE(fj::test::file_exists(strips_png));  // not before finish
-            fj::PngOptions text;
+            fj::ImageOptions text;
             text.text = {{"flam3_samples", "123"}};
             text.genome_xml = "<flame/>";
             stream.finish(text);

@@ -105,18 +105,11 @@ uint16_t half_of(float value) {
     return static_cast<uint16_t>(h);
 }
 
-bool is_exr_path(const std::string& path) {
-    if (path.size() < 4) return false;
-    std::string ext = path.substr(path.size() - 4);
-    std::transform(ext.begin(), ext.end(), ext.begin(), [](unsigned char c) { return std::tolower(c); });
-    return ext == ".exr";
-}
-
 namespace {
 
 // Everything up to the offset table: the required attributes, then the text
 // as string attributes.
-std::string exr_header(int w, int h, bool half, const PngOptions& options) {
+std::string exr_header(int w, int h, bool half, const ImageOptions& options) {
     Bytes header;
     header.u32(20000630);  // the magic number
     header.u32(2);         // version 2, single-part scanline
@@ -166,7 +159,7 @@ struct ExrStream::State {
     std::string line;                         // one line's samples, reused
 };
 
-ExrStream::ExrStream(const std::string& path, int width, int height, const PngOptions& options, bool linear)
+ExrStream::ExrStream(const std::string& path, int width, int height, const ImageOptions& options, bool linear)
     : ImageStream(path, width, height), state_(std::make_unique<State>()) {
     if (options.bits != 16 && options.bits != 32)
         throw std::runtime_error("EXR samples are 16 (half) or 32 (float) bits, not " + std::to_string(options.bits));
@@ -231,7 +224,7 @@ void ExrStream::add_rows(const ImageF& rows, int first_row) {
     if (!s.lines) throw std::runtime_error("cannot write " + s.path + ": " + std::strerror(errno));
 }
 
-void ExrStream::close(const PngOptions& options) {
+void ExrStream::close(const ImageOptions& options) {
     State& s = *state_;
     s.lines.close();
     if (!s.lines) throw std::runtime_error("cannot write " + s.path + ": " + std::strerror(errno));
@@ -303,17 +296,6 @@ bool exr_complete(const std::string& path, int width, int height) {
         if (offset + 8 + u32() > file_size || !in) return false;
     }
     return true;
-}
-
-void write_exr(const std::string& path, const ImageF& image, const PngOptions& options, bool linear) {
-    if (image.width <= 0 || image.height <= 0 ||
-        image.rgba.size() != static_cast<size_t>(image.width) * image.height * 4)
-        throw std::runtime_error("cannot write " + path + ": image is " + std::to_string(image.width) + "x" +
-                                 std::to_string(image.height) + " with " + std::to_string(image.rgba.size()) +
-                                 " samples");
-    ExrStream stream(path, image.width, image.height, options, linear);
-    stream.write_rows(image);
-    stream.finish(options);
 }
 
 }  // namespace fj

@@ -23,30 +23,26 @@
 
 namespace fj {
 
-// options.bits: 16 (half) or 32 (float); text, genome_xml and transparent as
-// for PNGs. Throws std::runtime_error.
-void write_exr(const std::string& path, const ImageF& image, const PngOptions& options, bool linear);
-
-// The same a band of rows at a time (image/image_stream.h). The header, which
-// holds the text, comes before the data in an EXR file, so the compressed
-// lines wait in a temporary file beside the image until finish().
+// A band of rows at a time (image/image_stream.h; write_image writes a whole
+// image through it). The header, which holds the text, comes before the data
+// in an EXR file, so the compressed lines wait in a temporary file beside the
+// image until finish().
 class ExrStream final : public ImageStream {
 public:
-    ExrStream(const std::string& path, int width, int height, const PngOptions& options, bool linear);
+    // options.bits: 16 (half) or 32 (float); text, genome_xml and
+    // transparent as for PNGs.
+    ExrStream(const std::string& path, int width, int height, const ImageOptions& options, bool linear);
     ~ExrStream() override;
     ExrStream(const ExrStream&) = delete;
     ExrStream& operator=(const ExrStream&) = delete;
 
 private:
     void add_rows(const ImageF& rows, int first_row) override;
-    void close(const PngOptions& options) override;
+    void close(const ImageOptions& options) override;
 
     struct State;
     std::unique_ptr<State> state_;
 };
-
-// Whether `path` names an EXR file (by its extension, any case).
-bool is_exr_path(const std::string& path);
 
 // Whether `path` is a single-part scanline EXR of this size whose every line
 // block lies whole within the file: one cut short is not complete.

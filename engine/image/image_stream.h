@@ -1,5 +1,6 @@
-// flamejit — an image written a band of rows at a time (a frame rendered in
-// strips), as PNG or as OpenEXR.
+// flamejit — the image files render and animate write: PNG, OpenEXR, JPEG
+// and PPM, chosen by the file's extension, written whole or a band of rows at
+// a time (a frame rendered in strips).
 // SPDX-License-Identifier: GPL-3.0-or-later
 //
 // Rows go to the file as they come, so the image is never held whole; the
@@ -10,12 +11,32 @@
 
 #include <memory>
 #include <string>
+#include <utility>
+#include <vector>
 
 #include "backend.h"
 
 namespace fj {
 
-struct PngOptions;  // image/png_io.h
+// The formats flam3-render writes (png, jpg, ppm) and OpenEXR.
+enum class ImageFormat { Png, Exr, Jpeg, Ppm };
+
+// By the name's extension, any case: .exr, .jpg or .jpeg, .ppm; PNG for any
+// other.
+ImageFormat image_format_of(const std::string& path);
+const char* to_string(ImageFormat format);  // "png", "exr", "jpeg", "ppm"
+// Whether the format stores alpha (PNG and EXR; JPEG and PPM are RGB).
+bool has_alpha(ImageFormat format);
+
+// What goes into a file beside its pixels. Each format writes the text as
+// it can (image/png_io.h, exr_io.h, jpeg_io.h; PPM has none).
+struct ImageOptions {
+    int bits = 8;              // PNG 8 or 16; EXR 16 (half) or 32 (float); JPEG and PPM 8
+    bool transparent = false;  // keep the image's alpha instead of writing opaque
+    int jpeg_quality = 75;     // JPEG only: 1..100 (flam3's, libjpeg's default: 75)
+    std::vector<std::pair<std::string, std::string>> text;  // key and value, in order
+    std::string genome_xml;    // under "flam3_genome" when not empty
+};
 
 class ImageStream {
 public:
@@ -23,7 +44,7 @@ public:
     // The next rows of the image, top to bottom, the image's whole width.
     void write_rows(const ImageF& rows);
     // After the last row: options.text and genome_xml, then the file.
-    void finish(const PngOptions& options);
+    void finish(const ImageOptions& options);
 
 protected:
     // Throws for an image of no pixels, naming `path`.
@@ -35,15 +56,24 @@ private:
     // The format's part: rows checked to fit, the first of them `first_row`;
     // the end once every row is in.
     virtual void add_rows(const ImageF& rows, int first_row) = 0;
-    virtual void close(const PngOptions& options) = 0;
+    virtual void close(const ImageOptions& options) = 0;
 
     int width_, height_, rows_written_ = 0;
 };
 
-// A PngStream, or an ExrStream for a name ending in .exr (image/exr_io.h;
-// `linear`: of a post-pass with PostPlan::linear). options.bits and
-// options.transparent; the text comes to finish().
+// The stream of path's format (image_format_of; `linear`: the image of a
+// post-pass with PostPlan::linear, EXR only). options.bits, transparent and
+// jpeg_quality; the text comes to finish().
 std::unique_ptr<ImageStream> open_image_stream(const std::string& path, int width, int height,
-                                               const PngOptions& options, bool linear);
+                                               const ImageOptions& options, bool linear);
+
+// The whole image at once, the same bytes as through a stream.
+void write_image(const std::string& path, const ImageF& image, const ImageOptions& options, bool linear);
+
+struct PngImage;  // image/png_io.h
+
+// For comparison tools and tests: a PNG, JPEG or binary PPM, told apart by
+// its first bytes, as RGBA samples. Throws std::runtime_error.
+PngImage read_image(const std::string& path);
 
 }  // namespace fj

@@ -140,7 +140,7 @@ png_text make_text(const std::string& key, const std::string& value, int compres
 }
 
 // The text chunks of `options`, pointing into its strings.
-std::vector<png_text> text_chunks(const PngOptions& options) {
+std::vector<png_text> text_chunks(const ImageOptions& options) {
     static const std::string genome_key = "flam3_genome";
     std::vector<png_text> text;
     for (const auto& [key, value] : options.text) {
@@ -260,12 +260,17 @@ uint16_t quantise_alpha(float alpha, int bits) {
     return static_cast<uint8_t>(a * 255.0f);
 }
 
+void quantise_rgb8(const float* rgba, size_t pixels, unsigned char* rgb) {
+    for (size_t i = 0; i < pixels; ++i)
+        for (int c = 0; c < 3; ++c) rgb[3 * i + c] = static_cast<unsigned char>(quantise_colour(rgba[4 * i + c], 8));
+}
+
 double PngImage::at8(int x, int y, int channel) const {
     const double v = rgba[(static_cast<size_t>(y) * width + x) * 4 + channel];
     return bits == 16 ? v / 256.0 : v;
 }
 
-void write_png(const std::string& path, const ImageF& image, const PngOptions& options) {
+void write_png(const std::string& path, const ImageF& image, const ImageOptions& options) {
     check_bits(options.bits);
     if (image.width <= 0 || image.height <= 0 ||
         image.rgba.size() != static_cast<size_t>(image.width) * image.height * 4)
@@ -322,7 +327,7 @@ struct PngStream::State {
     }
 };
 
-PngStream::PngStream(const std::string& path, int width, int height, const PngOptions& options)
+PngStream::PngStream(const std::string& path, int width, int height, const ImageOptions& options)
     : ImageStream(path, width, height), state_(std::make_unique<State>()) {
     check_bits(options.bits);
     State& s = *state_;
@@ -370,7 +375,7 @@ void PngStream::add_rows(const ImageF& rows, int) {
     }
 }
 
-void PngStream::close(const PngOptions& options) {
+void PngStream::close(const ImageOptions& options) {
     State& s = *state_;
     std::vector<png_text> text = text_chunks(options);
     s.guarded([&] {

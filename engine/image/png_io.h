@@ -17,7 +17,6 @@
 #include <map>
 #include <memory>
 #include <string>
-#include <utility>
 #include <vector>
 
 #include "backend.h"
@@ -25,14 +24,7 @@
 
 namespace fj {
 
-struct PngOptions {
-    int bits = 8;              // 8 or 16
-    bool transparent = false;  // keep the image's alpha instead of writing opaque
-    std::vector<std::pair<std::string, std::string>> text;  // tEXt chunks, in order
-    std::string genome_xml;    // zTXt chunk "flam3_genome" when not empty
-};
-
-void write_png(const std::string& path, const ImageF& image, const PngOptions& options = {});
+void write_png(const std::string& path, const ImageF& image, const ImageOptions& options = {});
 
 // A PNG written a band of rows at a time (image/image_stream.h): the pixels
 // write_png writes of the whole image, with the text chunks after the image
@@ -40,14 +32,14 @@ void write_png(const std::string& path, const ImageF& image, const PngOptions& o
 class PngStream final : public ImageStream {
 public:
     // options.bits and options.transparent; the text comes to finish().
-    PngStream(const std::string& path, int width, int height, const PngOptions& options);
+    PngStream(const std::string& path, int width, int height, const ImageOptions& options);
     ~PngStream() override;
     PngStream(const PngStream&) = delete;
     PngStream& operator=(const PngStream&) = delete;
 
 private:
     void add_rows(const ImageF& rows, int first_row) override;
-    void close(const PngOptions& options) override;
+    void close(const ImageOptions& options) override;
 
     struct State;
     std::unique_ptr<State> state_;
@@ -56,6 +48,8 @@ private:
 // flam3's quantisation of one value, exposed so callers and tests share it.
 uint16_t quantise_colour(float value, int bits);  // value in 0..255 before truncation
 uint16_t quantise_alpha(float alpha, int bits);   // alpha in 0..1
+// The 8-bit colour of `pixels` RGBA values as RGB (JPEG and PPM rows).
+void quantise_rgb8(const float* rgba, size_t pixels, unsigned char* rgb);
 
 struct PngImage {
     int width = 0, height = 0;

@@ -8,7 +8,9 @@
 
 #include "errors.h"
 #include "image/exr_io.h"
+#include "image/jpeg_io.h"
 #include "image/png_io.h"
+#include "image/ppm_io.h"
 
 namespace fj {
 namespace {
@@ -135,7 +137,12 @@ std::string format_output(const std::string& pattern, long long frame) {
 bool image_complete(const std::string& path, int width, int height) {
     std::error_code ec;
     if (!std::filesystem::is_regular_file(path, ec)) return false;
-    if (is_exr_path(path)) return exr_complete(path, width, height);
+    switch (image_format_of(path)) {
+    case ImageFormat::Exr: return exr_complete(path, width, height);
+    case ImageFormat::Jpeg: return jpeg_complete(path, width, height);
+    case ImageFormat::Ppm: return ppm_complete(path, width, height);
+    case ImageFormat::Png: break;
+    }
     try {
         const PngImage img = read_png(path);
         return img.width == width && img.height == height;

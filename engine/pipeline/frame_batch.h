@@ -40,9 +40,10 @@ std::vector<long long> shard_frames(const std::vector<long long>& frames, const 
 void check_output_pattern(const std::string& pattern);
 std::string format_output(const std::string& pattern, long long frame);
 
-// Whether `path` is an image of this size that is whole: a PNG that reads to
-// its last row, or an EXR (by its name) whose line blocks all lie within it.
-// A file cut short by a killed job is not complete.
+// Whether `path` is an image of this size that is whole, in the format its
+// name gives: a PNG or JPEG that reads to its last row, an EXR whose line
+// blocks all lie within it, a PPM with all its samples. A file cut short by
+// a killed job is not complete.
 bool image_complete(const std::string& path, int width, int height);
 
 }  // namespace fj
