@@ -262,6 +262,8 @@ OutputFormat output_format_from(const ParsedArgs& args, const std::string& outpu
     if (f.format == ImageFormat::Png && !extension.empty() && extension != ".png")
         throw UsageError("-o " + output + ": images are PNG (.png), OpenEXR (.exr), JPEG (.jpg, .jpeg) or PPM (.ppm), not " +
                          extension);
+    if (args.has("format") && image_format_of("image" + image_extension_from(args)) != f.format)
+        throw UsageError("--format " + args.value("format") + " and -o " + output + " name different formats");
     const bool exr = f.format == ImageFormat::Exr, png = f.format == ImageFormat::Png;
     const std::string name = f.format == ImageFormat::Jpeg ? "JPEG" : "PPM";
     f.bits = static_cast<int>(args.integer("bits", exr ? 16 : 8));
@@ -281,8 +283,15 @@ OutputFormat output_format_from(const ParsedArgs& args, const std::string& outpu
     return f;
 }
 
-std::string default_output(const std::string& genome_label) {
-    return std::filesystem::path(genome_label).stem().string() + ".png";
+std::string image_extension_from(const ParsedArgs& args) {
+    const std::string format = args.value("format", "png");
+    if (format == "png" || format == "exr" || format == "jpg" || format == "ppm") return "." + format;
+    if (format == "jpeg") return ".jpg";
+    throw UsageError("--format must be png, exr, jpg or ppm, not \"" + format + "\"");
+}
+
+std::string default_output(const std::string& genome_label, const std::string& extension) {
+    return std::filesystem::path(genome_label).stem().string() + extension;
 }
 
 void check_output(const std::string& option, const std::string& path) {

@@ -102,15 +102,25 @@ struct OutputFormat {
     bool linear = false;
 };
 OutputFormat output_format_from(const ParsedArgs& args, const std::string& output);
+// --format F (png, exr, jpg or jpeg, ppm: flam3's format=, and OpenEXR): the
+// extension of the images a command names itself (the default output name,
+// the images of a folder, animate's default pattern); ".png" without it.
+// An -o that names a file of another format is a usage error
+// (output_format_from).
+std::string image_extension_from(const ParsedArgs& args);
 inline constexpr const char* kFormatHelp =
+    "  --format F            png (default), exr, jpg or ppm: the images' format where their names\n"
+    "                        are made here (the default name, a folder's images), as flam3's\n"
+    "                        format=; else -o's extension says it\n"
     "  --bits N              PNG samples of 8 (default) or 16 bits; for an output ending in .exr\n"
     "                        (OpenEXR, RGBA premultiplied), 16 (half, default) or 32 (float);\n"
     "                        .jpg (JPEG) and .ppm (binary PPM) are RGB of 8 bits, as flam3's\n"
     "  --jpeg-quality Q      JPEG compression quality, 1..100 (default 75, as flam3)\n"
     "  --linear              EXR only: the filtered log-density values before gamma, vibrancy,\n"
     "                        background and clipping, for compositing\n";
-// GENOME's file name with .png, in the current folder.
-std::string default_output(const std::string& genome_label);
+// GENOME's file name with `extension` (image_extension_from), in the
+// current folder.
+std::string default_output(const std::string& genome_label, const std::string& extension);
 // Refuses an output file that cannot be written (atomic_file.h's
 // unwritable_reason: no such folder, a folder or a device there) with a
 // UsageError naming `option` (-o, --save-state, ...), before any work.

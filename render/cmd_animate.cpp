@@ -45,7 +45,8 @@ const char* kHelp =
     "  --frames A:B[:STEP]   frames A, A+STEP, ... up to B inclusive (default: first keyframe's\n"
     "                        time to the last one's minus 1, as flam3-animate)\n"
     "  -o PATTERN            output names, one integer conversion for the frame number\n"
-    "                        (default: SEQUENCE's name with %%05d.png, in the current folder)\n"
+    "                        (default: SEQUENCE's name with %%05d.png, in the current folder;\n"
+    "                        --format exr, jpg or ppm for another format, as flam3's format=)\n"
     "  --temporal-samples N  time steps per frame, overriding the genomes' (1 = no motion blur)\n"
     "  --shard I/N           render only slice I (0..N-1) of N equal slices of the frames\n"
     "  --resume              skip frames whose image exists and reads completely\n"
@@ -231,7 +232,7 @@ void render_worker(const Run& run, RenderOptions options, bool compile_ahead, st
 int run(const Args& args) {
     const ParsedArgs a = parse_args(args,
                                     {"o", "output", "frames", "backend", "quality", "seed", "threads", "arch", "shuffle",
-                                     "block", "accumulate", "kernel", "bits", "jpeg-quality", "palettes", "temporal-samples", "shard", "devices", "profile", "template",
+                                     "block", "accumulate", "kernel", "bits", "jpeg-quality", "format", "palettes", "temporal-samples", "shard", "devices", "profile", "template",
                                      "compile-threads",
                                      "size-scale", "quality-scale", "strips", "memory-budget"},
                                     {"help", "h", "transparent", "earlyclip", "drop-unknown", "resume", "no-png-comments",
@@ -296,7 +297,8 @@ int run(const Args& args) {
     std::vector<long long> frames = range.frames();
     if (a.has("shard")) frames = shard_frames(frames, parse_shard(a.value("shard")));
 
-    run.pattern = a.value("o", a.value("output", std::filesystem::path(run.label).stem().string() + "%05d.png"));
+    run.pattern =
+        a.value("o", a.value("output", std::filesystem::path(run.label).stem().string() + "%05d" + image_extension_from(a)));
     check_output_pattern(run.pattern);
     const OutputFormat format = output_format_from(a, run.pattern);
     options.linear = run.linear = format.linear;

@@ -8,6 +8,7 @@
 #include <cstdio>
 #include <filesystem>
 #include <random>
+#include <map>
 #include <set>
 
 #include <nlohmann/json.hpp>
@@ -42,6 +43,9 @@ const char* kHelp =
     "  -o OUT.png            output file (default: GENOME's name with .png, here); an existing\n"
     "                        folder (or a name ending in /: one to exist) takes the images under\n"
     "                        their genomes' names, as with several GENOMEs; also --output\n"
+    "  --names               name each image after its flame's name attribute, NAME.png in -o's\n"
+    "                        folder (or here), as flam3's name_enable=1; a flame without a name,\n"
+    "                        or whose name another flame of its file has, keeps the name above\n"
     "  --resume              skip images that exist and read whole at the flame's size\n"
     "                        (a batch run again after an interruption)\n"
     "  --backend B           auto (default: CUDA when it works, else CPU), cuda, cpu\n"
@@ -187,23 +191,46 @@ struct Job {
     std::string path;
 };
 
+// A flame's name as a file name (--names): path separators and control
+// characters as "_"; empty for a name that gives none ("", ".", "..", or
+// one too long for a file name with its extension).
+std::string file_name_of(const std::string& flame_name) {
+    std::string name = flame_name;
+    for (char& ch : name)
+        if (ch == '/' || ch == '\\' || static_cast<unsigned char>(ch) < 32) ch = '_';
+    return name == "." || name == ".." || name.size() > 240 ? "" : name;
+}
+
 // Output names: -o OUT.png for one genome (indexed when it has several
 // flames), else each genome's name in the folder -o names (an existing one,
-// or a name ending in /; without -o the current one). Two images bound for
-// one file are refused before anything renders.
-std::vector<Job> plan_outputs(const std::vector<GenomeInput>& inputs, const std::string& out) {
+// or a name ending in /; without -o the current one), with `extension`
+// (--format). With `names` (--names: -o a folder, or none) each image is
+// named after its flame instead, as flam3's name_enable=1, where the name
+// is the only one of its file. Two images bound for one file are refused
+// before anything renders.
+std::vector<Job> plan_outputs(const std::vector<GenomeInput>& inputs, const std::string& out, const std::string& extension,
+                              bool names) {
     std::vector<Job> jobs;
     const bool into_folder =
         inputs.size() > 1 || (!out.empty() && (out.back() == '/' || std::filesystem::is_directory(out)));
     const std::filesystem::path folder = out.empty() ? "." : out;
     if (into_folder && !std::filesystem::is_directory(folder))
         throw UsageError("-o " + out + ": the images go into a folder, and there is none of that name");
+    if (names && !out.empty() && !into_folder)
+        throw UsageError("--names names the images after their flames: -o takes the folder they go into, not " + out);
     std::set<std::string> taken;
     for (const GenomeInput& input : inputs) {
-        const std::string base = into_folder ? (folder / default_output(input.label)).string()
-                                             : (out.empty() ? default_output(input.label) : out);
+        const std::string base = into_folder ? (folder / default_output(input.label, extension)).string()
+                                             : (out.empty() ? default_output(input.label, extension) : out);
+        std::map<std::string, int> named;  // how many of the file's flames give each name
+        if (names)
+            for (int index : input.selected) ++named[file_name_of(input.flames[index].name)];
         for (int index : input.selected) {
-            Job job{&input, index, input.selected.size() > 1 ? indexed_output(base, index) : base};
+            const std::string name = names ? file_name_of(input.flames[index].name) : "";
+            Job job{&input, index,
+                    !name.empty() && named[name] == 1 ? (folder / (name + extension)).string()
+                    : input.selected.size() > 1     ? indexed_output(base, index)
+                                                    : base};
             if (!taken.insert(std::filesystem::path(job.path).lexically_normal().string()).second)
                 throw UsageError("two images would be written to " + job.path +
                                  " (genome files of the same name: render them into separate folders)");
@@ -216,8 +243,9 @@ std::vector<Job> plan_outputs(const std::vector<GenomeInput>& inputs, const std:
 
 int run(const Args& args) {
     const ParsedArgs a = parse_args(
-        args, {"o", "output", "backend", "quality", "seed", "threads", "flame", "arch", "emit-cu", "shuffle", "block", "accumulate", "kernel", "bits", "jpeg-quality", "palettes", "devices", "blocks-per-sm", "profile", "template", "size-scale", "quality-scale", "progress", "strips", "memory-budget", "save-state", "resume-state", "progressive"},
-        {"help", "h", "transparent", "earlyclip", "drop-unknown", "no-png-comments", "resume", "linear", "sidecar"});
+        args, {"o", "output", "backend", "quality", "seed", "threads", "flame", "arch", "emit-cu", "shuffle", "block", "accumulate", "kernel", "bits", "jpeg-quality", "format", "palettes", "devices", "blocks-per-sm", "profile", "template", "size-scale", "quality-scale", "progress", "strips", "memory-budget", "save-state", "resume-state", "progressive"},
+        {"help", "h", "transparent", "earlyclip", "drop-unknown", "no-png-comments", "resume", "linear", "sidecar",
+         "names"});
     if (a.has("help") || a.has("h")) {
         std::printf(kHelp, kScaleHelp, kTemplateHelp, kStripHelp, kFormatHelp, kSidecarHelp);
         return 0;
@@ -256,7 +284,8 @@ int run(const Args& args) {
     const std::string emit_cu = a.value("emit-cu");
     if (!emit_cu.empty() && inputs.size() > 1)
         throw UsageError("--emit-cu takes the kernels of one genome file, not of " + std::to_string(inputs.size()));
-    const std::vector<Job> jobs = plan_outputs(inputs, a.value("o", a.value("output")));
+    const std::vector<Job> jobs =
+        plan_outputs(inputs, a.value("o", a.value("output")), image_extension_from(a), a.has("names"));
     const auto emit_path = [&](const Job& job) {
         return emit_cu.empty() || jobs.size() == 1 ? emit_cu : emit_cu + "." + std::to_string(job.index);
     };

@@ -9,6 +9,7 @@
 #include <algorithm>
 #include <filesystem>
 #include <map>
+#include <set>
 #include <sstream>
 
 #include <nlohmann/json.hpp>
@@ -503,6 +504,47 @@ TEST_CASE("cli batch: outputs named .jpg or .ppm are JPEG and PPM, as flam3's; t
     }
     CHECK_FALSE(std::filesystem::exists("x.jpg"));
     CHECK_FALSE(std::filesystem::exists("x.ppm"));
+}
+
+TEST_CASE("cli batch: --format sets the format of the names render and animate make; --names, flam3's name_enable") {
+    const std::string dir = fj::test::scratch_dir("names");
+    const std::string genome = dir + "/g.flam3";
+    auto named = [](const char* name) { return fj::test::set_flame_attribute(kGenome, "name", name); };
+    // Named, a name with a path separator, none, and one name twice.
+    fj::test::write_file(genome, "<flames>" + named("Alpha") + named("Beta/Gamma") +
+                                     fj::test::set_flame_attribute(kGenome, "name", "") + named("Dup") + named("Dup") +
+                                     "</flames>");
+    fj::test::CommandResult r = flamejit("render " + quoted(genome) + " --names --format jpg -o " + quoted(dir + "/out/"));
+    CHECK(r.status == 2);  // no such folder yet
+    std::filesystem::create_directory(dir + "/out");
+    r = flamejit("render " + quoted(genome) + " --names --format jpg -o " + quoted(dir + "/out/"));
+    REQUIRE_MESSAGE(r.status == 0, r.output);
+    std::set<std::string> files;
+    for (const auto& entry : std::filesystem::directory_iterator(dir + "/out")) files.insert(entry.path().filename());
+    CHECK(files == std::set<std::string>{"Alpha.jpg", "Beta_Gamma.jpg", "g.00002.jpg", "g.00003.jpg", "g.00004.jpg"});
+    CHECK(fj::image_complete(dir + "/out/Alpha.jpg", 64, 48));
+    // The default name takes --format too, and animate's default pattern.
+    const std::string sequence = dir + "/seq.flam3";
+    fj::test::write_file(sequence, "<flames>" + fj::test::set_flame_attribute(kGenome, "time", "0") +
+                                       fj::test::set_flame_attribute(kGenome, "time", "2") + "</flames>");
+    const std::string in_dir = "cd " + quoted(dir) + " && ";
+    r = run_command(in_dir + quoted(fj::test::flamejit_binary()) + " render " + quoted(sequence) +
+                    " --backend cpu --flame 0 --format ppm");
+    REQUIRE_MESSAGE(r.status == 0, r.output);
+    CHECK(fj::image_complete(dir + "/seq.ppm", 64, 48));
+    r = run_command(in_dir + quoted(fj::test::flamejit_binary()) + " animate " + quoted(sequence) +
+                    " --backend cpu --frames 0:0 --format exr");
+    REQUIRE_MESSAGE(r.status == 0, r.output);
+    CHECK(fj::image_complete(dir + "/seq00000.exr", 64, 48));
+    // Refused, exit 2: --names with -o a file, a --format that -o's name
+    // contradicts, a format flamejit does not write.
+    for (const std::string& bad : {std::string(" --names -o x.png"), std::string(" --format jpg -o x.png"),
+                                   std::string(" --format exr -o x"), std::string(" --format gif")}) {
+        CAPTURE(bad);
+        r = flamejit("render " + quoted(genome) + bad);
+        CHECK(r.status == 2);
+        CHECK(std::count(r.output.begin(), r.output.end(), '\n') == 1);
+    }
 }
 
 TEST_CASE("cli batch: --sidecar writes IMAGE.json, whose genome and seed render the image again") {
