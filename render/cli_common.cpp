@@ -12,6 +12,7 @@
 #include <iostream>
 #include <limits>
 #include <sstream>
+#include <thread>
 
 #include "atomic_file.h"
 #include "cuda/driver_api.h"
@@ -288,6 +289,13 @@ std::string image_extension_from(const ParsedArgs& args) {
     if (format == "png" || format == "exr" || format == "jpg" || format == "ppm") return "." + format;
     if (format == "jpeg") return ".jpg";
     throw UsageError("--format must be png, exr, jpg or ppm, not \"" + format + "\"");
+}
+
+int compile_threads_from(const ParsedArgs& args) {
+    const int quarter = std::clamp(static_cast<int>(std::thread::hardware_concurrency()) / 4, 1, 4);
+    const long long n = args.integer("compile-threads", quarter);
+    if (n < 0 || n > 64) throw UsageError("--compile-threads must be in 0..64");
+    return static_cast<int>(n);
 }
 
 std::string default_output(const std::string& genome_label, const std::string& extension) {

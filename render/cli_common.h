@@ -118,6 +118,10 @@ inline constexpr const char* kFormatHelp =
     "  --jpeg-quality Q      JPEG compression quality, 1..100 (default 75, as flam3)\n"
     "  --linear              EXR only: the filtered log-density values before gamma, vibrancy,\n"
     "                        background and clipping, for compositing\n";
+// --compile-threads N (CUDA: threads that compile the kernels of the images
+// or frames to come while one renders, pipeline/compile_ahead.h): 0..64,
+// default a quarter of the cores, 1 to 4.
+int compile_threads_from(const ParsedArgs& args);
 // GENOME's file name with `extension` (image_extension_from), in the
 // current folder.
 std::string default_output(const std::string& genome_label, const std::string& extension);

@@ -265,8 +265,7 @@ int run(const Args& args) {
     run.frame.temporal_samples = static_cast<int>(temporal);
     // Compiling ahead and PNG encoding each get a quarter of the cores, 1 to 4.
     const int helper_threads = std::clamp(static_cast<int>(std::thread::hardware_concurrency()) / 4, 1, 4);
-    run.compile_threads = static_cast<int>(a.integer("compile-threads", helper_threads));
-    if (run.compile_threads < 0 || run.compile_threads > 64) throw UsageError("--compile-threads must be in 0..64");
+    run.compile_threads = compile_threads_from(a);
     // Frames go to the devices one at a time, each frame on one.
     const std::vector<int> devices = options.devices;
 

@@ -9,6 +9,7 @@
 #include <filesystem>
 #include <random>
 #include <map>
+#include <optional>
 #include <set>
 
 #include <nlohmann/json.hpp>
@@ -19,6 +20,7 @@
 #include "errors.h"
 #include "genome/flam3_reader.h"
 #include "image_writer.h"
+#include "pipeline/compile_ahead.h"
 #include "pipeline/frame_batch.h"
 #include "pipeline/renderer.h"
 #include "png_comments.h"
@@ -48,6 +50,9 @@ const char* kHelp =
     "                        or whose name another flame of its file has, keeps the name above\n"
     "  --resume              skip images that exist and read whole at the flame's size\n"
     "                        (a batch run again after an interruption)\n"
+    "  --compile-threads N   CUDA: threads that compile the kernels of the images to come while\n"
+    "                        one renders (default: a quarter of the cores, 1 to 4; 0: each\n"
+    "                        kernel is compiled when its image comes)\n"
     "  --backend B           auto (default: CUDA when it works, else CPU), cuda, cpu\n"
     "  --devices LIST        CUDA devices to render on, e.g. 0,1,2,3 (default 0): each image's\n"
     "                        samples are split evenly between them, iterated at once, and their\n"
@@ -243,7 +248,8 @@ std::vector<Job> plan_outputs(const std::vector<GenomeInput>& inputs, const std:
 
 int run(const Args& args) {
     const ParsedArgs a = parse_args(
-        args, {"o", "output", "backend", "quality", "seed", "threads", "flame", "arch", "emit-cu", "shuffle", "block", "accumulate", "kernel", "bits", "jpeg-quality", "format", "palettes", "devices", "blocks-per-sm", "profile", "template", "size-scale", "quality-scale", "progress", "strips", "memory-budget", "save-state", "resume-state", "progressive"},
+        args, {"o", "output", "backend", "quality", "seed", "threads", "flame", "arch", "emit-cu", "shuffle", "block", "accumulate", "kernel", "bits", "jpeg-quality", "format", "palettes", "devices", "blocks-per-sm", "profile", "template", "size-scale", "quality-scale", "progress", "strips", "memory-budget", "save-state", "resume-state", "progressive",
+               "compile-threads"},
         {"help", "h", "transparent", "earlyclip", "drop-unknown", "no-png-comments", "resume", "linear", "sidecar",
          "names"});
     if (a.has("help") || a.has("h")) {
@@ -303,6 +309,7 @@ int run(const Args& args) {
     const OutputFormat format = output_format_from(a, jobs[0].path);
     options.linear = format.linear;
     const bool skip_complete = a.has("resume");
+    const int compile_threads = compile_threads_from(a);
     const bool with_sidecar = a.has("sidecar");
     const bool with_comments = png_comments_wanted(a, format.format);
     if (skip_complete && stages > 1)
@@ -330,20 +337,30 @@ int run(const Args& args) {
         in_flame(*job.input, job.index, [&] {
             renderer.plan_strips(renderer.check(job.input->flames[job.index]), strips_requested, strip_options.budget);
         });
+    // Images already whole are skipped (--resume); the kernels of the rest
+    // compile ahead, several at once, while the first ones render.
+    std::vector<char> skipped(jobs.size(), 0);
+    std::vector<const Flame*> to_render;
+    for (size_t n = 0; n < jobs.size(); ++n) {
+        const Flame& flame = jobs[n].input->flames[jobs[n].index];
+        skipped[n] = skip_complete && image_complete(jobs[n].path, flame.width, flame.height) &&
+                     (!with_sidecar || std::filesystem::exists(sidecar_path(jobs[n].path)));
+        if (!skipped[n]) to_render.push_back(&flame);
+    }
+    std::optional<CompileAhead> ahead;
+    if (compile_threads > 0 && to_render.size() > 1 && renderer.backend_name() == "cuda")
+        ahead.emplace(renderer, to_render, renderer.frame_options(), compile_threads);
     ImageWriter writer(2, 1);
     for (size_t n = 0; n < jobs.size(); ++n) {
         const GenomeInput& input = *jobs[n].input;
         const int index = jobs[n].index;
         const Flame& flame = input.flames[index];
         const std::string& path = jobs[n].path;
-        if (skip_complete && image_complete(path, flame.width, flame.height) &&
-            (!with_sidecar || std::filesystem::exists(sidecar_path(path)))) {
+        if (skipped[n]) {
             std::printf("%s: complete, skipped\n", path.c_str());
             continue;
         }
         renderer.set_emit_cu(emit_path(jobs[n]));
-        // The next flame's kernel compiles while this one renders.
-        if (n + 1 < jobs.size()) renderer.prefetch(jobs[n + 1].input->flames[jobs[n + 1].index]);
         // JSON names the image in full; a bar keeps to a short label.
         const std::string label = progress_as == Progress::Mode::Json ? path
                                   : jobs.size() == 1                  ? std::string("render")

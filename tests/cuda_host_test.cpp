@@ -28,6 +28,7 @@
 #include "cuda/kernel_modules.h"
 #include "cuda/nvrtc_api.h"
 #include "errors.h"
+#include "pipeline/compile_ahead.h"
 #include "pipeline/renderer.h"
 #include "test_support.h"
 
@@ -228,7 +229,7 @@ TEST_CASE("cuda host: backends given one kernel cache compile into it") {
     CHECK(second->iterate(frame.request()).registers > 0);
 }
 
-TEST_CASE("cuda host: a renderer's prefetch compiles the next flame's kernel, and waits for it when destroyed") {
+TEST_CASE("cuda host: a batch of stills compiles its kernels ahead, each key once, passing over a flame that fails") {
     if (!fj::test::nvrtc_present()) return;
     const std::string cache = fj::test::scratch_dir("stand-in-cache");
     setenv("FLAMEJIT_CACHE_DIR", cache.c_str(), 1);
@@ -237,13 +238,23 @@ TEST_CASE("cuda host: a renderer's prefetch compiles the next flame's kernel, an
         fj::Renderer renderer(options);
         REQUIRE(renderer.backend_name() == "cuda");
         const Frame frame;
-        renderer.prefetch(frame.flame);
         fj::Flame broken = frame.flame;
-        broken.xforms.clear();  // no xform: render() would refuse it; a prefetch just gives up
-        renderer.prefetch(broken);
+        broken.xforms.clear();  // no xform: render() would refuse it; compiling ahead passes it over
+        fj::Flame two = frame.flame;
+        two.xforms.push_back(two.xforms[0]);  // another structure
+        const std::vector<const fj::Flame*> stills = {&frame.flame, &broken, &frame.flame, &two, &two};
+        fj::CompileAhead ahead(renderer, stills, renderer.frame_options(), 3);
+        ahead.wait();
+        CHECK(ahead.kernels() == 2);
+        // A renderer on the CPU compiles nothing.
+        options.backend = fj::BackendChoice::Cpu;
+        fj::Renderer cpu(options);
+        fj::CompileAhead none(cpu, stills, cpu.frame_options(), 2);
+        none.wait();
+        CHECK(none.kernels() == 0);
     }
     unsetenv("FLAMEJIT_CACHE_DIR");
-    CHECK(fj::KernelCache(cache, 0).disk_usage().files == 1);
+    CHECK(fj::KernelCache(cache, 0).disk_usage().files == 2);
 }
 
 TEST_CASE("cuda host: a context that cannot be made fails every call that needs it, with the driver's reason") {

@@ -44,7 +44,27 @@ std::vector<int> structure_signature(const std::vector<Flame>& keyframes, double
 
 CompileAhead::CompileAhead(Renderer& renderer, const std::vector<Flame>& keyframes, std::vector<double> times,
                            const FrameOptions& options, int threads)
-    : renderer_(renderer), keyframes_(keyframes), times_(std::move(times)), options_(options) {
+    : CompileAhead(
+          renderer, times.size(),
+          [this, &keyframes, times, options](size_t i) -> std::optional<PreparedFrame> {
+              const std::vector<int> signature = structure_signature(keyframes, times[i], options);
+              {
+                  std::lock_guard lock(mutex_);
+                  if (signature.empty() || !signatures_.insert(signature).second) return std::nullopt;
+              }
+              return prepare_animation_frame(keyframes, times[i], options);
+          },
+          threads) {}
+
+CompileAhead::CompileAhead(Renderer& renderer, std::vector<const Flame*> flames, const FrameOptions& options,
+                           int threads)
+    : CompileAhead(
+          renderer, flames.size(),
+          [flames, options](size_t i) -> std::optional<PreparedFrame> { return prepare_still(*flames[i], options); },
+          threads) {}
+
+CompileAhead::CompileAhead(Renderer& renderer, size_t count, Prepare prepare, int threads)
+    : renderer_(renderer), count_(count), prepare_(std::move(prepare)) {
     for (int i = 0; i < threads; ++i) threads_.emplace_back([this] { work(); });
 }
 
@@ -60,30 +80,29 @@ void CompileAhead::wait() {
 
 size_t CompileAhead::kernels() const {
     std::lock_guard lock(mutex_);
-    return kernels_.size();
+    return compiled_;
 }
 
 void CompileAhead::work() {
     while (!stop_) {
-        double time = 0;
+        size_t item = 0;
         {
             std::lock_guard lock(mutex_);
-            if (next_ >= times_.size()) return;
-            time = times_[next_++];
+            if (next_ >= count_) return;
+            item = next_++;
         }
-        // A frame that fails here fails again, with its message, when the
+        // An item that fails here fails again, with its message, when the
         // render reaches it.
         try {
-            const std::vector<int> signature = structure_signature(keyframes_, time, options_);
+            const std::optional<PreparedFrame> frame = prepare_(item);
+            if (!frame || stop_) continue;
             {
                 std::lock_guard lock(mutex_);
-                if (signature.empty() || !signatures_.insert(signature).second) continue;
+                if (!keys_.insert(frame->key.canonical()).second) continue;
             }
-            const PreparedFrame frame = prepare_animation_frame(keyframes_, time, options_);
-            if (stop_) return;
-            if (!renderer_.compile_ahead(frame.key, frame.layout)) return;
+            if (!renderer_.compile_ahead(frame->key, frame->layout)) return;  // the CPU compiles nothing
             std::lock_guard lock(mutex_);
-            kernels_.insert(frame.key.canonical());
+            ++compiled_;
         } catch (const std::exception&) {
         }
     }

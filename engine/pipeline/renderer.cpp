@@ -5,6 +5,7 @@
 #include <algorithm>
 #include <chrono>
 #include <exception>
+#include <future>
 #include <mutex>
 
 #include "atomic_file.h"
@@ -79,8 +80,7 @@ auto Renderer::falling_back(const Body& body) -> decltype(body()) {
 }
 
 void Renderer::fall_back_to_cpu(const std::string& why) {
-    // The prefetch may be compiling on the backend about to go.
-    if (prefetched_.valid()) prefetched_.wait();
+    // Compiles ahead (compile_ahead) may be using the backend about to go.
     std::unique_lock lock(backends_mutex_);
     helpers_.clear();
     backend_ = make_cpu_backend({options_.threads});
@@ -90,20 +90,6 @@ void Renderer::fall_back_to_cpu(const std::string& why) {
 }
 
 Renderer::~Renderer() = default;
-
-void Renderer::prefetch(const Flame& flame) {
-    if (backend_name_ != "cuda") return;
-    if (prefetched_.valid()) prefetched_.wait();
-    prefetched_ = std::async(std::launch::async, [this, flame, options = frame_options()] {
-        try {
-            const PreparedFrame frame = prepare_still(flame, options);
-            backend_->prepare_ahead(frame.key, frame.layout);
-            for (auto& helper : helpers_) helper->prepare_ahead(frame.key, frame.layout);
-        } catch (const std::exception&) {
-            // render() meets the same failure and reports it.
-        }
-    });
-}
 
 bool Renderer::compile_ahead(const KernelKey& key, const ParamLayout& layout) {
     std::shared_lock lock(backends_mutex_);

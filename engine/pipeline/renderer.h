@@ -13,7 +13,6 @@
 
 #include <cstdint>
 #include <functional>
-#include <future>
 #include <memory>
 #include <shared_mutex>
 #include <string>
@@ -109,13 +108,6 @@ public:
     // render(frame, seed) makes them. The progress callback sees each
     // strip's fraction.
     RenderResult render_strip(const PreparedFrame& frame, uint64_t seed, const StripPlan& strips, int index);
-    // Builds the kernel of a flame that a later render will need on a
-    // thread of its own, so that it compiles while the current one renders
-    // (a multi-flame file of several structures). Only where kernels are
-    // compiled (CUDA); a flame that fails here fails again, with its
-    // message, when it is rendered. One prefetch at a time: a second waits
-    // for the first.
-    void prefetch(const Flame& flame);
     // Builds, on the calling thread, the kernel of a frame this renderer
     // will render later, for every device it renders on, so that the frame
     // finds it built (pipeline/compile_ahead.h). Thread-safe. Returns false,
@@ -161,8 +153,6 @@ private:
     // Held by compile_ahead while it uses the backends, and by the
     // renderer's thread while it replaces them (falling back to the CPU).
     std::shared_mutex backends_mutex_;
-    // Declared after the backend: destroyed (waited for) before it.
-    std::future<void> prefetched_;
 };
 
 }  // namespace fj
