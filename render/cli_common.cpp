@@ -131,6 +131,8 @@ ScaleOptions scale_options_from(const ParsedArgs& args) {
     s.quality = args.number("quality-scale", 1);
     if (!(s.size > 0) || !std::isfinite(s.size)) throw UsageError("--size-scale must be a positive number");
     if (!(s.quality > 0) || !std::isfinite(s.quality)) throw UsageError("--quality-scale must be a positive number");
+    s.pixel_aspect = args.number("pixel-aspect", 1);
+    if (!(s.pixel_aspect >= 0.01 && s.pixel_aspect <= 100)) throw UsageError("--pixel-aspect must be in 0.01..100");
     return s;
 }
 

@@ -48,20 +48,24 @@ inline constexpr const char* kTemplateHelp =
 // Writes `flames` as flam3 XML to the file -o names (temporary name, then
 // renamed), or to standard output without -o or with "-o -".
 void write_genomes(const ParsedArgs& args, const std::vector<Flame>& flames);
-// --size-scale and --quality-scale: flam3-render's and flam3-animate's ss and qs.
+// --size-scale and --quality-scale: flam3-render's and flam3-animate's ss and
+// qs; --pixel-aspect, their pixel_aspect (0.01..100, RenderOptions).
 struct ScaleOptions {
-    double size = 1, quality = 1;
+    double size = 1, quality = 1, pixel_aspect = 1;
 };
 ScaleOptions scale_options_from(const ParsedArgs& args);
 // Every selected flame's width and height times s.size (truncated, as flam3), its
 // scale times s.size (the same picture, more pixels) and its quality times
 // s.quality. Throws InputError naming the flame when a side leaves 1..kMaxImageSide.
 void scale_flames(GenomeInput& input, const ScaleOptions& s);
-// The help lines of the two.
+// Their help lines.
 inline constexpr const char* kScaleHelp =
     "  --size-scale F        width, height and scale times F: the same picture with F times\n"
     "                        the pixels on each side (as flam3's ss)\n"
-    "  --quality-scale F     quality (the genome's, or --quality) times F (as flam3's qs)\n";
+    "  --quality-scale F     quality (the genome's, or --quality) times F (as flam3's qs)\n"
+    "  --pixel-aspect A      the width of the display's pixels over their height, e.g. 0.9 (as\n"
+    "                        flam3's pixel_aspect): the picture drawn wider in pixels (1/A) and\n"
+    "                        its spatial filter narrower across rows, so that it looks right there\n";
 // --shuffle, --block, --arch.
 KernelOptions kernel_options_from(const ParsedArgs& args);
 // --seed N (0 or more), else `fallback`.

@@ -175,6 +175,7 @@ void render_worker(const Run& run, RenderOptions options, bool compile_ahead, st
                 {"flamejit_time_samples", std::to_string(result.time_samples)},
                 {"flamejit_seconds", std::to_string(result.seconds)}};
             if (strips.count > 1) extra.emplace_back("flamejit_strips", std::to_string(strips.count));
+            if (options.pixel_aspect != 1) extra.emplace_back("flamejit_pixel_aspect", message_number(options.pixel_aspect));
             add_png_comments(png, run.format.format, genome, result, extra);
             if (run.sidecar) sidecar = sidecar_text(path, "animate", run.args, options, run.format, png);
             if (!run.png_comments) {
@@ -234,7 +235,7 @@ int run(const Args& args) {
                                     {"o", "output", "frames", "backend", "quality", "seed", "threads", "arch", "shuffle",
                                      "block", "accumulate", "kernel", "bits", "jpeg-quality", "format", "palettes", "temporal-samples", "shard", "devices", "profile", "template",
                                      "compile-threads",
-                                     "size-scale", "quality-scale", "strips", "memory-budget"},
+                                     "size-scale", "quality-scale", "pixel-aspect", "strips", "memory-budget"},
                                     {"help", "h", "transparent", "earlyclip", "drop-unknown", "resume", "no-png-comments",
                                      "linear", "sidecar"});
     if (a.has("help") || a.has("h")) {
@@ -252,6 +253,7 @@ int run(const Args& args) {
     const ScaleOptions scales = scale_options_from(a);
     run.strips = strip_options_from(a);
     options.quality *= scales.quality;
+    options.pixel_aspect = scales.pixel_aspect;
     options.threads = static_cast<int>(a.integer("threads", 0));
     if (options.threads < 0 || options.threads > 4096) throw UsageError("--threads must be in 0..4096");
     options.kernel = kernel_options_from(a);
@@ -262,6 +264,7 @@ int run(const Args& args) {
     if (a.has("temporal-samples") && (temporal < 1 || temporal > kMaxTimeSamples))
         throw UsageError("--temporal-samples must be in 1.." + std::to_string(kMaxTimeSamples));
     run.frame.quality = options.quality;
+    run.frame.pixel_aspect = options.pixel_aspect;
     run.frame.temporal_samples = static_cast<int>(temporal);
     // Compiling ahead and PNG encoding each get a quarter of the cores, 1 to 4.
     const int helper_threads = std::clamp(static_cast<int>(std::thread::hardware_concurrency()) / 4, 1, 4);

@@ -248,7 +248,7 @@ std::vector<Job> plan_outputs(const std::vector<GenomeInput>& inputs, const std:
 
 int run(const Args& args) {
     const ParsedArgs a = parse_args(
-        args, {"o", "output", "backend", "quality", "seed", "threads", "flame", "arch", "emit-cu", "shuffle", "block", "accumulate", "kernel", "bits", "jpeg-quality", "format", "palettes", "devices", "blocks-per-sm", "profile", "template", "size-scale", "quality-scale", "progress", "strips", "memory-budget", "save-state", "resume-state", "progressive",
+        args, {"o", "output", "backend", "quality", "seed", "threads", "flame", "arch", "emit-cu", "shuffle", "block", "accumulate", "kernel", "bits", "jpeg-quality", "format", "palettes", "devices", "blocks-per-sm", "profile", "template", "size-scale", "quality-scale", "pixel-aspect", "progress", "strips", "memory-budget", "save-state", "resume-state", "progressive",
                "compile-threads"},
         {"help", "h", "transparent", "earlyclip", "drop-unknown", "no-png-comments", "resume", "linear", "sidecar",
          "names"});
@@ -264,6 +264,7 @@ int run(const Args& args) {
     options.quality = a.number("quality", 0);
     if (a.has("quality") && !(options.quality > 0)) throw UsageError("--quality must be positive");
     options.quality *= scales.quality;
+    options.pixel_aspect = scales.pixel_aspect;
     options.threads = static_cast<int>(a.integer("threads", 0));
     if (options.threads < 0 || options.threads > 4096) throw UsageError("--threads must be in 0..4096");
     options.seed = seed_from(a, std::random_device{}());
@@ -390,6 +391,7 @@ int run(const Args& args) {
                 {"flamejit_seed", std::to_string(options.seed)},
                 {"flamejit_seconds", std::to_string(result.seconds)}};
             if (strips.count > 1) extra.emplace_back("flamejit_strips", std::to_string(strips.count));
+            if (options.pixel_aspect != 1) extra.emplace_back("flamejit_pixel_aspect", message_number(options.pixel_aspect));
             if (!resume_state.empty()) extra.emplace_back("flamejit_resumed_samples", std::to_string(resumed.plotted));
             add_png_comments(out, format.format, rendered, result, extra);
             if (with_sidecar) sidecar = sidecar_text(path, "render", args, options, format, out);

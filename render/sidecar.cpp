@@ -28,6 +28,7 @@ std::string sidecar_text(const std::string& image, const char* command, const Ar
     j["text"] = text;
     j["settings"] = {
         {"quality", options.quality},  // 0: the genome's
+        {"pixel_aspect", options.pixel_aspect},
         // The CPU backend's, resolved as it does: its blocks of lanes, and
         // so its image for a seed, follow them (as the GPU's pool follows
         // the device).

@@ -440,3 +440,36 @@ TEST_CASE("cli: CPU renders of random flam3 genomes match flam3-render (fidelity
         CHECK(ratio.ratio <= 1.5);
     }
 }
+
+// flam3-render's pixel_aspect against --pixel-aspect: the same picture,
+// drawn for pixels of another shape; and clearly another one without it.
+TEST_CASE("cli: --pixel-aspect renders what flam3-render's pixel_aspect does (fidelity ratio <= 1.3)") {
+    if (!fj::test::flam3_render_present()) return;
+    const std::string dir = fj::test::scratch_dir("pixel-aspect");
+    // The bundled genome, smaller, with a wider filter so that its shape counts.
+    const std::string g = dir + "/g.flam3";
+    std::string genome = fj::test::read_file(fj::test::source_path("genomes/default.flam3"));
+    genome = fj::test::set_flame_attribute(genome, "size", "240 180");
+    genome = fj::test::set_flame_attribute(genome, "scale", "56");
+    genome = fj::test::set_flame_attribute(genome, "quality", "100");
+    genome = fj::test::set_flame_attribute(genome, "filter", "1.5");
+    fj::test::write_file(g, genome);
+    for (const char* s : {"A", "B"}) {
+        const auto ref = run_command("env in=" + quoted(g) + " out=" + quoted(dir + "/" + s + ".png") +
+                                     " pixel_aspect=0.6 isaac_seed=ref" + s + " nthreads=2 verbose=0 flam3-render");
+        REQUIRE_MESSAGE(ref.status == 0, ref.output);
+    }
+    const fj::PngImage a = fj::read_png(dir + "/A.png"), b = fj::read_png(dir + "/B.png");
+    double with = 0, without = 0;
+    for (const char* aspect : {"0.6", "1"}) {
+        const std::string c = dir + "/C" + aspect + ".png";
+        const auto ours = run_command(quoted(fj::test::flamejit_binary()) + " render " + quoted(g) + " -o " + quoted(c) +
+                                      " --backend cpu --seed 5 --threads 2 --pixel-aspect " + aspect);
+        REQUIRE_MESSAGE(ours.status == 0, ours.output);
+        (std::string(aspect) == "1" ? without : with) = fj::fidelity_ratio(a, b, fj::read_png(c)).ratio;
+    }
+    MESSAGE("pixel aspect 0.6: fidelity ratio " << with << " (" << without << " rendered with square pixels)");
+    CHECK(with <= 1.3);
+    CHECK(without > 3);
+    CHECK(run_command(quoted(fj::test::flamejit_binary()) + " render " + quoted(g) + " --pixel-aspect 0").status == 2);
+}

@@ -72,12 +72,12 @@ struct Flam3Filter {
     std::vector<double> taps;
 };
 
-Flam3Filter flam3_spatial_filter(int shape, double radius, int supersample) {
+Flam3Filter flam3_spatial_filter(int shape, double radius, int supersample, double pixel_aspect = 1) {
     auto genome = std::unique_ptr<flam3_genome, decltype(&std::free)>(
         static_cast<flam3_genome*>(std::calloc(1, sizeof(flam3_genome))), &std::free);
     flam3_frame frame;
     std::memset(&frame, 0, sizeof frame);
-    frame.pixel_aspect_ratio = 1.0;
+    frame.pixel_aspect_ratio = pixel_aspect;
     frame.genomes = genome.get();
     frame.ngenomes = 1;
     genome->spatial_filter_select = shape;
@@ -170,6 +170,45 @@ TEST_CASE("post: spatial filter matches flam3_create_spatial_filter for all 14 n
                         if (!close(f.coefs[n], ref.taps[n], 1e-5, 1e-7)) ++bad;
                 CHECK(bad == 0);
             }
+}
+
+TEST_CASE("post: with a pixel aspect, the spatial filter is flam3's: wider, and narrower across rows") {
+    int compared = 0;
+    for (double aspect : {0.5, 0.9, 1.25, 2.0})
+        for (int id : {0, 2, 6, 11, 13})
+            for (double r : {0.5, 1.0, 1.7})
+                for (int os : {1, 2}) {
+                    CAPTURE(aspect);
+                    CAPTURE(id);
+                    CAPTURE(r);
+                    CAPTURE(os);
+                    const Flam3Filter ref = flam3_spatial_filter(id, r, os, aspect);
+                    fj::Flame flame;
+                    flame.filter_shape = static_cast<fj::FilterShape>(id);
+                    flame.filter_radius = r;
+                    flame.supersample = os;
+                    if (ref.width == 0) {
+                        CHECK_THROWS(fj::make_spatial_filter(flame.filter_shape, r, os, aspect));
+                        continue;
+                    }
+                    CHECK(fj::spatial_filter_width(flame, aspect) == ref.width);
+                    const fj::SpatialFilter f = fj::make_spatial_filter(flame.filter_shape, r, os, aspect);
+                    REQUIRE(f.width == ref.width);
+                    int bad = 0;
+                    for (int n = 0; n < ref.width * ref.width; ++n, ++compared)
+                        if (!close(f.coefs[n], ref.taps[n], 1e-12, 1e-15)) ++bad;
+                    CHECK(bad == 0);
+                }
+    CHECK(compared > 1000);
+    // A table past 1 GiB is refused by name, before it is built.
+    CHECK_THROWS_WITH_AS(fj::make_spatial_filter(fj::FilterShape::Gaussian, 1000, 64),
+                         doctest::Contains("needs 192001 taps a side"), std::runtime_error);
+    CHECK_THROWS_WITH_AS(fj::make_spatial_filter(fj::FilterShape::Gaussian, 50, 1, 0.01),
+                         doctest::Contains("and pixel aspect 0.01"), std::runtime_error);
+    CHECK(fj::make_spatial_filter(fj::FilterShape::Gaussian, 1000, 1).width == 3001);
+    // Not symmetric: rows (the first index) narrower than columns.
+    const fj::SpatialFilter f = fj::make_spatial_filter(fj::FilterShape::Gaussian, 1.0, 1, 0.5);
+    CHECK(f.coefs[f.width / 2] < f.coefs[(f.width / 2) * f.width]);
 }
 
 TEST_CASE("post: every spatial tap has flam3's sign and value (edge residues included)") {

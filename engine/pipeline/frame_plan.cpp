@@ -19,7 +19,7 @@ void require(bool ok, const std::string& what) {
 
 }  // namespace
 
-FramePlan plan_frame(const Flame& flame, double quality_override) {
+FramePlan plan_frame(const Flame& flame, double quality_override, double pixel_aspect) {
     require(flame.width >= 1 && flame.height >= 1 && flame.width <= kMaxImageSide && flame.height <= kMaxImageSide,
             "image size must be between 1x1 and " + std::to_string(kMaxImageSide) + "x" +
                 std::to_string(kMaxImageSide) + ", not " + std::to_string(flame.width) + "x" +
@@ -33,6 +33,8 @@ FramePlan plan_frame(const Flame& flame, double quality_override) {
     require(std::isfinite(flame.estimator_radius) && flame.estimator_radius >= 0 &&
                 flame.estimator_radius <= 1000,
             "estimator_radius must be between 0 and 1000, not " + message_number(flame.estimator_radius));
+    require(pixel_aspect >= 0.01 && pixel_aspect <= 100,
+            "pixel aspect must be between 0.01 and 100, not " + message_number(pixel_aspect));
     double quality = quality_override > 0 ? quality_override : flame.quality;
     require(std::isfinite(quality) && quality > 0, "quality must be > 0, not " + message_number(quality));
 
@@ -44,7 +46,8 @@ FramePlan plan_frame(const Flame& flame, double quality_override) {
     // Gutter: room for the spatial filter around the image, or for the widest
     // DE kernel (plus os-1 for the density neighbourhood) if that is wider; in
     // that case the filter starts de_offset cells in (flam3 render_rectangle).
-    const int filter_width = spatial_filter_width(flame);
+    p.pixel_aspect = pixel_aspect;
+    const int filter_width = spatial_filter_width(flame, pixel_aspect);
     p.filter_width = filter_width;
     p.gutter = (filter_width - os) / 2;
     long long de_width = static_cast<long long>(std::ceil(flame.estimator_radius)) * os;
@@ -67,7 +70,8 @@ FramePlan plan_frame(const Flame& flame, double quality_override) {
     // Camera (§3.5): rotate about the centre, then cell = os·(ppu·(p − centre)
     // + size/2) + gutter. +y points down: row 0 holds the smallest y.
     const double zoom_scale = std::pow(2.0, flame.zoom);
-    p.ppux = p.ppuy = flame.scale * zoom_scale;
+    p.ppuy = flame.scale * zoom_scale;
+    p.ppux = p.ppuy / pixel_aspect;
     const double theta = flame.rotate * M_PI / 180.0;
     const double c = std::cos(theta), s = std::sin(theta);
     const double sx = os * p.ppux, sy = os * p.ppuy;

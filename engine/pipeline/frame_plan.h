@@ -28,15 +28,18 @@ struct FramePlan {
     int first_row = 0, frame_height = 0, hist_row0 = 0;
     double world_to_cell[6] = {1, 0, 0, 0, 1, 0};  // a b c d e f
     double ppux = 0, ppuy = 0;   // pixels per unit (output pixels)
+    double pixel_aspect = 1;     // a pixel's width over its height (flam3's pixel_aspect)
     double sample_density = 0;   // quality · 4^zoom
     uint64_t samples = 0;
 };
 
-// `quality_override` > 0 replaces the flame's quality. Throws
-// std::runtime_error for values no frame can be rendered with. The whole
+// `quality_override` > 0 replaces the flame's quality; `pixel_aspect`
+// (0.01..100) is flam3-render's: ppux is ppu / pixel_aspect, and the spatial
+// filter narrows rows by it (post/post_plan.h). Throws std::runtime_error
+// for values no frame can be rendered with. The whole
 // histogram may be larger than any memory: it is rendered in strips then
 // (pipeline/strips.h).
-FramePlan plan_frame(const Flame& flame, double quality_override = 0);
+FramePlan plan_frame(const Flame& flame, double quality_override = 0, double pixel_aspect = 1);
 
 // The strip of `frame` (a whole frame's plan) that makes its image rows
 // [first_row, first_row + rows). Its histogram holds every cell those

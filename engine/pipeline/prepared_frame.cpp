@@ -24,9 +24,9 @@ std::string at_time(double t) {
     return s.str();
 }
 
-FramePlan checked_plan(const Flame& flame, double quality, const std::string& where) {
+FramePlan checked_plan(const Flame& flame, const FrameOptions& options, const std::string& where) {
     try {
-        return plan_frame(flame, quality);
+        return plan_frame(flame, options.quality, options.pixel_aspect);
     } catch (const std::runtime_error& e) {
         throw InputError(where + e.what());
     }
@@ -66,7 +66,7 @@ void weight_palette(Flame& flame, double weight) {
 // What a step contributes to its pass's constants.
 struct StepValues {
     const Flame* flame;
-    double ppux, sample_density;
+    double ppux, ppuy, sample_density;
 };
 
 // Splits the steps into `count` passes of equal length and gives each its
@@ -82,7 +82,8 @@ std::vector<FramePass> make_passes(const std::vector<StepValues>& steps, int cou
         const StepValues& first = steps[p.first];
         const StepValues& last = steps[p.first + per_pass - 1];
         p.k1 = flam3_k1(last.flame->brightness, count);
-        p.k2 = flam3_k2(plan.supersample, plan.width, plan.height, last.ppux, last.sample_density, mean_weight, count);
+        p.k2 = flam3_k2(plan.supersample, plan.width, plan.height, last.ppux, last.ppuy, last.sample_density,
+                        mean_weight, count);
         p.estimator_radius = first.flame->estimator_radius;
         p.estimator_minimum = first.flame->estimator_minimum;
         p.estimator_curve = first.flame->estimator_curve;
@@ -114,8 +115,9 @@ bool needs_density_count(const PreparedFrame& f) {
 
 }  // namespace
 
-double flam3_k2(int supersample, int width, int height, double ppu, double density, double mean_weight, int passes) {
-    const double area = double(width) * height / (ppu * ppu);
+double flam3_k2(int supersample, int width, int height, double ppux, double ppuy, double density, double mean_weight,
+                int passes) {
+    const double area = double(width) * height / (ppux * ppuy);
     return double(supersample) * supersample * passes / (area * 255.0 * density * mean_weight);
 }
 
@@ -123,7 +125,7 @@ PreparedFrame prepare_still(const Flame& flame, const FrameOptions& options) {
     PreparedFrame f;
     f.time = flame.time;
     f.post_flame = flame;
-    f.plan = checked_plan(flame, options.quality, "");
+    f.plan = checked_plan(flame, options, "");
     f.key = make_kernel_key(flame, options.kernel);
     f.layout = make_param_layout(f.key, VariationRegistry::standard());
     // flam3-render renders one temporal sample per pass, all of the same
@@ -141,7 +143,7 @@ PreparedFrame prepare_still(const Flame& flame, const FrameOptions& options) {
         s.samples = f.plan.samples / steps;
         s.params = checked_pack(step, f.key, f.layout, f.plan.world_to_cell, "");
         f.samples.push_back(std::move(s));
-        values.push_back({&flame, f.plan.ppux, f.plan.sample_density});
+        values.push_back({&flame, f.plan.ppux, f.plan.ppuy, f.plan.sample_density});
     }
     f.passes = make_passes(values, steps, f.plan, filter.mean_weight);
     f.key.density_count = needs_density_count(f);
@@ -167,7 +169,7 @@ PreparedFrame prepare_animation_frame(const std::vector<Flame>& keyframes, doubl
     geometry.filter_shape = keyframes[0].filter_shape;
     geometry.filter_radius = keyframes[0].filter_radius;
     for (const Flame& k : keyframes) geometry.estimator_radius = std::max(geometry.estimator_radius, k.estimator_radius);
-    f.plan = checked_plan(geometry, options.quality, at_time(time));
+    f.plan = checked_plan(geometry, options, at_time(time));
 
     std::vector<Flame> at(steps);
     std::vector<const Flame*> pointers(steps);
@@ -189,7 +191,7 @@ PreparedFrame prepare_animation_frame(const std::vector<Flame>& keyframes, doubl
         step.filter_shape = geometry.filter_shape;
         step.filter_radius = geometry.filter_radius;
         step.estimator_radius = geometry.estimator_radius;
-        const FramePlan plan = checked_plan(step, options.quality, where);
+        const FramePlan plan = checked_plan(step, options, where);
         if (plan.hist_width != f.plan.hist_width || plan.hist_height != f.plan.hist_height)
             throw std::logic_error("prepare_animation_frame: a time step planned another histogram");
         if (i == 0) {
@@ -206,7 +208,7 @@ PreparedFrame prepare_animation_frame(const std::vector<Flame>& keyframes, doubl
         gamma += at[i].gamma;
         vibrancy += at[i].vibrancy;
         for (int c = 0; c < 3; ++c) background[c] += at[i].background[c];
-        values.push_back({&at[i], plan.ppux, plan.sample_density});
+        values.push_back({&at[i], plan.ppux, plan.ppuy, plan.sample_density});
     }
 
     Flame& post = f.post_flame;

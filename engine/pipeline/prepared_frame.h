@@ -41,6 +41,7 @@ constexpr int kMaxTimeSamples = 10000;
 struct FrameOptions {
     double quality = 0;          // > 0 overrides the genomes'
     int temporal_samples = 0;    // > 0 overrides the genomes' (animation frames)
+    double pixel_aspect = 1;     // a pixel's width over its height (pipeline/frame_plan.h)
     KernelOptions kernel;
 };
 
@@ -74,9 +75,10 @@ struct PreparedFrame {
 };
 
 // flam3's log-density constant k2 of one pass: os²·passes / (area · 255 ·
-// density · sumfilt), with the image area in world units from `ppu` (pixels
-// per unit) and sumfilt the temporal filter's mean weight.
-double flam3_k2(int supersample, int width, int height, double ppu, double density, double mean_weight, int passes);
+// density · sumfilt), with the image area in world units from `ppux` and
+// `ppuy` (pixels per unit) and sumfilt the temporal filter's mean weight.
+double flam3_k2(int supersample, int width, int height, double ppux, double ppuy, double density, double mean_weight,
+                int passes);
 
 // Throw InputError for values no frame can be rendered with.
 PreparedFrame prepare_still(const Flame& flame, const FrameOptions& options);

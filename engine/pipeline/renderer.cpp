@@ -102,6 +102,7 @@ bool Renderer::compile_ahead(const KernelKey& key, const ParamLayout& layout) {
 FrameOptions Renderer::frame_options() const {
     FrameOptions f;
     f.quality = options_.quality;
+    f.pixel_aspect = options_.pixel_aspect;
     f.kernel = options_.kernel;
     return f;
 }

@@ -32,6 +32,7 @@ bool parse_backend_choice(const std::string& text, BackendChoice* out);
 struct RenderOptions {
     BackendChoice backend = BackendChoice::Auto;
     double quality = 0;          // > 0 overrides the genome's
+    double pixel_aspect = 1;     // a pixel's width over its height (pipeline/frame_plan.h)
     uint64_t seed = 0;
     int threads = 0;             // CPU backend; 0 = all cores
     // CUDA devices by index. With several, each frame's samples are split

@@ -95,11 +95,23 @@ double spatial_kernel(FilterShape shape, double x) {
     return 0;
 }
 
+// The spatial filter's taps a side at most: its table of doubles within 1 GiB.
+constexpr int kMaxFilterTaps = 11584;
+
 // Taps per axis, and the factor mapping tap centres onto the kernel support
 // (flam3's grouping of the products, see above).
-int filter_taps(FilterShape shape, double radius, int supersample, double* adjust) {
+int filter_taps(FilterShape shape, double radius, int supersample, double aspect, double* adjust) {
     const double support = spatial_support(shape);
-    const double fw = (double(supersample) * support) * (radius + radius);
+    const double fw = (double(supersample) * support) * (radius + radius) / aspect;
+    // A table past 1 GiB (and as many multiply-adds per pixel): a radius
+    // near 1000 at a large supersample, or a thin pixel aspect.
+    if (!(fw < kMaxFilterTaps))
+        throw std::runtime_error("spatial filter of radius " + message_number(radius) + " at supersample " +
+                                 std::to_string(supersample) +
+                                 (aspect != 1 ? " and pixel aspect " + message_number(aspect) : std::string()) +
+                                 " needs " + std::to_string(static_cast<long long>(fw) + 1) +
+                                 " taps a side, more than " + std::to_string(kMaxFilterTaps) +
+                                 "; lower filter or supersample");
     int width = static_cast<int>(fw) + 1;
     // Same parity as the supersample, so the window is centred on the cells
     // that make up one output pixel.
@@ -119,24 +131,30 @@ void check_filter_inputs(double radius, int supersample) {
 
 }  // namespace
 
-int spatial_filter_width(const Flame& flame) {
+int spatial_filter_width(const Flame& flame, double pixel_aspect) {
     check_filter_inputs(flame.filter_radius, flame.supersample);
-    return filter_taps(flame.filter_shape, flame.filter_radius, flame.supersample, nullptr);
+    return filter_taps(flame.filter_shape, flame.filter_radius, flame.supersample, pixel_aspect, nullptr);
 }
 
-SpatialFilter make_spatial_filter(FilterShape shape, double radius, int supersample) {
+SpatialFilter make_spatial_filter(FilterShape shape, double radius, int supersample, double pixel_aspect) {
     check_filter_inputs(radius, supersample);
     double adjust = 1;
     SpatialFilter f;
-    f.width = filter_taps(shape, radius, supersample, &adjust);
-    std::vector<double> taps(f.width);
-    const double step = 1.0 / f.width;
-    for (int i = 0; i < f.width; ++i)
-        taps[i] = spatial_kernel(shape, ((double(i) + double(i) + 1.0) * step - 1.0) * adjust);
+    f.width = filter_taps(shape, radius, supersample, pixel_aspect, &adjust);
+    // Rows' taps (flam3's jj) are divided by the pixel aspect as well, as
+    // flam3's build does it: times its reciprocal (which puts a box filter's
+    // edge taps on the side flam3 puts them).
+    std::vector<double> taps(f.width), row_taps(f.width);
+    const double step = 1.0 / f.width, row_scale = 1.0 / pixel_aspect;
+    for (int i = 0; i < f.width; ++i) {
+        const double x = ((double(i) + double(i) + 1.0) * step - 1.0) * adjust;
+        taps[i] = spatial_kernel(shape, x);
+        row_taps[i] = pixel_aspect == 1 ? taps[i] : spatial_kernel(shape, x * row_scale);
+    }
     std::vector<double> k(static_cast<size_t>(f.width) * f.width);
     double sum = 0;
     for (int j = 0; j < f.width; ++j)
-        for (int i = 0; i < f.width; ++i) sum += k[j * f.width + i] = taps[i] * taps[j];
+        for (int i = 0; i < f.width; ++i) sum += k[j * f.width + i] = taps[i] * row_taps[j];
     if (sum == 0)
         throw std::runtime_error("spatial filter of radius " + message_number(radius) +
                                  " has no weight");
@@ -240,7 +258,7 @@ PostPlan make_post_plan(const Flame& flame, const FramePlan& plan) {
     if (flame.estimator_radius > 0)
         post.density = make_density_bank(flame.estimator_radius, flame.estimator_minimum,
                                          flame.estimator_curve, plan.supersample);
-    post.filter = make_spatial_filter(flame.filter_shape, flame.filter_radius, plan.supersample);
+    post.filter = make_spatial_filter(flame.filter_shape, flame.filter_radius, plan.supersample, plan.pixel_aspect);
     if (!(flame.gamma > 0) || !std::isfinite(flame.gamma))
         throw std::runtime_error("gamma must be > 0, not " + message_number(flame.gamma));
     post.gamma = flame.gamma;
