@@ -7,9 +7,9 @@
 #include <cmath>
 #include <cstdio>
 #include <filesystem>
-#include <random>
 #include <map>
 #include <optional>
+#include <random>
 #include <set>
 
 #include <nlohmann/json.hpp>
