@@ -288,7 +288,8 @@ if wanted animate; then
     # Frames per second of an animation (a flam3-genome sequence between two
     # random genomes, quality 10, flam3's 1000 time steps per frame), whole
     # process: the CUDA backend, the CPU backend and flam3-animate on all
-    # cores; frame 2 of each backend against two flam3-animate seeds.
+    # cores; frame 2 of each backend against two flam3-animate seeds; and
+    # images per second of a batch of stills.
     step "animate: frames/s, CUDA and CPU backends and flam3-animate"
     anim=$out/animate
     mkdir -p "$anim"
@@ -313,6 +314,18 @@ if wanted animate; then
         FLAMEJIT_CACHE_DIR=$(mktemp -d) timed "cuda-compile-threads-$threads" 24 "$fj" animate "$anim/seq.flam3" \
             --frames 1:24 --backend cuda --seed 1 -o "$anim/cuda_%05d.png" "${ahead[@]}"
         grep -E "^rendered|^render workers" "$anim/cuda-compile-threads-$threads.log" | tee -a "$out/summary.txt"
+    done
+    # A batch of stills of eight structures (random genomes, one render
+    # process), the same way: images per second.
+    for i in 1 2 3 4 5 6 7 8; do
+        env seed=$((60 + i)) isaac_seed=b$i noedits=1 template="$anim/template.flam3" flam3-genome \
+            >"$anim/still$i.flam3"
+    done
+    for threads in 0 default; do
+        ahead=()
+        [[ $threads == default ]] || ahead=(--compile-threads "$threads")
+        FLAMEJIT_CACHE_DIR=$(mktemp -d) timed "cuda-stills-compile-threads-$threads" 8 "$fj" render \
+            "$anim"/still?.flam3 --backend cuda --seed 1 -o "$anim/" "${ahead[@]}"
     done
     timed cuda 24 "$fj" animate "$anim/seq.flam3" --frames 1:24 --backend cuda --seed 1 -o "$anim/cuda_%05d.png"
     # Nearly empty frames of one time step: each used to run its chains'
