@@ -2,7 +2,6 @@
 #include "cli_common.h"
 
 #include <algorithm>
-#include <cctype>
 #include <charconv>
 #include <cmath>
 #include <cstdint>
@@ -132,7 +131,9 @@ ScaleOptions scale_options_from(const ParsedArgs& args) {
     if (!(s.size > 0) || !std::isfinite(s.size)) throw UsageError("--size-scale must be a positive number");
     if (!(s.quality > 0) || !std::isfinite(s.quality)) throw UsageError("--quality-scale must be a positive number");
     s.pixel_aspect = args.number("pixel-aspect", 1);
-    if (!(s.pixel_aspect >= 0.01 && s.pixel_aspect <= 100)) throw UsageError("--pixel-aspect must be in 0.01..100");
+    if (!(s.pixel_aspect >= kMinPixelAspect && s.pixel_aspect <= kMaxPixelAspect))
+        throw UsageError("--pixel-aspect must be in " + message_number(kMinPixelAspect) + ".." +
+                         message_number(kMaxPixelAspect));
     return s;
 }
 
@@ -260,8 +261,7 @@ OutputFormat output_format_from(const ParsedArgs& args, const std::string& outpu
     if (output == "-") throw UsageError("-o -: images go to files (.png, .exr, .jpg or .ppm), not to standard output");
     OutputFormat f;
     f.format = image_format_of(output);
-    std::string extension = std::filesystem::path(output).extension().string();
-    std::transform(extension.begin(), extension.end(), extension.begin(), [](unsigned char c) { return std::tolower(c); });
+    const std::string extension = image_extension(output);
     if (f.format == ImageFormat::Png && !extension.empty() && extension != ".png")
         throw UsageError("-o " + output + ": images are PNG (.png), OpenEXR (.exr), JPEG (.jpg, .jpeg) or PPM (.ppm), not " +
                          extension);

@@ -19,9 +19,14 @@
 
 namespace fj {
 
-ImageFormat image_format_of(const std::string& path) {
+std::string image_extension(const std::string& path) {
     std::string extension = std::filesystem::path(path).extension().string();
     std::transform(extension.begin(), extension.end(), extension.begin(), [](unsigned char c) { return std::tolower(c); });
+    return extension;
+}
+
+ImageFormat image_format_of(const std::string& path) {
+    const std::string extension = image_extension(path);
     if (extension == ".exr") return ImageFormat::Exr;
     if (extension == ".jpg" || extension == ".jpeg") return ImageFormat::Jpeg;
     if (extension == ".ppm") return ImageFormat::Ppm;
@@ -74,13 +79,18 @@ std::unique_ptr<ImageStream> open_image_stream(const std::string& path, int widt
 
 void write_image(const std::string& path, const ImageF& image, const ImageOptions& options, bool linear) {
     if (image_format_of(path) == ImageFormat::Png) return write_png(path, image, options);
-    if (image.rgba.size() != static_cast<size_t>(image.width) * image.height * 4)
-        throw std::runtime_error("cannot write " + path + ": image is " + std::to_string(image.width) + "x" +
-                                 std::to_string(image.height) + " with " + std::to_string(image.rgba.size()) +
-                                 " samples");
+    check_whole_image(path, image);
     const std::unique_ptr<ImageStream> stream = open_image_stream(path, image.width, image.height, options, linear);
     stream->write_rows(image);
     stream->finish(options);
+}
+
+void check_whole_image(const std::string& path, const ImageF& image) {
+    if (image.width <= 0 || image.height <= 0 ||
+        image.rgba.size() != static_cast<size_t>(image.width) * image.height * 4)
+        throw std::runtime_error("cannot write " + path + ": image is " + std::to_string(image.width) + "x" +
+                                 std::to_string(image.height) + " with " + std::to_string(image.rgba.size()) +
+                                 " samples");
 }
 
 PngImage read_image(const std::string& path) {

@@ -21,6 +21,8 @@ namespace fj {
 // The formats flam3-render writes (png, jpg, ppm) and OpenEXR.
 enum class ImageFormat { Png, Exr, Jpeg, Ppm };
 
+// The name's extension in lower case (".png", "" for none).
+std::string image_extension(const std::string& path);
 // By the name's extension, any case: .exr, .jpg or .jpeg, .ppm; PNG for any
 // other.
 ImageFormat image_format_of(const std::string& path);
@@ -69,6 +71,9 @@ std::unique_ptr<ImageStream> open_image_stream(const std::string& path, int widt
 
 // The whole image at once, the same bytes as through a stream.
 void write_image(const std::string& path, const ImageF& image, const ImageOptions& options, bool linear);
+// Throws "cannot write PATH: image is WxH with N samples" for an image of no
+// pixels or of samples that are not its width · height · 4.
+void check_whole_image(const std::string& path, const ImageF& image);
 
 struct PngImage;  // image/png_io.h
 

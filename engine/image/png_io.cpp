@@ -272,11 +272,7 @@ double PngImage::at8(int x, int y, int channel) const {
 
 void write_png(const std::string& path, const ImageF& image, const ImageOptions& options) {
     check_bits(options.bits);
-    if (image.width <= 0 || image.height <= 0 ||
-        image.rgba.size() != static_cast<size_t>(image.width) * image.height * 4)
-        throw std::runtime_error("cannot write " + path + ": image is " + std::to_string(image.width) + "x" +
-                                 std::to_string(image.height) + " with " + std::to_string(image.rgba.size()) +
-                                 " samples");
+    check_whole_image(path, image);
 
     EncodedPng encoded;
     encoded.width = image.width;

@@ -33,8 +33,9 @@ FramePlan plan_frame(const Flame& flame, double quality_override, double pixel_a
     require(std::isfinite(flame.estimator_radius) && flame.estimator_radius >= 0 &&
                 flame.estimator_radius <= 1000,
             "estimator_radius must be between 0 and 1000, not " + message_number(flame.estimator_radius));
-    require(pixel_aspect >= 0.01 && pixel_aspect <= 100,
-            "pixel aspect must be between 0.01 and 100, not " + message_number(pixel_aspect));
+    require(pixel_aspect >= kMinPixelAspect && pixel_aspect <= kMaxPixelAspect,
+            "pixel aspect must be between " + message_number(kMinPixelAspect) + " and " +
+                message_number(kMaxPixelAspect) + ", not " + message_number(pixel_aspect));
     double quality = quality_override > 0 ? quality_override : flame.quality;
     require(std::isfinite(quality) && quality > 0, "quality must be > 0, not " + message_number(quality));
 

@@ -33,8 +33,11 @@ struct FramePlan {
     uint64_t samples = 0;
 };
 
+// The pixel aspects plan_frame takes.
+inline constexpr double kMinPixelAspect = 0.01, kMaxPixelAspect = 100;
+
 // `quality_override` > 0 replaces the flame's quality; `pixel_aspect`
-// (0.01..100) is flam3-render's: ppux is ppu / pixel_aspect, and the spatial
+// (kMinPixelAspect..kMaxPixelAspect) is flam3-render's: ppux is ppu / pixel_aspect, and the spatial
 // filter narrows rows by it (post/post_plan.h). Throws std::runtime_error
 // for values no frame can be rendered with. The whole
 // histogram may be larger than any memory: it is rendered in strips then
