@@ -300,6 +300,10 @@ int compile_threads_from(const ParsedArgs& args) {
     return static_cast<int>(n);
 }
 
+int png_threads(int writers) {
+    return std::max(1, static_cast<int>(std::thread::hardware_concurrency()) / std::max(1, writers));
+}
+
 std::string default_output(const std::string& genome_label, const std::string& extension) {
     return std::filesystem::path(genome_label).stem().string() + extension;
 }

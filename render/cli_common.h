@@ -126,6 +126,9 @@ inline constexpr const char* kFormatHelp =
 // or frames to come while one renders, pipeline/compile_ahead.h): 0..64,
 // default a quarter of the cores, 1 to 4.
 int compile_threads_from(const ParsedArgs& args);
+// Threads that compress one PNG (ImageOptions::threads) when `writers`
+// images are written at once: the cores shared between them, at least one.
+int png_threads(int writers);
 // GENOME's file name with `extension` (image_extension_from), in the
 // current folder.
 std::string default_output(const std::string& genome_label, const std::string& extension);

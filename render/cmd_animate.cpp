@@ -323,6 +323,7 @@ int run(const Args& args) {
     run.png.bits = format.bits;
     run.png.jpeg_quality = format.jpeg_quality;
     run.png.transparent = options.transparent;
+    run.png.threads = png_threads(helper_threads);
     run.png_comments = png_comments_wanted(a, format.format);
     run.format = format;
     run.args = args;

@@ -183,7 +183,9 @@ int bench_throughput(const Args& args) {
 
             const RenderResult r = Renderer(setup.options).render(flame);
             const auto png_start = std::chrono::steady_clock::now();
-            write_png(tmp + "/frame.png", r.image);
+            ImageOptions png;
+            png.threads = png_threads(1);  // as render writes it
+            write_png(tmp + "/frame.png", r.image, png);
             const double png_s = seconds_since(png_start);
             const double iter_rate = r.stats.samples / std::max(r.stats.seconds, 1e-9);
 

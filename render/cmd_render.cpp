@@ -379,6 +379,7 @@ int run(const Args& args) {
         png.bits = format.bits;
         png.jpeg_quality = format.jpeg_quality;
         png.transparent = options.transparent;
+        png.threads = png_threads(1);
         // The genome as rendered, so the PNG reproduces its own image; the
         // same in the sidecar, with or without the image's text.
         std::string sidecar;

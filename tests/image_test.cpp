@@ -11,17 +11,22 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include <zlib.h>
+
+#include <algorithm>
 #include <cmath>
 #include <csignal>
 #include <cstdio>
 #include <filesystem>
 #include <limits>
 #include <string>
+#include <tuple>
 
 #include <nlohmann/json.hpp>
 
 #include "atomic_file.h"
 #include "image/fidelity.h"
+#include "image/png_bands.h"
 #include "image/png_io.h"
 #include "test_support.h"
 
@@ -137,6 +142,97 @@ TEST_CASE("png: 16-bit round trip scales by 256 (white is 65280)") {
         if (i % 4 != 3) mismatches += back.rgba[i] != static_cast<uint16_t>(std::fmin(image.rgba[i], 255.0f) * 256.0f);
     CHECK(mismatches == 0);
     CHECK(back.at8(0, 0, 0) == doctest::Approx(255.0));
+}
+
+namespace {
+
+// The chunk types of a PNG file in order, and the payload of its IDAT
+// chunks joined.
+struct PngChunks {
+    std::vector<std::string> types;
+    std::string idat;
+};
+
+PngChunks png_chunks(const std::string& bytes) {
+    PngChunks out;
+    for (size_t at = 8; at + 12 <= bytes.size();) {
+        const auto byte = [&](size_t i) { return static_cast<uint32_t>(static_cast<unsigned char>(bytes[i])); };
+        const uint32_t size = byte(at) << 24 | byte(at + 1) << 16 | byte(at + 2) << 8 | byte(at + 3);
+        out.types.push_back(bytes.substr(at + 4, 4));
+        if (out.types.back() == "IDAT") out.idat += bytes.substr(at + 8, size);
+        at += 12 + size;
+    }
+    return out;
+}
+
+}  // namespace
+
+TEST_CASE("png: rows compressed in bands on several threads; any thread count and a stream give the same bytes") {
+    const std::string dir = fj::test::scratch_dir("image-bands");
+    // 300 RGBA pixels of 8 bits: 218 rows a band, so 500 rows make three
+    // (the last of 64 rows), 436 exactly two; of 16 bits, 109 rows a band.
+    CHECK(fj::png_band_rows(300 * 4) == 218);
+    CHECK(fj::png_band_rows(300 * 8) == 109);
+    CHECK(fj::png_band_count(500, 300 * 4) == 3);
+    CHECK(fj::png_band_count(436, 300 * 4) == 2);
+    for (const auto& [width, height, bits] : {std::tuple{300, 500, 8}, std::tuple{300, 436, 8},
+                                              std::tuple{300, 500, 16}, std::tuple{1, 1, 8}, std::tuple{7, 3, 16}}) {
+        CAPTURE(width);
+        CAPTURE(height);
+        CAPTURE(bits);
+        fj::ImageF image = make_gradient(std::max(width, 2), std::max(height, 2));
+        image.width = width;
+        image.height = height;
+        image.rgba.resize(static_cast<size_t>(width) * height * 4);
+        fj::ImageOptions options{.bits = bits, .transparent = true};
+        std::string first;
+        for (int threads : {1, 3, 8}) {
+            options.threads = threads;
+            const std::string path = dir + "/t" + std::to_string(threads) + ".png";
+            fj::write_png(path, image, options);
+            const std::string bytes = fj::test::read_file(path);
+            if (threads == 1) {
+                first = bytes;
+                // libpng's reader checks every CRC and the zlib stream's checksum.
+                const PngImage back = fj::read_png(path);
+                REQUIRE(back.rgba.size() == image.rgba.size());
+                size_t mismatches = 0;
+                for (size_t i = 0; i < image.rgba.size(); ++i)
+                    mismatches += back.rgba[i] != (i % 4 == 3 ? fj::quantise_alpha(image.rgba[i], bits)
+                                                              : fj::quantise_colour(image.rgba[i], bits));
+                CHECK(mismatches == 0);
+                const PngChunks chunks = png_chunks(bytes);
+                CHECK(std::count(chunks.types.begin(), chunks.types.end(), "IDAT") ==
+                      fj::png_band_count(height, size_t(width) * 4 * bits / 8));
+                CHECK(chunks.types.front() == "IHDR");
+                CHECK(chunks.types.back() == "IEND");
+                // The IDATs joined are one zlib stream of every row and its filter byte.
+                std::vector<unsigned char> raw(static_cast<size_t>(height) * (size_t(width) * 4 * bits / 8 + 1) + 1);
+                uLongf size = raw.size();
+                CHECK(uncompress(raw.data(), &size, reinterpret_cast<const Bytef*>(chunks.idat.data()),
+                                 chunks.idat.size()) == Z_OK);
+                CHECK(size == raw.size() - 1);
+            } else {
+                CHECK(bytes == first);
+            }
+        }
+        // Rows in uneven batches through a stream: the same file.
+        for (int threads : {1, 8}) {
+            options.threads = threads;
+            const std::string streamed = dir + "/stream.png";
+            const auto stream = fj::open_image_stream(streamed, width, height, options, false);
+            for (int y = 0, batch = 1; y < height; y += batch, batch = batch * 3 + 1) {
+                fj::ImageF rows;
+                rows.width = width;
+                rows.height = std::min(batch, height - y);
+                rows.rgba.assign(image.rgba.begin() + size_t(y) * width * 4,
+                                 image.rgba.begin() + size_t(y + rows.height) * width * 4);
+                stream->write_rows(rows);
+            }
+            stream->finish(options);
+            CHECK(fj::test::read_file(streamed) == first);
+        }
+    }
 }
 
 TEST_CASE("png: text chunks and the zTXt genome round trip") {

@@ -15,6 +15,7 @@
 #include <stdexcept>
 
 #include "atomic_file.h"
+#include "image/png_bands.h"
 
 namespace fj {
 
@@ -44,62 +45,90 @@ struct FileCloser {
     }
 };
 
-// Everything libpng needs to write, prepared before any libpng call so that a
-// longjmp skips no destructor.
-struct EncodedPng {
-    int width = 0, height = 0, bits = 8;
-    std::vector<uint8_t> bytes;      // rows of big-endian RGBA samples
-    std::vector<png_text> text;      // points into the caller's strings
+// The PNG container, written here: signature, IHDR, text, IDAT and IEND
+// chunks, each with its CRC (zlib's crc32). The image data comes from
+// png_bands.h in bands of rows deflated apart, which libpng's writer cannot
+// take, so libpng only reads.
+void put32(std::vector<uint8_t>& out, uint32_t v) {
+    for (int shift = 24; shift >= 0; shift -= 8) out.push_back(static_cast<uint8_t>(v >> shift));
+}
+
+// A failed write shows in ferror at close_file.
+void write_chunk(FILE* file, const char (&type)[5], const uint8_t* data, size_t size) {
+    if (size > 0x7fffffffu) throw std::runtime_error("PNG chunk of " + std::to_string(size) + " bytes");
+    std::vector<uint8_t> head;
+    put32(head, static_cast<uint32_t>(size));
+    head.insert(head.end(), type, type + 4);
+    uLong crc = crc32(0, head.data() + 4, 4);
+    if (size > 0) crc = crc32(crc, data, static_cast<uInt>(size));
+    std::vector<uint8_t> tail;
+    put32(tail, static_cast<uint32_t>(crc));
+    std::fwrite(head.data(), 1, head.size(), file);
+    if (size > 0) std::fwrite(data, 1, size, file);
+    std::fwrite(tail.data(), 1, tail.size(), file);
+}
+
+void write_chunk(FILE* file, const char (&type)[5], const std::vector<uint8_t>& data) {
+    write_chunk(file, type, data.data(), data.size());
+}
+
+// The signature and IHDR of an RGBA image without interlacing.
+void write_header(FILE* file, int width, int height, int bits) {
+    static const uint8_t signature[8] = {0x89, 'P', 'N', 'G', '\r', '\n', 0x1a, '\n'};
+    std::fwrite(signature, 1, sizeof signature, file);
+    std::vector<uint8_t> ihdr;
+    put32(ihdr, static_cast<uint32_t>(width));
+    put32(ihdr, static_cast<uint32_t>(height));
+    ihdr.push_back(static_cast<uint8_t>(bits));
+    ihdr.push_back(6);  // colour type: RGB with alpha
+    ihdr.push_back(0);  // deflate
+    ihdr.push_back(0);  // adaptive filtering (each row names its filter)
+    ihdr.push_back(0);  // no interlacing
+    write_chunk(file, "IHDR", ihdr);
+}
+
+struct TextChunk {
+    std::string key;
+    const std::string* value;
+    bool compressed;  // zTXt, else tEXt
 };
 
-// A libpng writer and its info struct; an empty string, or why not.
-std::string create_writer(PngErrorState& state, png_structp& png, png_infop& info) {
-    png = png_create_write_struct(PNG_LIBPNG_VER_STRING, &state, on_png_error, on_png_warning);
-    if (!png) return "cannot create a libpng writer";
-    info = png_create_info_struct(png);
-    if (!info) {
-        png_destroy_write_struct(&png, nullptr);
-        return "cannot create a libpng info struct";
+void write_text(FILE* file, const std::vector<TextChunk>& text) {
+    for (const TextChunk& t : text) {
+        std::vector<uint8_t> data(t.key.begin(), t.key.end());
+        data.push_back(0);
+        if (!t.compressed) {
+            data.insert(data.end(), t.value->begin(), t.value->end());
+            write_chunk(file, "tEXt", data);
+            continue;
+        }
+        data.push_back(0);  // compression method: deflate
+        uLongf size = compressBound(static_cast<uLong>(t.value->size()));
+        const size_t at = data.size();
+        data.resize(at + size);
+        if (compress2(data.data() + at, &size, reinterpret_cast<const Bytef*>(t.value->data()),
+                      static_cast<uLong>(t.value->size()), Z_DEFAULT_COMPRESSION) != Z_OK)
+            throw std::runtime_error("zlib could not compress the " + t.key + " text");
+        data.resize(at + size);
+        write_chunk(file, "zTXt", data);
     }
-    return {};
 }
 
-// The header of an RGBA image, with `text` before the image data. Called
-// under the caller's setjmp.
-void start_image(png_structp png, png_infop info, FILE* file, int width, int height, int bits,
-                 std::vector<png_text>& text) {
-    png_init_io(png, file);
-    // One filter (Paeth) and run-length deflate instead of libpng's default
-    // (every filter tried per row, deflate level 6): flames are noisy, so
-    // long-distance matches buy little while the search costs most of the
-    // time. 1920×1080 RGBA on one core: 730 → 107 ms (spherical4) and 949 →
-    // 114 ms (dense), files 2.5 % larger and 3 % smaller; a sparse frame's
-    // 73 → 25 ms at the same size (benchmarks/README.md "PNG encoding").
-    png_set_filter(png, PNG_FILTER_TYPE_BASE, PNG_FILTER_PAETH);
-    png_set_compression_strategy(png, Z_RLE);
-    png_set_IHDR(png, info, width, height, bits, PNG_COLOR_TYPE_RGB_ALPHA, PNG_INTERLACE_NONE,
-                 PNG_COMPRESSION_TYPE_DEFAULT, PNG_FILTER_TYPE_DEFAULT);
-    if (!text.empty()) png_set_text(png, info, text.data(), static_cast<int>(text.size()));
-    png_write_info(png, info);
+// Runs `step`, its failures named after the file being written.
+template <typename Step>
+void writing(const std::string& path, Step step) {
+    try {
+        step();
+    } catch (const std::runtime_error& e) {
+        throw std::runtime_error("cannot write " + path + ": " + e.what());
+    }
 }
 
-// Returns an empty string on success, else libpng's message.
-std::string write_with_libpng(FILE* file, EncodedPng& encoded) {
-    PngErrorState state;
-    png_structp png = nullptr;
-    png_infop info = nullptr;
-    if (std::string error = create_writer(state, png, info); !error.empty()) return error;
-    if (setjmp(state.jump)) {
-        png_destroy_write_struct(&png, &info);
-        return state.message;
-    }
-    start_image(png, info, file, encoded.width, encoded.height, encoded.bits, encoded.text);
-    const size_t row_bytes = static_cast<size_t>(encoded.width) * 4 * (encoded.bits / 8);
-    for (int y = 0; y < encoded.height; ++y)
-        png_write_row(png, encoded.bytes.data() + row_bytes * static_cast<size_t>(y));
-    png_write_end(png, info);
-    png_destroy_write_struct(&png, &info);
-    return {};
+// Writes bands' data as IDAT chunks, one a band; `last`: the image's last
+// band is among them.
+void write_bands(FILE* file, PngDataStream& stream, const std::vector<PngBand>& bands, bool last) {
+    for (size_t b = 0; b < bands.size(); ++b)
+        write_chunk(file, "IDAT", stream.piece(bands[b], last && b + 1 == bands.size()));
 }
 
 // flam3's quantisation of `count` RGBA floats into big-endian samples.
@@ -130,25 +159,15 @@ void check_keyword(const std::string& key) {
     if (!ok) throw std::runtime_error("invalid PNG text keyword \"" + key + "\" (1-79 printable characters)");
 }
 
-png_text make_text(const std::string& key, const std::string& value, int compression) {
-    png_text t{};
-    t.compression = compression;
-    t.key = const_cast<char*>(key.c_str());
-    t.text = const_cast<char*>(value.c_str());
-    t.text_length = value.size();
-    return t;
-}
-
-// The text chunks of `options`, pointing into its strings.
-std::vector<png_text> text_chunks(const ImageOptions& options) {
-    static const std::string genome_key = "flam3_genome";
-    std::vector<png_text> text;
+// The text chunks of `options`, pointing into its strings; every keyword
+// checked before anything is written.
+std::vector<TextChunk> text_chunks(const ImageOptions& options) {
+    std::vector<TextChunk> text;
     for (const auto& [key, value] : options.text) {
         check_keyword(key);
-        text.push_back(make_text(key, value, PNG_TEXT_COMPRESSION_NONE));
+        text.push_back({key, &value, false});
     }
-    if (!options.genome_xml.empty())
-        text.push_back(make_text(genome_key, options.genome_xml, PNG_TEXT_COMPRESSION_zTXt));
+    if (!options.genome_xml.empty()) text.push_back({"flam3_genome", &options.genome_xml, true});
     return text;
 }
 
@@ -273,54 +292,55 @@ double PngImage::at8(int x, int y, int channel) const {
 void write_png(const std::string& path, const ImageF& image, const ImageOptions& options) {
     check_bits(options.bits);
     check_whole_image(path, image);
-
-    EncodedPng encoded;
-    encoded.width = image.width;
-    encoded.height = image.height;
-    encoded.bits = options.bits;
-    encoded.bytes.resize(image.rgba.size() * (options.bits / 8));
-    encode_samples(image.rgba.data(), image.rgba.size(), options.bits, options.transparent, encoded.bytes.data());
-    encoded.text = text_chunks(options);
+    const std::vector<TextChunk> text = text_chunks(options);
+    const int pixel_bytes = 4 * (options.bits / 8);
+    const size_t row_bytes = static_cast<size_t>(image.width) * pixel_bytes;
+    const size_t row_samples = static_cast<size_t>(image.width) * 4;
+    std::vector<PngBand> bands;
+    writing(path, [&] {
+        bands = deflate_bands(
+            [&](int first, int count, uint8_t* out) {
+                encode_samples(image.rgba.data() + row_samples * first, row_samples * count, options.bits,
+                               options.transparent, out);
+            },
+            0, png_band_count(image.height, row_bytes), image.height, row_bytes, pixel_bytes,
+            std::max(1, options.threads));
+    });
 
     const std::filesystem::path target(path);
     const std::string temporary = temporary_name_for(target);
-    std::string error;
-    {
-        FileCloser file{std::fopen(temporary.c_str(), "wb")};
-        if (!file.file) {
-            error = std::strerror(errno);
-            discard_temporary(temporary);
-            throw std::runtime_error("cannot write " + path + ": " + error);
-        }
-        error = write_with_libpng(file.file, encoded);
-        const std::string closed = close_file(file.file);
-        if (error.empty()) error = closed;
+    FileCloser file{std::fopen(temporary.c_str(), "wb")};
+    if (!file.file) {
+        const std::string error = std::strerror(errno);
+        discard_temporary(temporary);
+        throw std::runtime_error("cannot write " + path + ": " + error);
     }
-    commit_temporary(temporary, path, error);
+    try {
+        writing(path, [&] {
+            write_header(file.file, image.width, image.height, options.bits);
+            write_text(file.file, text);
+            PngDataStream stream;
+            write_bands(file.file, stream, bands, true);
+            write_chunk(file.file, "IEND", nullptr, 0);
+        });
+    } catch (...) {
+        close_file(file.file);
+        discard_temporary(temporary);
+        throw;
+    }
+    commit_temporary(temporary, path, close_file(file.file));
 }
 
 struct PngStream::State {
     std::string path, temporary;
-    int bits = 8;
+    int bits = 8, pixel_bytes = 4, threads = 1;
     bool transparent = false;
+    size_t row_bytes = 0;
     FILE* file = nullptr;
-    PngErrorState error;
-    png_structp png = nullptr;
-    png_infop info = nullptr;
-    std::vector<uint8_t> row;  // one encoded row
-
-    // libpng's work in `step` (no objects with destructors in it: libpng's
-    // errors longjmp out of it); throws with libpng's message. After a
-    // failure the stream can only be thrown away.
-    template <typename Step>
-    void guarded(Step step) {
-        if (!png) throw std::runtime_error("cannot write " + path + ": the PNG stream failed before");
-        if (setjmp(error.jump)) {
-            png_destroy_write_struct(&png, &info);
-            throw std::runtime_error("cannot write " + path + ": " + error.message);
-        }
-        step();
-    }
+    int waiting_from = 0;          // the first row not yet compressed
+    std::vector<uint8_t> waiting;  // from there, the encoded rows that came
+    std::vector<uint8_t> above;    // the row before it
+    PngDataStream stream;
 };
 
 PngStream::PngStream(const std::string& path, int width, int height, const ImageOptions& options)
@@ -330,7 +350,9 @@ PngStream::PngStream(const std::string& path, int width, int height, const Image
     s.path = path;
     s.bits = options.bits;
     s.transparent = options.transparent;
-    s.row.resize(static_cast<size_t>(width) * 4 * (options.bits / 8));
+    s.threads = std::max(1, options.threads);
+    s.pixel_bytes = 4 * (options.bits / 8);
+    s.row_bytes = static_cast<size_t>(width) * s.pixel_bytes;
     s.temporary = temporary_name_for(std::filesystem::path(path));
     s.file = std::fopen(s.temporary.c_str(), "wb");
     if (!s.file) {
@@ -338,47 +360,58 @@ PngStream::PngStream(const std::string& path, int width, int height, const Image
         discard_temporary(s.temporary);
         throw std::runtime_error("cannot write " + path + ": " + error);
     }
-    if (std::string error = create_writer(s.error, s.png, s.info); !error.empty()) {
-        std::fclose(s.file);
-        discard_temporary(s.temporary);
-        throw std::runtime_error("cannot write " + path + ": " + error);
-    }
-    try {
-        std::vector<png_text> none;
-        s.guarded([&] { start_image(s.png, s.info, s.file, width, height, s.bits, none); });
-    } catch (...) {
-        std::fclose(s.file);
-        discard_temporary(s.temporary);
-        throw;
-    }
+    write_header(s.file, width, height, s.bits);
 }
 
 PngStream::~PngStream() {
     State& s = *state_;
-    if (s.png) png_destroy_write_struct(&s.png, &s.info);
     if (s.file) {
         std::fclose(s.file);
         discard_temporary(s.temporary);
     }
 }
 
-void PngStream::add_rows(const ImageF& rows, int) {
+void PngStream::add_rows(const ImageF& rows, int first_row) {
     State& s = *state_;
     const size_t samples = static_cast<size_t>(width()) * 4;
-    for (int y = 0; y < rows.height; ++y) {
-        encode_samples(rows.rgba.data() + samples * y, samples, s.bits, s.transparent, s.row.data());
-        s.guarded([&] { png_write_row(s.png, s.row.data()); });
-    }
+    const size_t at = s.waiting.size();
+    s.waiting.resize(at + s.row_bytes * rows.height);
+    encode_samples(rows.rgba.data(), samples * rows.height, s.bits, s.transparent, s.waiting.data() + at);
+    // The whole bands among the rows waiting, or all of them at the image's end.
+    const int per_band = png_band_rows(s.row_bytes), in = first_row + rows.height;
+    const bool end = in == height();
+    const int first_band = s.waiting_from / per_band;
+    const int end_band = end ? png_band_count(height(), s.row_bytes) : in / per_band;
+    if (end_band == first_band) return;
+    const int done = std::min(end_band * per_band, height());
+    writing(s.path, [&] {
+        const std::vector<PngBand> bands = deflate_bands(
+            [&](int first, int count, uint8_t* out) {
+                if (first < s.waiting_from) {
+                    std::copy(s.above.begin(), s.above.end(), out);
+                    out += s.row_bytes;
+                    ++first;
+                    --count;
+                }
+                const auto from = s.waiting.begin() + s.row_bytes * (first - s.waiting_from);
+                std::copy(from, from + s.row_bytes * count, out);
+            },
+            first_band, end_band, height(), s.row_bytes, s.pixel_bytes, s.threads);
+        write_bands(s.file, s.stream, bands, end);
+    });
+    const auto kept = s.waiting.begin() + s.row_bytes * (done - s.waiting_from);
+    s.above.assign(kept - s.row_bytes, kept);
+    s.waiting.erase(s.waiting.begin(), kept);
+    s.waiting_from = done;
 }
 
 void PngStream::close(const ImageOptions& options) {
     State& s = *state_;
-    std::vector<png_text> text = text_chunks(options);
-    s.guarded([&] {
-        if (!text.empty()) png_set_text(s.png, s.info, text.data(), static_cast<int>(text.size()));
-        png_write_end(s.png, s.info);
+    const std::vector<TextChunk> text = text_chunks(options);
+    writing(s.path, [&] {
+        write_text(s.file, text);
+        write_chunk(s.file, "IEND", nullptr, 0);
     });
-    png_destroy_write_struct(&s.png, &s.info);
     commit_temporary(s.temporary, s.path, close_file(s.file));
 }
 

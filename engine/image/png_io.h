@@ -1,4 +1,5 @@
-// flamejit — PNG output and input (libpng), quantised the way flam3 quantises.
+// flamejit — PNG output (zlib, in bands: image/png_bands.h) and input
+// (libpng), quantised the way flam3 quantises.
 // SPDX-License-Identifier: GPL-3.0-or-later
 //
 // Writing: colour is clamped to 0..255 and then truncated (8 bit) or scaled by
@@ -28,7 +29,8 @@ void write_png(const std::string& path, const ImageF& image, const ImageOptions&
 
 // A PNG written a band of rows at a time (image/image_stream.h): the pixels
 // write_png writes of the whole image, with the text chunks after the image
-// data.
+// data. Rows wait until they fill bands (image/png_bands.h), which are then
+// compressed on options.threads threads.
 class PngStream final : public ImageStream {
 public:
     // options.bits and options.transparent; the text comes to finish().
