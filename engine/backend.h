@@ -83,6 +83,18 @@ struct IterationStats {
     double seconds = 0;
 };
 
+// Adds what `more` counts (samples, bad values, idle lane-rounds, carries,
+// launches and seconds) to `total`; the launch shape stays the caller's.
+inline void add_counts(IterationStats& total, const IterationStats& more) {
+    total.samples += more.samples;
+    total.bad_values += more.bad_values;
+    total.idle_lane_rounds += more.idle_lane_rounds;
+    total.packed_carries += more.packed_carries;
+    total.launches += more.launches;
+    total.stand_in_launches += more.stand_in_launches;
+    total.seconds += more.seconds;
+}
+
 // Post-pass output: RGBA in flam3's output scale (colour 0..255 before
 // truncation; alpha 0..1), row 0 at the top.
 struct ImageF {

@@ -48,6 +48,9 @@ const char* kHelp =
     "                        (default: SEQUENCE's name with %%05d.png, in the current folder;\n"
     "                        --format exr, jpg or ppm for another format, as flam3's format=)\n"
     "  --temporal-samples N  time steps per frame, overriding the genomes' (1 = no motion blur)\n"
+    "  --fields              interlaced video, as flam3-animate's fields=1: frame N's even rows\n"
+    "                        rendered at time N, its odd rows at N + 0.5, each field a render of\n"
+    "                        its own (half the rows and samples); needs an even height, no strips\n"
     "  --shard I/N           render only slice I (0..N-1) of N equal slices of the frames\n"
     "  --resume              skip frames whose image exists and reads completely\n"
     "  --devices LIST        CUDA devices to render on in parallel, e.g. 0,1,2,3\n"
@@ -103,7 +106,44 @@ struct Run {
     Args args;            // the command's, for --sidecar
     bool sidecar = false;
     int compile_threads = 0;  // the first device's worker compiles ahead (pipeline/compile_ahead.h)
+    bool fields = false;      // --fields
 };
+
+// A frame's renders: the frame, or its two fields (the even one first).
+std::vector<PreparedFrame> prepare_frame_parts(const Run& run, double time, const FrameOptions& options) {
+    if (!run.fields) return {prepare_animation_frame(run.keyframes, time, options)};
+    FrameOptions even = options, odd = options;
+    even.field = Field::Even;
+    odd.field = Field::Odd;
+    // flam3-animate renders the odd field half a frame later.
+    return {prepare_animation_frame(run.keyframes, time, even), prepare_animation_frame(run.keyframes, time + 0.5, odd)};
+}
+
+// The two fields' renders as one frame: even rows from the first, odd rows
+// from the second, their samples, time steps and seconds added.
+RenderResult interleave_fields(RenderResult even, const RenderResult& odd) {
+    const ImageF& a = even.image;
+    const ImageF& b = odd.image;
+    if (a.width != b.width || a.height != b.height) throw std::logic_error("interleave_fields: fields of two sizes");
+    ImageF frame;
+    frame.width = a.width;
+    frame.height = 2 * a.height;
+    const size_t row = static_cast<size_t>(a.width) * 4;
+    frame.rgba.resize(row * frame.height);
+    for (int y = 0; y < a.height; ++y) {
+        std::copy_n(a.rgba.begin() + row * y, row, frame.rgba.begin() + row * (2 * y));
+        std::copy_n(b.rgba.begin() + row * y, row, frame.rgba.begin() + row * (2 * y + 1));
+    }
+    even.image = std::move(frame);
+    add_counts(even.stats, odd.stats);
+    even.seconds += odd.seconds;
+    even.prepare_seconds += odd.prepare_seconds;
+    even.post_seconds += odd.post_seconds;
+    even.time_samples += odd.time_samples;
+    even.histogram_samples += odd.histogram_samples;
+    even.histogram_bad_values += odd.histogram_bad_values;
+    return even;
+}
 
 // Where the render workers' time went, summed over them (seconds): waiting
 // for a frame's interpolation and packing, rendering (strips planned, the
@@ -132,7 +172,11 @@ void render_worker(const Run& run, RenderOptions options, bool compile_ahead, st
     // Destroyed before the renderer it compiles for.
     std::unique_ptr<CompileAhead> ahead;
     if (compile_ahead && run.compile_threads > 0 && renderer.backend_name() == "cuda") {
-        std::vector<double> times(run.todo.begin(), run.todo.end());
+        std::vector<double> times;
+        for (long long n : run.todo) {
+            times.push_back(static_cast<double>(n));
+            if (run.fields) times.push_back(static_cast<double>(n) + 0.5);  // the odd field's
+        }
         ahead = std::make_unique<CompileAhead>(renderer, run.keyframes, std::move(times), frame_options,
                                                run.compile_threads);
     }
@@ -140,17 +184,18 @@ void render_worker(const Run& run, RenderOptions options, bool compile_ahead, st
     auto prepare = [&](size_t i) {
         return std::async(std::launch::async, [&run, &frame_options, i] {
             return input_from(run.label, [&] {
-                return prepare_animation_frame(run.keyframes, static_cast<double>(run.todo[i]), frame_options);
+                return prepare_frame_parts(run, static_cast<double>(run.todo[i]), frame_options);
             });
         });
     };
     size_t current = next++;
     if (current >= run.todo.size()) return;
-    std::future<PreparedFrame> pending = prepare(current);
+    std::future<std::vector<PreparedFrame>> pending = prepare(current);
     WorkerTimes mine;
     while (!stop.load()) {
         auto t = std::chrono::steady_clock::now();
-        const PreparedFrame frame = pending.get();
+        const std::vector<PreparedFrame> parts = pending.get();
+        const PreparedFrame& frame = parts.front();
         mine.preparing += seconds_since(t);
         t = std::chrono::steady_clock::now();
         const size_t following = next++;
@@ -159,6 +204,10 @@ void render_worker(const Run& run, RenderOptions options, bool compile_ahead, st
         const std::string path = format_output(run.pattern, n);
         const StripPlan strips = input_from(
             run.label, [&] { return renderer.plan_strips(frame, run.strips.strips, run.strips.budget); });
+        if (run.fields && strips.count > 1)
+            throw InputError(run.label + ": frame " + std::to_string(n) + ": a field needs " +
+                             std::to_string(strips.count) + " strips to fit the memory, and --fields renders " +
+                             "each field whole; lower the size or supersample");
         std::string sidecar;
         auto comments = [&](ImageOptions& png, const RenderResult& result) {
             if (!run.png_comments && !run.sidecar) return;
@@ -176,6 +225,7 @@ void render_worker(const Run& run, RenderOptions options, bool compile_ahead, st
                 {"flamejit_seconds", std::to_string(result.seconds)}};
             if (strips.count > 1) extra.emplace_back("flamejit_strips", std::to_string(strips.count));
             if (options.pixel_aspect != 1) extra.emplace_back("flamejit_pixel_aspect", message_number(options.pixel_aspect));
+            if (run.fields) extra.emplace_back("flamejit_fields", "1");
             add_png_comments(png, run.format.format, genome, result, extra);
             if (run.sidecar) sidecar = sidecar_text(path, "animate", run.args, options, run.format, png);
             if (!run.png_comments) {
@@ -185,7 +235,12 @@ void render_worker(const Run& run, RenderOptions options, bool compile_ahead, st
         };
         RenderResult result;
         if (strips.count == 1) {
-            result = input_from(run.label, [&] { return renderer.render(frame, frame_seed(run.seed, n)); });
+            result = input_from(run.label, [&] {
+                if (!run.fields) return renderer.render(frame, frame_seed(run.seed, n));
+                // The odd field's stream: the frame's, from the seed's other half.
+                return interleave_fields(renderer.render(parts[0], frame_seed(run.seed, n)),
+                                         renderer.render(parts[1], frame_seed(~run.seed, n)));
+            });
             ImageWriter::Job job{path, std::move(result.image), run.png, run.linear};
             comments(job.png, result);
             job.sidecar = sidecar;
@@ -237,7 +292,7 @@ int run(const Args& args) {
                                      "compile-threads",
                                      "size-scale", "quality-scale", "pixel-aspect", "strips", "memory-budget"},
                                     {"help", "h", "transparent", "earlyclip", "drop-unknown", "resume", "no-png-comments",
-                                     "linear", "sidecar"});
+                                     "linear", "sidecar", "fields"});
     if (a.has("help") || a.has("h")) {
         std::printf(kHelp, kScaleHelp, kTemplateHelp, kStripHelp, kSidecarHelp);
         return 0;
@@ -252,6 +307,8 @@ int run(const Args& args) {
     if (a.has("quality") && !(options.quality > 0)) throw UsageError("--quality must be positive");
     const ScaleOptions scales = scale_options_from(a);
     run.strips = strip_options_from(a);
+    run.fields = a.has("fields");
+    if (run.fields && a.has("strips")) throw UsageError("--fields renders each field whole: no --strips");
     options.quality *= scales.quality;
     options.pixel_aspect = scales.pixel_aspect;
     options.threads = static_cast<int>(a.integer("threads", 0));
@@ -282,6 +339,10 @@ int run(const Args& args) {
     if (check.resized > 0)
         std::fprintf(stderr, "flamejit animate: warning: %d flame(s) of %s had another size; using %dx%d as flam3-animate\n",
                      check.resized, run.label.c_str(), run.keyframes[0].width, run.keyframes[0].height);
+    // flam3-animate leaves an odd height's last row unwritten.
+    if (run.fields && run.keyframes[0].height % 2 != 0)
+        throw InputError(run.label + ": --fields needs an even image height, not " +
+                         std::to_string(run.keyframes[0].height));
 
     FrameRange range;
     if (a.has("frames")) {

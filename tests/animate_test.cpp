@@ -174,6 +174,90 @@ TEST_CASE("animate: a gaussian temporal filter with DE matches flam3-animate (fl
     }
 }
 
+namespace {
+
+// The rows of one parity of an image: one field of an interlaced frame.
+fj::PngImage field_rows(const fj::PngImage& frame, int parity) {
+    fj::PngImage field = frame;
+    field.height = frame.height / 2;
+    field.rgba.clear();
+    const size_t row = static_cast<size_t>(frame.width) * 4;
+    for (int y = parity; y < frame.height; y += 2)
+        field.rgba.insert(field.rgba.end(), frame.rgba.begin() + row * y, frame.rgba.begin() + row * (y + 1));
+    return field;
+}
+
+}  // namespace
+
+TEST_CASE("animate: --fields matches flam3-animate's fields=1, each field on its own (ratio <= 1.3)") {
+    if (!have_flam3_tools()) {
+        FAIL("flam3-genome / flam3-animate not installed (Debian flam3-utils): tools/test.sh installs them");
+        return;
+    }
+    // A full turn in 4 frames: half a frame apart, the two fields differ
+    // clearly, so rows from the wrong time or place read far from flam3's.
+    const std::string dir = fj::test::scratch_dir("animate-fields");
+    const int seed = 41;
+    const std::string tag = std::to_string(seed);
+    const std::string seq = make_sequence(dir, seed, "160 120", 60, 20, 4);
+    for (const char* s : {"A", "B"}) {
+        const auto ref = run_command("env in=" + quoted(seq) + " prefix=" + quoted(dir + "/" + s + "_") +
+                                     " begin=1 end=5 fields=1 isaac_seed=fields" + s + tag +
+                                     " nthreads=2 verbose=0 flam3-animate");
+        REQUIRE_MESSAGE(ref.status == 0, ref.output);
+    }
+    const std::string pattern = dir + "/C_%05d.png", whole = dir + "/W_%05d.png";
+    const auto ours = run_command(flamejit() + " animate " + quoted(seq) + " --frames 1:5 --fields -o " +
+                                  quoted(pattern) + " " + backend_args() + " --seed " + tag);
+    REQUIRE_MESSAGE(ours.status == 0, ours.output);
+    check_backend(ours.output);
+    CHECK(ours.output.find("40 time samples") != std::string::npos);  // 20 a field
+    CHECK(fj::read_png_text(fj::format_output(pattern, 1)).at("flamejit_fields") == "1");
+    const auto plain = run_command(flamejit() + " animate " + quoted(seq) + " --frames 1:5 -o " + quoted(whole) + " " +
+                                   backend_args() + " --seed " + tag);
+    REQUIRE_MESSAGE(plain.status == 0, plain.output);
+    for (long long f : {1, 2, 5}) {
+        CAPTURE(f);
+        char suffix[16];
+        std::snprintf(suffix, sizeof suffix, "_%05lld.png", f);
+        const fj::PngImage a = fj::read_png(dir + "/A" + suffix), b = fj::read_png(dir + "/B" + suffix);
+        const fj::PngImage c = fj::read_png(fj::format_output(pattern, f));
+        const fj::PngImage w = fj::read_png(fj::format_output(whole, f));
+        REQUIRE(c.height == 120);
+        for (int parity : {0, 1}) {
+            CAPTURE(parity);
+            const auto ratio = fj::fidelity_ratio(field_rows(a, parity), field_rows(b, parity), field_rows(c, parity));
+            MESSAGE("fields frame " << f << " rows of parity " << parity << ": fidelity ratio " << ratio.ratio
+                                    << " (flam3 seed-to-seed " << ratio.error_ab << ")");
+            CHECK(ratio.ratio <= 1.3);
+            // The other field's rows are not these; nor, for the odd field
+            // (half a frame later), the rows of the frame rendered whole.
+            // (Its even rows are the even field's picture.)
+            const auto other = fj::fidelity_ratio(field_rows(a, parity), field_rows(b, parity), field_rows(c, 1 - parity));
+            MESSAGE("against the other field's rows: " << other.ratio);
+            CHECK(other.ratio > 1.5);
+            if (parity == 1) {
+                const auto at_n = fj::fidelity_ratio(field_rows(a, 1), field_rows(b, 1), field_rows(w, 1));
+                MESSAGE("against the odd rows of the frame rendered whole: " << at_n.ratio);
+                CHECK(at_n.ratio > 1.5);
+            }
+        }
+    }
+    // An odd height, or strips: one line, exit 2, no frame.
+    std::string xml = fj::test::read_file(seq);
+    xml = std::regex_replace(xml, std::regex("size=\"160 120\""), "size=\"160 121\"");
+    fj::test::write_file(dir + "/odd.flam3", xml);
+    const auto odd = run_command(flamejit() + " animate " + quoted(dir + "/odd.flam3") + " --frames 1:1 --fields -o " +
+                                 quoted(dir + "/odd_%05d.png") + " --backend cpu");
+    CHECK(odd.status == 2);
+    CHECK(odd.output.find("--fields needs an even image height, not 121") != std::string::npos);
+    CHECK_FALSE(fj::test::file_exists(dir + "/odd_00001.png"));
+    const auto strips = run_command(flamejit() + " animate " + quoted(seq) + " --frames 1:1 --fields --strips 2 -o " +
+                                    quoted(dir + "/s_%05d.png") + " --backend cpu");
+    CHECK(strips.status == 2);
+    CHECK(strips.output.find("no --strips") != std::string::npos);
+}
+
 TEST_CASE("animate: --shard slices partition the frame range") {
     const std::string dir = fj::test::scratch_dir("animate-shard");
     fj::test::write_file(dir + "/seq.flam3", R"(<sequence>

@@ -10,6 +10,7 @@
 #include <memory>
 #include <random>
 #include <string>
+#include <utility>
 #include <vector>
 
 extern "C" {
@@ -72,7 +73,8 @@ struct Flam3Filter {
     std::vector<double> taps;
 };
 
-Flam3Filter flam3_spatial_filter(int shape, double radius, int supersample, double pixel_aspect = 1) {
+Flam3Filter flam3_spatial_filter(int shape, double radius, int supersample, double pixel_aspect = 1,
+                                 int field = flam3_field_both) {
     auto genome = std::unique_ptr<flam3_genome, decltype(&std::free)>(
         static_cast<flam3_genome*>(std::calloc(1, sizeof(flam3_genome))), &std::free);
     flam3_frame frame;
@@ -85,7 +87,7 @@ Flam3Filter flam3_spatial_filter(int shape, double radius, int supersample, doub
     genome->spatial_oversample = supersample;
     double* ref = nullptr;
     Flam3Filter out;
-    const int width = flam3_create_spatial_filter(&frame, flam3_field_both, &ref);
+    const int width = flam3_create_spatial_filter(&frame, field, &ref);
     if (width > 0) {
         out.width = width;
         out.taps.assign(ref, ref + width * width);
@@ -209,6 +211,35 @@ TEST_CASE("post: with a pixel aspect, the spatial filter is flam3's: wider, and 
     // Not symmetric: rows (the first index) narrower than columns.
     const fj::SpatialFilter f = fj::make_spatial_filter(fj::FilterShape::Gaussian, 1.0, 1, 0.5);
     CHECK(f.coefs[f.width / 2] < f.coefs[(f.width / 2) * f.width]);
+}
+
+TEST_CASE("post: an interlaced field's spatial filter is flam3's: rows' taps twice as far apart") {
+    int compared = 0;
+    for (double aspect : {1.0, 0.9, 2.0})
+        for (int id : {0, 2, 6, 11, 13})
+            for (double r : {0.5, 1.0, 1.7})
+                for (int os : {1, 2}) {
+                    CAPTURE(aspect);
+                    CAPTURE(id);
+                    CAPTURE(r);
+                    CAPTURE(os);
+                    const Flam3Filter ref = flam3_spatial_filter(id, r, os, aspect, flam3_field_odd);
+                    const auto shape = static_cast<fj::FilterShape>(id);
+                    if (ref.width == 0) {
+                        CHECK_THROWS(fj::make_spatial_filter(shape, r, os, aspect, true));
+                        continue;
+                    }
+                    const fj::SpatialFilter f = fj::make_spatial_filter(shape, r, os, aspect, true);
+                    REQUIRE(f.width == ref.width);
+                    int bad = 0;
+                    for (int n = 0; n < ref.width * ref.width; ++n, ++compared)
+                        if (!close(f.coefs[n], ref.taps[n], 1e-12, 1e-15)) ++bad;
+                    CHECK(bad == 0);
+                }
+    CHECK(compared > 500);
+    // A gaussian's rows fall off twice as fast: not the whole frame's filter.
+    CHECK(fj::make_spatial_filter(fj::FilterShape::Gaussian, 1, 1, 1, true).coefs !=
+          fj::make_spatial_filter(fj::FilterShape::Gaussian, 1, 1, 1).coefs);
 }
 
 TEST_CASE("post: every spatial tap has flam3's sign and value (edge residues included)") {
@@ -396,6 +427,49 @@ TEST_CASE("frame plan: camera maps centre, edge and rotation as flam3 does") {
     map(0.3 + 10 / p.ppux, -0.2, cx, cy);
     CHECK(cx == doctest::Approx(p.hist_width / 2.0));
     CHECK(cy == doctest::Approx(p.hist_height / 2.0 + 20));
+}
+
+TEST_CASE("frame plan: an interlaced field is half the rows at half ppuy, moved as flam3's rect.c moves it") {
+    for (double aspect : {1.0, 0.8})
+        for (fj::Field field : {fj::Field::Even, fj::Field::Odd}) {
+            CAPTURE(aspect);
+            CAPTURE(field == fj::Field::Even);
+            fj::Flame f = test0();
+            f.center_x = 0.3;
+            f.center_y = -0.2;
+            f.rotate = 30;
+            f.supersample = 2;
+            const fj::FramePlan whole = fj::plan_frame(f, 0, aspect);
+            const fj::FramePlan p = fj::plan_frame(f, 0, aspect, field);
+            CHECK(p.field == field);
+            CHECK(p.width == 640);
+            CHECK(p.height == 240);
+            CHECK(p.gutter == whole.gutter);
+            CHECK(p.hist_height == 2 * 240 + 2 * p.gutter);
+            CHECK(p.samples == whole.samples / 2);
+            // The same k2: half the rows, each twice as tall in world units.
+            CHECK(fj::make_post_plan(f, p).k2 == doctest::Approx(fj::make_post_plan(f, whole).k2).epsilon(1e-12));
+            // flam3's bounds: ppuy = ppu/2 (before the aspect), shift ∓0.5/ppux.
+            const double ppux = 240 / aspect, ppuy = 120, g = p.gutter, os = 2;
+            const double shift = (field == fj::Field::Even ? -0.5 : 0.5) / ppux;
+            const double corner1 = -0.2 - 240 / ppuy / 2;
+            const double by0 = corner1 - g / (os * ppuy) + shift, by1 = corner1 + 240 / ppuy + g / (os * ppuy) + shift;
+            const double theta = 30 * M_PI / 180;
+            for (const auto& [x, y] : {std::pair{0.3, -0.2}, std::pair{1.1, 0.4}, std::pair{-0.7, -1.3}}) {
+                // Rotated about the centre, then placed in the bounds (§3.5).
+                const double ry = (x - 0.3) * std::sin(theta) + (y + 0.2) * std::cos(theta) - 0.2;
+                const double row = p.hist_height * (ry - by0) / (by1 - by0);
+                const double* m = p.world_to_cell;
+                CHECK(m[3] * x + m[4] * y + m[5] == doctest::Approx(row).epsilon(1e-12));
+                CHECK(m[0] * x + m[1] * y + m[2] == doctest::Approx(whole.world_to_cell[0] * x +
+                                                                    whole.world_to_cell[1] * y +
+                                                                    whole.world_to_cell[2]).epsilon(1e-12));
+            }
+        }
+    fj::Flame odd = test0();
+    odd.height = 481;
+    CHECK_THROWS_WITH_AS(fj::plan_frame(odd, 0, 1, fj::Field::Even), doctest::Contains("even image height"),
+                         std::runtime_error);
 }
 
 TEST_CASE("post cpu: one cell without DE gives the hand-worked pixel") {

@@ -19,7 +19,7 @@ void require(bool ok, const std::string& what) {
 
 }  // namespace
 
-FramePlan plan_frame(const Flame& flame, double quality_override, double pixel_aspect) {
+FramePlan plan_frame(const Flame& flame, double quality_override, double pixel_aspect, Field field) {
     require(flame.width >= 1 && flame.height >= 1 && flame.width <= kMaxImageSide && flame.height <= kMaxImageSide,
             "image size must be between 1x1 and " + std::to_string(kMaxImageSide) + "x" +
                 std::to_string(kMaxImageSide) + ", not " + std::to_string(flame.width) + "x" +
@@ -36,12 +36,15 @@ FramePlan plan_frame(const Flame& flame, double quality_override, double pixel_a
     require(pixel_aspect >= kMinPixelAspect && pixel_aspect <= kMaxPixelAspect,
             "pixel aspect must be between " + message_number(kMinPixelAspect) + " and " +
                 message_number(kMaxPixelAspect) + ", not " + message_number(pixel_aspect));
+    require(field == Field::Both || flame.height % 2 == 0,
+            "interlaced fields need an even image height, not " + std::to_string(flame.height));
     double quality = quality_override > 0 ? quality_override : flame.quality;
     require(std::isfinite(quality) && quality > 0, "quality must be > 0, not " + message_number(quality));
 
     FramePlan p;
     p.width = flame.width;
-    p.height = flame.height;
+    p.height = field == Field::Both ? flame.height : flame.height / 2;
+    p.field = field;
     const int os = p.supersample = flame.supersample;
 
     // Gutter: room for the spatial filter around the image, or for the widest
@@ -73,6 +76,7 @@ FramePlan plan_frame(const Flame& flame, double quality_override, double pixel_a
     const double zoom_scale = std::pow(2.0, flame.zoom);
     p.ppuy = flame.scale * zoom_scale;
     p.ppux = p.ppuy / pixel_aspect;
+    if (field != Field::Both) p.ppuy /= 2;
     const double theta = flame.rotate * M_PI / 180.0;
     const double c = std::cos(theta), s = std::sin(theta);
     const double sx = os * p.ppux, sy = os * p.ppuy;
@@ -83,6 +87,7 @@ FramePlan plan_frame(const Flame& flame, double quality_override, double pixel_a
     m[4] = sy * c;
     m[2] = -(m[0] * flame.center_x + m[1] * flame.center_y) + 0.5 * os * p.width + p.gutter;
     m[5] = -(m[3] * flame.center_x + m[4] * flame.center_y) + 0.5 * os * p.height + p.gutter;
+    if (field != Field::Both) m[5] -= sy * (field == Field::Even ? -0.5 : 0.5) / p.ppux;
 
     // Samples count output pixels, not cells: supersampling adds none (§3.6).
     p.sample_density = quality * zoom_scale * zoom_scale;

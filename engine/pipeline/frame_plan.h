@@ -13,8 +13,12 @@
 
 namespace fj {
 
+// flam3-animate's interlaced fields (fields=1): a frame made of two
+// renders of half its rows each, the even rows' field and the odd rows'.
+enum class Field { Both, Even, Odd };
+
 struct FramePlan {
-    int width = 0, height = 0;   // output image
+    int width = 0, height = 0;   // output image (a field's: half the frame's rows)
     int supersample = 1;
     int gutter = 0;              // histogram cells on each side beyond the image
     int de_offset = 0;           // cells skipped by the spatial filter (flam3 de_offset)
@@ -29,6 +33,7 @@ struct FramePlan {
     double world_to_cell[6] = {1, 0, 0, 0, 1, 0};  // a b c d e f
     double ppux = 0, ppuy = 0;   // pixels per unit (output pixels)
     double pixel_aspect = 1;     // a pixel's width over its height (flam3's pixel_aspect)
+    Field field = Field::Both;
     double sample_density = 0;   // quality · 4^zoom
     uint64_t samples = 0;
 };
@@ -38,11 +43,15 @@ inline constexpr double kMinPixelAspect = 0.01, kMaxPixelAspect = 100;
 
 // `quality_override` > 0 replaces the flame's quality; `pixel_aspect`
 // (kMinPixelAspect..kMaxPixelAspect) is flam3-render's: ppux is ppu / pixel_aspect, and the spatial
-// filter narrows rows by it (post/post_plan.h). Throws std::runtime_error
-// for values no frame can be rendered with. The whole
-// histogram may be larger than any memory: it is rendered in strips then
-// (pipeline/strips.h).
-FramePlan plan_frame(const Flame& flame, double quality_override = 0, double pixel_aspect = 1);
+// filter narrows rows by it (post/post_plan.h). A `field` of an even-height
+// frame is flam3's (rect.c): half the rows (and samples) at half ppuy, so
+// the same picture, moved by -0.5/ppux (even) or +0.5/ppux (odd) along y
+// (ppux, not ppuy, as flam3 has it), and the spatial filter's rows
+// narrowed by 2. Throws std::runtime_error for values no frame can be
+// rendered with. The whole histogram may be larger than any memory: it is
+// rendered in strips then (pipeline/strips.h).
+FramePlan plan_frame(const Flame& flame, double quality_override = 0, double pixel_aspect = 1,
+                     Field field = Field::Both);
 
 // The strip of `frame` (a whole frame's plan) that makes its image rows
 // [first_row, first_row + rows). Its histogram holds every cell those

@@ -26,7 +26,7 @@ std::string at_time(double t) {
 
 FramePlan checked_plan(const Flame& flame, const FrameOptions& options, const std::string& where) {
     try {
-        return plan_frame(flame, options.quality, options.pixel_aspect);
+        return plan_frame(flame, options.quality, options.pixel_aspect, options.field);
     } catch (const std::runtime_error& e) {
         throw InputError(where + e.what());
     }

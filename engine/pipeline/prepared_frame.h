@@ -42,6 +42,7 @@ struct FrameOptions {
     double quality = 0;          // > 0 overrides the genomes'
     int temporal_samples = 0;    // > 0 overrides the genomes' (animation frames)
     double pixel_aspect = 1;     // a pixel's width over its height (pipeline/frame_plan.h)
+    Field field = Field::Both;   // an interlaced frame's field (pipeline/frame_plan.h)
     KernelOptions kernel;
 };
 

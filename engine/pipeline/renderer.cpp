@@ -268,13 +268,7 @@ RenderResult Renderer::render_plan_once(const PreparedFrame& frame, uint64_t see
                 options_.progress((static_cast<double>(pass.first) + f * static_cast<double>(pass.count)) / n);
             };
         const IterationStats stats = req.samples() > 0 ? iterate(req) : IterationStats{};
-        result.stats.samples += stats.samples;
-        result.stats.bad_values += stats.bad_values;
-        result.stats.idle_lane_rounds += stats.idle_lane_rounds;
-        result.stats.packed_carries += stats.packed_carries;
-        result.stats.launches += stats.launches;
-        result.stats.stand_in_launches += stats.stand_in_launches;
-        result.stats.seconds += stats.seconds;
+        add_counts(result.stats, stats);
         // The launch shape is the kernel's, the same for every pass.
         result.stats.registers = stats.registers;
         result.stats.blocks_per_sm = stats.blocks_per_sm;
@@ -324,14 +318,10 @@ uint64_t share_of(uint64_t total, size_t i, size_t n) {
     return total / n + (i < total % n ? 1 : 0);
 }
 
+// The devices' counts and threads (their seconds are replaced by the call's).
 void add_stats(IterationStats& total, const IterationStats& more) {
-    total.samples += more.samples;
-    total.bad_values += more.bad_values;
-    total.idle_lane_rounds += more.idle_lane_rounds;
-    total.packed_carries += more.packed_carries;
+    add_counts(total, more);
     total.threads += more.threads;
-    total.launches += more.launches;
-    total.stand_in_launches += more.stand_in_launches;
 }
 
 }  // namespace

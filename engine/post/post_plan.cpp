@@ -136,20 +136,22 @@ int spatial_filter_width(const Flame& flame, double pixel_aspect) {
     return filter_taps(flame.filter_shape, flame.filter_radius, flame.supersample, pixel_aspect, nullptr);
 }
 
-SpatialFilter make_spatial_filter(FilterShape shape, double radius, int supersample, double pixel_aspect) {
+SpatialFilter make_spatial_filter(FilterShape shape, double radius, int supersample, double pixel_aspect,
+                                  bool field) {
     check_filter_inputs(radius, supersample);
     double adjust = 1;
     SpatialFilter f;
     f.width = filter_taps(shape, radius, supersample, pixel_aspect, &adjust);
-    // Rows' taps (flam3's jj) are divided by the pixel aspect as well, as
-    // flam3's build does it: times its reciprocal (which puts a box filter's
-    // edge taps on the side flam3 puts them).
+    // Rows' taps (flam3's jj) are doubled for a field and divided by the
+    // pixel aspect, as flam3's build does it: times its reciprocal (which
+    // puts a box filter's edge taps on the side flam3 puts them).
     std::vector<double> taps(f.width), row_taps(f.width);
     const double step = 1.0 / f.width, row_scale = 1.0 / pixel_aspect;
     for (int i = 0; i < f.width; ++i) {
         const double x = ((double(i) + double(i) + 1.0) * step - 1.0) * adjust;
         taps[i] = spatial_kernel(shape, x);
-        row_taps[i] = pixel_aspect == 1 ? taps[i] : spatial_kernel(shape, x * row_scale);
+        const double row_x = field ? x * 2.0 : x;
+        row_taps[i] = pixel_aspect == 1 && !field ? taps[i] : spatial_kernel(shape, row_x * row_scale);
     }
     std::vector<double> k(static_cast<size_t>(f.width) * f.width);
     double sum = 0;
@@ -258,7 +260,8 @@ PostPlan make_post_plan(const Flame& flame, const FramePlan& plan) {
     if (flame.estimator_radius > 0)
         post.density = make_density_bank(flame.estimator_radius, flame.estimator_minimum,
                                          flame.estimator_curve, plan.supersample);
-    post.filter = make_spatial_filter(flame.filter_shape, flame.filter_radius, plan.supersample, plan.pixel_aspect);
+    post.filter = make_spatial_filter(flame.filter_shape, flame.filter_radius, plan.supersample, plan.pixel_aspect,
+                                      plan.field != Field::Both);
     if (!(flame.gamma > 0) || !std::isfinite(flame.gamma))
         throw std::runtime_error("gamma must be > 0, not " + message_number(flame.gamma));
     post.gamma = flame.gamma;

@@ -84,7 +84,10 @@ struct PostStats {
 
 // Width in histogram cells of the spatial filter of a flame (for the gutter).
 int spatial_filter_width(const Flame& flame, double pixel_aspect = 1);
-SpatialFilter make_spatial_filter(FilterShape shape, double radius, int supersample, double pixel_aspect = 1);
+// `field`: a field of an interlaced frame (pipeline/frame_plan.h), whose
+// cells are twice as tall: rows' taps at twice their distance, as flam3's.
+SpatialFilter make_spatial_filter(FilterShape shape, double radius, int supersample, double pixel_aspect = 1,
+                                  bool field = false);
 DensityBank make_density_bank(double radius, double minimum, double curve, int supersample);
 // flam3's k1 of one pass: brightness · 255 · 268 / 256 / passes (contrast 1).
 double flam3_k1(double brightness, int passes);
