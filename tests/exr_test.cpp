@@ -133,6 +133,10 @@ TEST_CASE("exr: half and float files read back premultiplied, with the genome as
         }
         stream.finish(text);
         CHECK(fj::test::read_file(dir + "/bands.exr") == fj::test::read_file(dir + "/whole.exr"));
+        // Lines compressed on several threads: the same file.
+        text.threads = 4;
+        fj::write_image(dir + "/threads.exr", image, text, true);
+        CHECK(fj::test::read_file(dir + "/threads.exr") == fj::test::read_file(dir + "/whole.exr"));
     }
     {
         fj::ExrStream stream(dir + "/unfinished.exr", 37, 5, options, false);
@@ -144,7 +148,7 @@ TEST_CASE("exr: half and float files read back premultiplied, with the genome as
     }
     int entries = 0;
     for (const auto& entry : std::filesystem::directory_iterator(dir)) entries += entry.is_regular_file();
-    CHECK(entries == 7);  // four tone-mapped, linear, whole, bands
+    CHECK(entries == 8);  // four tone-mapped, linear, whole, bands, threads
     CHECK(fj::image_format_of("a/B.EXR") == fj::ImageFormat::Exr);
     CHECK(fj::image_format_of("b.png") == fj::ImageFormat::Png);
     CHECK_THROWS_AS(fj::write_image(dir + "/bad.exr", image, fj::ImageOptions{}, false), std::runtime_error);  // 8 bits

@@ -14,6 +14,7 @@
 #include <vector>
 
 #include "atomic_file.h"
+#include "parallel_for.h"
 
 namespace fj {
 namespace {
@@ -154,9 +155,9 @@ std::string exr_header(int w, int h, bool half, const ImageOptions& options) {
 struct ExrStream::State {
     std::string path, temporary, lines_path;  // the image, its temporary, the waiting lines
     bool half = true, transparent = false, linear = false, finished = false;
+    int threads = 1;                          // compressing lines at once
     std::ofstream lines;                      // each line's block: y, size, data
     std::vector<uint32_t> block_sizes;
-    std::string line;                         // one line's samples, reused
 };
 
 ExrStream::ExrStream(const std::string& path, int width, int height, const ImageOptions& options, bool linear)
@@ -168,6 +169,7 @@ ExrStream::ExrStream(const std::string& path, int width, int height, const Image
     s.half = options.bits == 16;
     s.transparent = options.transparent;
     s.linear = linear;
+    s.threads = std::max(1, options.threads);
     s.temporary = temporary_name_for(path);
     s.lines_path = temporary_name_for(path);
     s.lines.open(s.lines_path, std::ios::binary);
@@ -191,9 +193,12 @@ void ExrStream::add_rows(const ImageF& rows, int first_row) {
     const int w = width();
     // As the PNG quantises: NaN as 0, clamped; the linear values as they are.
     auto bounded = [](float v, float top) { return std::isnan(v) ? 0.0f : std::clamp(v, 0.0f, top); };
-    for (int y = 0; y < rows.height; ++y) {
+    // Each line made and compressed on its own, several at once.
+    std::vector<std::string> blocks(rows.height);
+    parallel_for(rows.height, s.threads, [&](int y, int) {
         const float* row = rows.rgba.data() + static_cast<size_t>(y) * w * 4;
-        s.line.clear();
+        std::string line;
+        line.reserve(static_cast<size_t>(w) * 4 * (s.half ? 2 : 4));
         for (int c : kChannelOfRgba) {
             for (int x = 0; x < w; ++x) {
                 const float* p = row + 4 * x;
@@ -204,16 +209,19 @@ void ExrStream::add_rows(const ImageF& rows, int first_row) {
                 else v = bounded(p[c], 255.0f) / 255.0f * alpha;     // straight: premultiply
                 if (s.half) {
                     const uint16_t bits = half_of(v);
-                    s.line.push_back(static_cast<char>(bits & 0xff));
-                    s.line.push_back(static_cast<char>(bits >> 8));
+                    line.push_back(static_cast<char>(bits & 0xff));
+                    line.push_back(static_cast<char>(bits >> 8));
                 } else {
                     uint32_t bits;
                     std::memcpy(&bits, &v, sizeof bits);
-                    for (int i = 0; i < 4; ++i) s.line.push_back(static_cast<char>(bits >> (8 * i)));
+                    for (int i = 0; i < 4; ++i) line.push_back(static_cast<char>(bits >> (8 * i)));
                 }
             }
         }
-        const std::string block = zips_block(s.line);
+        blocks[y] = zips_block(line);
+    });
+    for (int y = 0; y < rows.height; ++y) {
+        const std::string& block = blocks[y];
         Bytes prefix;
         prefix.i32(first_row + y);
         prefix.i32(static_cast<int32_t>(block.size()));

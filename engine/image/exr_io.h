@@ -24,9 +24,9 @@
 namespace fj {
 
 // A band of rows at a time (image/image_stream.h; write_image writes a whole
-// image through it). The header, which holds the text, comes before the data
-// in an EXR file, so the compressed lines wait in a temporary file beside the
-// image until finish().
+// image through it), its lines compressed on options.threads threads. The
+// header, which holds the text, comes before the data in an EXR file, so the
+// compressed lines wait in a temporary file beside the image until finish().
 class ExrStream final : public ImageStream {
 public:
     // options.bits: 16 (half) or 32 (float); text, genome_xml and

@@ -36,7 +36,7 @@ struct ImageOptions {
     int bits = 8;              // PNG 8 or 16; EXR 16 (half) or 32 (float); JPEG and PPM 8
     bool transparent = false;  // keep the image's alpha instead of writing opaque
     int jpeg_quality = 75;     // JPEG only: 1..100 (flam3's, libjpeg's default: 75)
-    int threads = 1;           // PNG: threads that compress its bands (the same bytes for any count)
+    int threads = 1;           // PNG, EXR: threads that compress it (the same bytes for any count)
     std::vector<std::pair<std::string, std::string>> text;  // key and value, in order
     std::string genome_xml;    // under "flam3_genome" when not empty
 };

@@ -4,12 +4,11 @@
 #include <zlib.h>
 
 #include <algorithm>
-#include <atomic>
 #include <cstdlib>
-#include <exception>
 #include <stdexcept>
 #include <string>
-#include <thread>
+
+#include "parallel_for.h"
 
 namespace fj {
 
@@ -92,31 +91,16 @@ std::vector<PngBand> deflate_bands(const PngRowSource& rows, int first_band, int
     const int per_band = png_band_rows(row_bytes), last = png_band_count(height, row_bytes) - 1;
     const int count = end_band - first_band;
     std::vector<PngBand> bands(std::max(0, count));
-    std::atomic<int> next{0};
-    std::exception_ptr failure;
-    std::atomic<bool> failed{false};
-    const auto work = [&] {
-        for (int i; !failed && (i = next.fetch_add(1)) < count;) {
-            try {
-                const int b = first_band + i, first = b * per_band, n = std::min(per_band, height - first);
-                // The band's rows after the row over them (zeros over the first band).
-                std::vector<uint8_t> samples(static_cast<size_t>(n + 1) * row_bytes);
-                if (first > 0)
-                    rows(first - 1, n + 1, samples.data());
-                else
-                    rows(0, n, samples.data() + row_bytes);
-                bands[i] = deflate_band(samples.data() + row_bytes, samples.data(), n, row_bytes, pixel_bytes,
-                                        b == last);
-            } catch (...) {
-                if (!failed.exchange(true)) failure = std::current_exception();
-            }
-        }
-    };
-    std::vector<std::thread> helpers;
-    for (int t = 1; t < std::min(threads, count); ++t) helpers.emplace_back(work);
-    work();
-    for (auto& h : helpers) h.join();
-    if (failure) std::rethrow_exception(failure);
+    parallel_for(count, threads, [&](int i, int) {
+        const int b = first_band + i, first = b * per_band, n = std::min(per_band, height - first);
+        // The band's rows after the row over them (zeros over the first band).
+        std::vector<uint8_t> samples(static_cast<size_t>(n + 1) * row_bytes);
+        if (first > 0)
+            rows(first - 1, n + 1, samples.data());
+        else
+            rows(0, n, samples.data() + row_bytes);
+        bands[i] = deflate_band(samples.data() + row_bytes, samples.data(), n, row_bytes, pixel_bytes, b == last);
+    });
     return bands;
 }
 

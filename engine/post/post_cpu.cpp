@@ -3,7 +3,6 @@
 #include "post/post_cpu.h"
 
 #include <algorithm>
-#include <atomic>
 #include <chrono>
 #include <cstring>
 #include <stdexcept>
@@ -12,28 +11,12 @@
 #include <vector>
 
 #include "huge_pages.h"
+#include "parallel_for.h"
 #include "post/filter.h"
 #include "post/post_params.h"
 
 namespace fj {
 namespace {
-
-// Runs body(item) for item in [0, count) on `threads` threads.
-template <typename Body>
-void parallel_for(int count, int threads, Body body) {
-    threads = std::max(1, std::min(threads, count));
-    if (threads == 1) {
-        for (int i = 0; i < count; ++i) body(i, 0);
-        return;
-    }
-    std::atomic<int> next{0};
-    std::vector<std::thread> pool;
-    for (int t = 0; t < threads; ++t)
-        pool.emplace_back([&, t] {
-            for (int i; (i = next.fetch_add(1)) < count;) body(i, t);
-        });
-    for (auto& th : pool) th.join();
-}
 
 struct CellTotals {
     long long nonempty = 0;
