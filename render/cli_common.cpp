@@ -293,9 +293,10 @@ std::string image_extension_from(const ParsedArgs& args) {
     throw UsageError("--format must be png, exr, jpg or ppm, not \"" + format + "\"");
 }
 
+int quarter_of_cores() { return std::clamp(static_cast<int>(std::thread::hardware_concurrency()) / 4, 1, 4); }
+
 int compile_threads_from(const ParsedArgs& args) {
-    const int quarter = std::clamp(static_cast<int>(std::thread::hardware_concurrency()) / 4, 1, 4);
-    const long long n = args.integer("compile-threads", quarter);
+    const long long n = args.integer("compile-threads", quarter_of_cores());
     if (n < 0 || n > 64) throw UsageError("--compile-threads must be in 0..64");
     return static_cast<int>(n);
 }

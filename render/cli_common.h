@@ -122,6 +122,9 @@ inline constexpr const char* kFormatHelp =
     "  --jpeg-quality Q      JPEG compression quality, 1..100 (default 75, as flam3)\n"
     "  --linear              EXR only: the filtered log-density values before gamma, vibrancy,\n"
     "                        background and clipping, for compositing\n";
+// A quarter of the cores, 1 to 4: the default of threads that help the
+// render (compiling ahead, animate's image writers).
+int quarter_of_cores();
 // --compile-threads N (CUDA: threads that compile the kernels of the images
 // or frames to come while one renders, pipeline/compile_ahead.h): 0..64,
 // default a quarter of the cores, 1 to 4.

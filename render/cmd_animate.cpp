@@ -324,7 +324,7 @@ int run(const Args& args) {
     run.frame.pixel_aspect = options.pixel_aspect;
     run.frame.temporal_samples = static_cast<int>(temporal);
     // Compiling ahead and PNG encoding each get a quarter of the cores, 1 to 4.
-    const int helper_threads = std::clamp(static_cast<int>(std::thread::hardware_concurrency()) / 4, 1, 4);
+    const int helper_threads = quarter_of_cores();
     run.compile_threads = compile_threads_from(a);
     // Frames go to the devices one at a time, each frame on one.
     const std::vector<int> devices = options.devices;

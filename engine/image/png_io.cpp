@@ -290,60 +290,25 @@ double PngImage::at8(int x, int y, int channel) const {
 }
 
 void write_png(const std::string& path, const ImageF& image, const ImageOptions& options) {
-    check_bits(options.bits);
     check_whole_image(path, image);
-    const std::vector<TextChunk> text = text_chunks(options);
-    const int pixel_bytes = 4 * (options.bits / 8);
-    const size_t row_bytes = static_cast<size_t>(image.width) * pixel_bytes;
-    const size_t row_samples = static_cast<size_t>(image.width) * 4;
-    std::vector<PngBand> bands;
-    writing(path, [&] {
-        bands = deflate_bands(
-            [&](int first, int count, uint8_t* out) {
-                encode_samples(image.rgba.data() + row_samples * first, row_samples * count, options.bits,
-                               options.transparent, out);
-            },
-            0, png_band_count(image.height, row_bytes), image.height, row_bytes, pixel_bytes,
-            std::max(1, options.threads));
-    });
-
-    const std::filesystem::path target(path);
-    const std::string temporary = temporary_name_for(target);
-    FileCloser file{std::fopen(temporary.c_str(), "wb")};
-    if (!file.file) {
-        const std::string error = std::strerror(errno);
-        discard_temporary(temporary);
-        throw std::runtime_error("cannot write " + path + ": " + error);
-    }
-    try {
-        writing(path, [&] {
-            write_header(file.file, image.width, image.height, options.bits);
-            write_text(file.file, text);
-            PngDataStream stream;
-            write_bands(file.file, stream, bands, true);
-            write_chunk(file.file, "IEND", nullptr, 0);
-        });
-    } catch (...) {
-        close_file(file.file);
-        discard_temporary(temporary);
-        throw;
-    }
-    commit_temporary(temporary, path, close_file(file.file));
+    PngStream stream(path, image.width, image.height, options, true);
+    stream.write_rows(image);
+    stream.finish(options);
 }
 
 struct PngStream::State {
     std::string path, temporary;
     int bits = 8, pixel_bytes = 4, threads = 1;
-    bool transparent = false;
+    bool transparent = false, text_written = false;
     size_t row_bytes = 0;
     FILE* file = nullptr;
     int waiting_from = 0;          // the first row not yet compressed
-    std::vector<uint8_t> waiting;  // from there, the encoded rows that came
+    std::vector<uint8_t> waiting;  // from there, the quantised rows of earlier calls
     std::vector<uint8_t> above;    // the row before it
     PngDataStream stream;
 };
 
-PngStream::PngStream(const std::string& path, int width, int height, const ImageOptions& options)
+PngStream::PngStream(const std::string& path, int width, int height, const ImageOptions& options, bool text_first)
     : ImageStream(path, width, height), state_(std::make_unique<State>()) {
     check_bits(options.bits);
     State& s = *state_;
@@ -353,6 +318,8 @@ PngStream::PngStream(const std::string& path, int width, int height, const Image
     s.threads = std::max(1, options.threads);
     s.pixel_bytes = 4 * (options.bits / 8);
     s.row_bytes = static_cast<size_t>(width) * s.pixel_bytes;
+    const std::vector<TextChunk> text = text_first ? text_chunks(options) : std::vector<TextChunk>{};
+    s.text_written = text_first;
     s.temporary = temporary_name_for(std::filesystem::path(path));
     s.file = std::fopen(s.temporary.c_str(), "wb");
     if (!s.file) {
@@ -360,7 +327,16 @@ PngStream::PngStream(const std::string& path, int width, int height, const Image
         discard_temporary(s.temporary);
         throw std::runtime_error("cannot write " + path + ": " + error);
     }
-    write_header(s.file, width, height, s.bits);
+    try {
+        writing(path, [&] {
+            write_header(s.file, width, height, s.bits);
+            write_text(s.file, text);
+        });
+    } catch (...) {
+        std::fclose(s.file);
+        discard_temporary(s.temporary);
+        throw;
+    }
 }
 
 PngStream::~PngStream() {
@@ -374,40 +350,45 @@ PngStream::~PngStream() {
 void PngStream::add_rows(const ImageF& rows, int first_row) {
     State& s = *state_;
     const size_t samples = static_cast<size_t>(width()) * 4;
-    const size_t at = s.waiting.size();
-    s.waiting.resize(at + s.row_bytes * rows.height);
-    encode_samples(rows.rgba.data(), samples * rows.height, s.bits, s.transparent, s.waiting.data() + at);
-    // The whole bands among the rows waiting, or all of them at the image's end.
+    // Image row r quantised into `out`: from what earlier calls left, or
+    // from these rows (in the band's own thread).
+    const auto quantised_row = [&](int r, uint8_t* out) {
+        if (r >= first_row)
+            encode_samples(rows.rgba.data() + samples * (r - first_row), samples, s.bits, s.transparent, out);
+        else if (r < s.waiting_from)
+            std::copy(s.above.begin(), s.above.end(), out);
+        else
+            std::copy_n(s.waiting.begin() + s.row_bytes * (r - s.waiting_from), s.row_bytes, out);
+    };
+    // The whole bands among the rows that came, or all of them at the image's end.
     const int per_band = png_band_rows(s.row_bytes), in = first_row + rows.height;
     const bool end = in == height();
     const int first_band = s.waiting_from / per_band;
     const int end_band = end ? png_band_count(height(), s.row_bytes) : in / per_band;
-    if (end_band == first_band) return;
-    const int done = std::min(end_band * per_band, height());
-    writing(s.path, [&] {
-        const std::vector<PngBand> bands = deflate_bands(
-            [&](int first, int count, uint8_t* out) {
-                if (first < s.waiting_from) {
-                    std::copy(s.above.begin(), s.above.end(), out);
-                    out += s.row_bytes;
-                    ++first;
-                    --count;
-                }
-                const auto from = s.waiting.begin() + s.row_bytes * (first - s.waiting_from);
-                std::copy(from, from + s.row_bytes * count, out);
-            },
-            first_band, end_band, height(), s.row_bytes, s.pixel_bytes, s.threads);
-        write_bands(s.file, s.stream, bands, end);
-    });
-    const auto kept = s.waiting.begin() + s.row_bytes * (done - s.waiting_from);
-    s.above.assign(kept - s.row_bytes, kept);
-    s.waiting.erase(s.waiting.begin(), kept);
+    int done = s.waiting_from;
+    if (end_band > first_band) {
+        done = std::min(end_band * per_band, height());
+        writing(s.path, [&] {
+            const std::vector<PngBand> bands = deflate_bands(
+                [&](int first, int count, uint8_t* out) {
+                    for (int i = 0; i < count; ++i) quantised_row(first + i, out + s.row_bytes * i);
+                },
+                first_band, end_band, height(), s.row_bytes, s.pixel_bytes, s.threads);
+            write_bands(s.file, s.stream, bands, end);
+        });
+    }
+    // What waits for the next call: the rows from `done` on, and the one before them.
+    std::vector<uint8_t> above(done > 0 ? s.row_bytes : 0), waiting(s.row_bytes * (in - done));
+    if (done > 0) quantised_row(done - 1, above.data());
+    for (int r = done; r < in; ++r) quantised_row(r, waiting.data() + s.row_bytes * (r - done));
+    s.above = std::move(above);
+    s.waiting = std::move(waiting);
     s.waiting_from = done;
 }
 
 void PngStream::close(const ImageOptions& options) {
     State& s = *state_;
-    const std::vector<TextChunk> text = text_chunks(options);
+    const std::vector<TextChunk> text = s.text_written ? std::vector<TextChunk>{} : text_chunks(options);
     writing(s.path, [&] {
         write_text(s.file, text);
         write_chunk(s.file, "IEND", nullptr, 0);

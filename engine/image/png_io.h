@@ -27,14 +27,16 @@ namespace fj {
 
 void write_png(const std::string& path, const ImageF& image, const ImageOptions& options = {});
 
-// A PNG written a band of rows at a time (image/image_stream.h): the pixels
-// write_png writes of the whole image, with the text chunks after the image
-// data. Rows wait until they fill bands (image/png_bands.h), which are then
-// compressed on options.threads threads.
+// A PNG written a band of rows at a time (image/image_stream.h), with the
+// text chunks after the image data. Rows wait until they fill bands
+// (image/png_bands.h), which are then quantised and compressed on
+// options.threads threads.
 class PngStream final : public ImageStream {
 public:
-    // options.bits and options.transparent; the text comes to finish().
-    PngStream(const std::string& path, int width, int height, const ImageOptions& options);
+    // options.bits, transparent and threads. The text comes to finish(), or
+    // with `text_first` from `options` before the image data, as write_png
+    // (and flam3) write it, and finish() writes none.
+    PngStream(const std::string& path, int width, int height, const ImageOptions& options, bool text_first = false);
     ~PngStream() override;
     PngStream(const PngStream&) = delete;
     PngStream& operator=(const PngStream&) = delete;
