@@ -40,42 +40,48 @@ void log_scale_all(const PostPlan& plan, const float* accum, float* out, int thr
     });
 }
 
-// How far each DE kernel reaches on each of its rows: taps beyond the
-// kernel's splat radius are not splatted (flam3), and those outside its circle
-// are zero. Zero taps add +0 (colours are finite), which leaves every sum as
-// it was (no cell is ever -0: every sum starts at +0), so skipping them gives
-// the same bits.
-struct KernelReach {
+// The DE kernels as the splat reads them: how far each reaches on each of
+// its rows (taps beyond the kernel's splat radius are not splatted, as in
+// flam3, and those outside its circle are zero), and every coefficient four
+// times, once per channel, so that a tap's weights are one load. Zero taps
+// add +0 (colours are finite), which leaves every sum as it was (no cell is
+// ever -0: every sum starts at +0), so skipping them gives the same bits.
+struct SplatKernels {
+    int half = 0;
     int row = 0;                 // the bank's row length, 2·half+1
     std::vector<int> radius;     // per kernel
     std::vector<int> reach;      // per kernel and dy + half: |dx| ≤ reach; -1: an empty row
+    std::vector<float> coef4;    // per kernel, row and column: the coefficient, 4 times
 };
 
-KernelReach kernel_reach(const DensityBank& bank) {
-    KernelReach kr;
-    const int half = bank.half_width;
-    kr.row = 2 * half + 1;
-    kr.radius.resize(bank.kernel_count);
-    kr.reach.assign(size_t(bank.kernel_count) * kr.row, -1);
+SplatKernels splat_kernels(const DensityBank& bank) {
+    SplatKernels sk;
+    const int half = sk.half = bank.half_width;
+    sk.row = 2 * half + 1;
+    const size_t square = size_t(sk.row) * sk.row;
+    sk.radius.resize(bank.kernel_count);
+    sk.reach.assign(size_t(bank.kernel_count) * sk.row, -1);
+    sk.coef4.resize(4 * square * bank.kernel_count);
+    for (size_t i = 0; i < square * bank.kernel_count; ++i) std::fill_n(&sk.coef4[4 * i], 4, bank.coefs[i]);
     for (int k = 0; k < bank.kernel_count; ++k) {
-        const int r = kr.radius[k] = std::min(half, de_splat_radius(float(bank.widths[k])));
-        const float* coef = bank.coefs.data() + size_t(k) * kr.row * kr.row;
+        const int r = sk.radius[k] = std::min(half, de_splat_radius(float(bank.widths[k])));
+        const float* coef = bank.coefs.data() + k * square;
         for (int dy = -r; dy <= r; ++dy) {
-            const float* krow = coef + (dy + half) * kr.row + half;
-            int& reach = kr.reach[size_t(k) * kr.row + dy + half];
+            const float* krow = coef + (dy + half) * sk.row + half;
+            int& reach = sk.reach[size_t(k) * sk.row + dy + half];
             for (int dx = 0; dx <= r; ++dx)
                 if (krow[dx] != 0.0f || krow[-dx] != 0.0f) reach = dx;
         }
     }
-    return kr;
+    return sk;
 }
 
-// One cell's four channels as one SIMD value (GCC/Clang vector extension;
-// without SIMD it is four scalar operations). The arithmetic per channel is
-// that of scalar code, so results are the same bits; written this way, the
-// compiler does a DE tap as one vector multiply and add instead of
-// vectorising across taps and shuffling channels.
+// One cell's four channels as one SIMD value, and two neighbouring cells'
+// as one (GCC/Clang vector extensions; where the machine's vectors are
+// narrower, each is several). The arithmetic per channel is that of scalar
+// code, so results are the same bits whatever the width.
 typedef float Rgba4 __attribute__((vector_size(16)));
+typedef float Rgba8 __attribute__((vector_size(32)));
 
 inline Rgba4 load4(const float* p) {
     Rgba4 v;
@@ -83,21 +89,74 @@ inline Rgba4 load4(const float* p) {
     return v;
 }
 
-inline void store4(float* p, Rgba4 v) { std::memcpy(p, &v, sizeof v); }
+// o += (c·ls)·v for one cell (Rgba4) or two (Rgba8); by reference, as an
+// Rgba8 passed by value would take the ABI of the vectors of the build's
+// baseline rather than of the clone that inlines this.
+template <class V>
+inline void add_taps(float* o, const float* c, const V& ls, const V& v) {
+    V sum, coef;
+    std::memcpy(&sum, o, sizeof sum);
+    std::memcpy(&coef, c, sizeof coef);
+    sum += (coef * ls) * v;
+    std::memcpy(o, &sum, sizeof sum);
+}
 
-// One cell's splat: out += (coef·ls)·v over the kernel's taps, clipped to
+// One cell's splat: out += (coef·ls)·v over kernel k's taps, clipped to
 // the histogram rows [ylo, yhi] and columns [xlo, xhi] (offsets from the
-// cell).
-inline void splat(float* out, long long w, const float* coef, const int* reach, int half, int ylo, int yhi,
-                  int xlo, int xhi, float ls, Rgba4 v) {
-    const int row = 2 * half + 1;
+// cell), two taps at a time.
+inline void splat(float* out, long long w, const SplatKernels& sk, int k, int ylo, int yhi, int xlo, int xhi,
+                  float ls, Rgba4 v) {
+    const Rgba4 ls4 = {ls, ls, ls, ls};
+    const Rgba8 ls8 = {ls, ls, ls, ls, ls, ls, ls, ls};
+    const Rgba8 v8 = {v[0], v[1], v[2], v[3], v[0], v[1], v[2], v[3]};
+    const int* reach = sk.reach.data() + size_t(k) * sk.row + sk.half;
+    const float* coef4 = sk.coef4.data() + 4 * ((size_t(k) * sk.row + sk.half) * sk.row + sk.half);
     for (int dy = ylo; dy <= yhi; ++dy) {
-        const int e = reach[dy + half];
+        const int e = reach[dy];
         const int lo = std::max(-e, xlo), hi = std::min(e, xhi);
-        const float* krow = coef + (dy + half) * row + half;
+        const float* c = coef4 + 4 * (dy * sk.row + lo);
         float* o = out + 4 * (dy * w + lo);
-        for (int dx = lo; dx <= hi; ++dx, o += 4) store4(o, load4(o) + (krow[dx] * ls) * v);
+        int n = hi - lo + 1;
+        for (; n >= 2; n -= 2, c += 8, o += 8) add_taps(o, c, ls8, v8);
+        if (n > 0) add_taps(o, c, ls4, v);
     }
+}
+
+// What density estimation reads: the histogram, the kernels and how to
+// choose among them.
+struct DensityInput {
+    const float* accum;
+    const float* counts;  // flam3's count channel: the count buffer, or alpha
+    int stride;           // between counts
+    int w, h, os;
+    float k1, k2;
+    DensitySelect sel;
+    SplatKernels kernels;
+};
+
+// The non-empty cells of rows [y0, y1) and columns [x0, x1) splatted into
+// `out`; returns how many there were. Built for the machine's widest float
+// vectors the splat can use without fusing a multiply and an add (AVX has no
+// fused multiply-add, so its sums are the same bits as SSE2's).
+__attribute__((target_clones("avx", "default")))
+long long splat_rows(const DensityInput& in, int y0, int y1, int x0, int x1, float* out) {
+    long long nonempty = 0;
+    for (int y = y0; y < y1; ++y) {
+        const float* line = in.accum + 4 * (long long)y * in.w;
+        for (int x = x0; x < x1; ++x) {
+            const float* c = line + 4 * x;
+            if (c[3] == 0.0f) continue;
+            ++nonempty;
+            const int k = de_kernel_index(density_around(in.counts, in.stride, in.w, x, y, in.os), in.sel);
+            const int r = in.kernels.radius[k];
+            const float ls = log_scale_factor(c[3], in.k1, in.k2);
+            // The kernel clipped to the histogram once per cell, so the
+            // inner loop has no tests.
+            splat(out + 4 * ((long long)y * in.w + x), in.w, in.kernels, k, std::max(-r, -y),
+                  std::min(r, in.h - 1 - y), std::max(-r, -x), std::min(r, in.w - 1 - x), ls, load4(c));
+        }
+    }
+    return nonempty;
 }
 
 // Density estimation: every non-empty cell splats its log-scaled value with
@@ -108,22 +167,24 @@ inline void splat(float* out, long long w, const float* coef, const int* reach, 
 // rows, so a strip's cells get their sums in the whole frame's order too.
 void density_estimate(const PostPlan& plan, const HistogramView& hist, float* out, int threads,
                       std::vector<CellTotals>& totals) {
-    const float* accum = hist.rgba;
+    const int os = plan.supersample, w = plan.hist_width, h = plan.hist_height;
     // flam3 chooses kernels by its count channel; alpha/255 equals it when
     // the frame has no count buffer (HistogramView).
-    const float* counts = hist.counts ? hist.counts : hist.rgba + 3;
-    const int stride = hist.counts ? 1 : 4;
-    const DensityBank& bank = plan.density;
-    const DensitySelect sel = density_select(plan);
-    const float k1 = float(plan.k1), k2 = float(plan.k2);
-    const int os = plan.supersample, w = plan.hist_width, h = plan.hist_height;
-    const int half = bank.half_width;
-    const KernelReach kr = kernel_reach(bank);
+    const DensityInput in{hist.rgba,
+                          hist.counts ? hist.counts : hist.rgba + 3,
+                          hist.counts ? 1 : 4,
+                          w,
+                          h,
+                          os,
+                          float(plan.k1),
+                          float(plan.k2),
+                          density_select(plan),
+                          splat_kernels(plan.density)};
 
     // Cells closer than os-1 to the edge are skipped, as flam3 does: their
     // neighbourhood would leave the histogram.
     const int y0 = os - 1, y1 = h - (os - 1), x0 = os - 1, x1 = w - (os - 1);
-    const int swath = 2 * half + 2;
+    const int swath = 2 * plan.density.half_width + 2;
     // Swath i holds the frame's rows from os-1 + i·swath (local row
     // `origin` + i·swath).
     const int origin = os - 1 - plan.hist_row0;
@@ -135,25 +196,8 @@ void density_estimate(const PostPlan& plan, const HistogramView& hist, float* ou
         const int count = swaths > start ? (swaths - start + 1) / 2 : 0;
         parallel_for(count, threads, [&](int s, int t) {
             const int i = first + start + 2 * s;
-            const int sy0 = std::max(y0, origin + i * swath), sy1 = std::min(y1, origin + (i + 1) * swath);
-            long long nonempty = 0;
-            for (int y = sy0; y < sy1; ++y) {
-                const float* line = accum + 4 * (long long)y * w;
-                for (int x = x0; x < x1; ++x) {
-                    const float* c = line + 4 * x;
-                    if (c[3] == 0.0f) continue;
-                    ++nonempty;
-                    const int k = de_kernel_index(density_around(counts, stride, w, x, y, os), sel);
-                    const int r = kr.radius[k];
-                    const float ls = log_scale_factor(c[3], k1, k2);
-                    // The kernel clipped to the histogram once per cell, so
-                    // the inner loop has no tests.
-                    splat(out + 4 * ((long long)y * w + x), w, bank.coefs.data() + size_t(k) * kr.row * kr.row,
-                          kr.reach.data() + size_t(k) * kr.row, half, std::max(-r, -y), std::min(r, h - 1 - y),
-                          std::max(-r, -x), std::min(r, w - 1 - x), ls, load4(c));
-                }
-            }
-            totals[t].nonempty += nonempty;
+            totals[t].nonempty += splat_rows(in, std::max(y0, origin + i * swath),
+                                             std::min(y1, origin + (i + 1) * swath), x0, x1, out);
         });
     }
 }
