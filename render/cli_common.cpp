@@ -314,6 +314,18 @@ void check_output(const std::string& option, const std::string& path) {
     if (!why.empty()) throw UsageError(option + ": cannot write " + path + ": " + why);
 }
 
+bool warn_point_grid(const char* command, const std::string& what, const PreparedFrame& frame) {
+    const double grid = point_grid_cells(frame.post_flame, frame.plan);
+    if (grid < 1) return false;
+    const Flame& f = frame.post_flame;
+    std::fprintf(stderr,
+                 "flamejit %s: warning: %s: at %.3g pixels per unit around (%.9g, %.9g), single-precision points "
+                 "lie on a grid %.3g histogram cells wide, which the image shows (flamejit iterates in float, "
+                 "flam3 in double)\n",
+                 command, what.c_str(), std::max(frame.plan.ppux, frame.plan.ppuy), f.center_x, f.center_y, grid);
+    return true;
+}
+
 int run_guarded(const char* command, const std::function<int()>& body) {
     try {
         return body();

@@ -156,6 +156,10 @@ auto in_flame(const GenomeInput& input, int index, const Body& body) {
     return input_from(input.label + ": flame " + std::to_string(index) + (name.empty() ? "" : " \"" + name + "\""),
                       body);
 }
+// Prints one warning line (and returns true) when `frame`'s zoom puts its
+// single-precision points on a grid a histogram cell wide or wider
+// (point_grid_cells), naming `what` (the image).
+bool warn_point_grid(const char* command, const std::string& what, const PreparedFrame& frame);
 // Runs a command body; prints one line for any failure and returns 2 for
 // usage and input errors, 1 for everything else.
 int run_guarded(const char* command, const std::function<int()>& body);

@@ -158,7 +158,7 @@ struct WorkerTimes {
 // list; the next frame is interpolated and packed while this one renders.
 void render_worker(const Run& run, RenderOptions options, bool compile_ahead, std::atomic<size_t>& next,
                    ImageWriter& writer, std::mutex& print, std::set<std::string>& structures,
-                   std::atomic<bool>& stop, WorkerTimes& times) {
+                   bool& grid_warned, std::atomic<bool>& stop, WorkerTimes& times) {
     options.on_cpu_fallback = [&print](const std::string& why) {
         std::lock_guard lock(print);
         std::fprintf(stderr, "flamejit: using the CPU backend (%s)\n", why.c_str());
@@ -202,6 +202,10 @@ void render_worker(const Run& run, RenderOptions options, bool compile_ahead, st
         if (following < run.todo.size()) pending = prepare(following);
         const long long n = run.todo[current];
         const std::string path = format_output(run.pattern, n);
+        {
+            std::lock_guard lock(print);
+            if (!grid_warned) grid_warned = warn_point_grid("animate", path, frame);
+        }
         const StripPlan strips = input_from(
             run.label, [&] { return renderer.plan_strips(frame, run.strips.strips, run.strips.budget); });
         if (run.fields && strips.count > 1)
@@ -394,6 +398,7 @@ int run(const Args& args) {
     std::atomic<bool> stop{false};
     std::mutex print;
     std::set<std::string> structures;
+    bool grid_warned = false;  // once a run: the zooms of one sequence are alike
     WorkerTimes times;
     std::exception_ptr failure;
     {
@@ -406,7 +411,7 @@ int run(const Args& args) {
             o.devices = {device};
             workers.emplace_back([&, o, first = workers.empty()] {
                 try {
-                    render_worker(run, o, first, next, writer, print, structures, stop, times);
+                    render_worker(run, o, first, next, writer, print, structures, grid_warned, stop, times);
                 } catch (...) {
                     std::lock_guard lock(print);
                     if (!failure) failure = std::current_exception();

@@ -372,6 +372,7 @@ int run(const Args& args) {
         renderer.set_progress(report);
         const auto start = std::chrono::steady_clock::now();
         const PreparedFrame frame = in_flame(input, index, [&] { return prepare_still(flame, renderer.frame_options()); });
+        warn_point_grid("render", path, frame);
         const StripPlan strips = in_flame(input, index, [&] {
             return renderer.plan_strips(frame, strips_requested, strip_options.budget);
         });

@@ -379,12 +379,28 @@ TEST_CASE("cli: a good genome renders on the CPU and the PNG carries the genome"
                                quoted(dir + "/g.png") + " --backend cpu --seed 3 | cat");
     REQUIRE_MESSAGE(r.status == 0, r.output);
     CHECK(r.output.find("samples/s") != std::string::npos);
+    CHECK(r.output.find("warning") == std::string::npos);
     const fj::PngImage img = fj::read_png(dir + "/g.png");
     CHECK(img.width == 64);
     CHECK(img.height == 48);
     const auto text = fj::read_png_text(dir + "/g.png");
     REQUIRE(text.count("flam3_genome"));
     CHECK(text.at("flam3_genome").find("spherical") != std::string::npos);
+}
+
+TEST_CASE("cli: a zoom too deep for float points renders with one warning naming the grid") {
+    // 2e8 pixels per unit 0.7 units from the origin: floats there are 2^-24
+    // apart, 11.9 cells.
+    const std::string dir = fj::test::scratch_dir("deepzoom");
+    std::string deep = kGoodFlame;
+    deep.replace(deep.find("scale=\"20\""), 10, "scale=\"2e8\" center=\"0.7 0\"");
+    fj::test::write_file(dir + "/d.flam3", deep);
+    const auto r = run_command(quoted(fj::test::flamejit_binary()) + " render " + quoted(dir + "/d.flam3") + " -o " +
+                               quoted(dir + "/d.png") + " --backend cpu --seed 3 --quality 1");
+    REQUIRE_MESSAGE(r.status == 0, r.output);
+    CHECK_MESSAGE(r.output.find("render: warning: " + dir + "/d.png: at 2e+08 pixels per unit around (0.7, 0), "
+                                "single-precision points lie on a grid 11.9 histogram cells wide") != std::string::npos,
+                  r.output);
 }
 
 TEST_CASE("cli: on the CPU every accumulation mode renders atomic's image (the modes are GPU strategies)") {

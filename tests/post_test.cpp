@@ -420,6 +420,38 @@ TEST_CASE("frame plan: camera maps centre, edge and rotation as flam3 does") {
     CHECK(cy == doctest::Approx(p.hist_height / 2.0 + 20));
 }
 
+TEST_CASE("frame plan: the point grid is the float spacing at the picture's largest coordinate, in cells") {
+    // The spacing of floats from the float next to a value (not a power of 2).
+    auto spacing = [](double v) {
+        const float f = static_cast<float>(v);
+        return double(std::nextafter(f, 2 * f)) - double(f);
+    };
+    fj::Flame f = test0();
+    f.width = 320;
+    f.height = 240;
+    f.center_x = 1.2857142857142858;
+    f.center_y = 0;
+    f.scale = 7e7;
+    f.rotate = 25;
+    fj::FramePlan p = fj::plan_frame(f);
+    CHECK(fj::point_grid_cells(f, p) == doctest::Approx(spacing(1.2857142857142858) * 7e7));
+    CHECK(fj::point_grid_cells(f, p) > 8);
+    // Supersampling makes the cells smaller, and the grid as many cells wider.
+    f.supersample = 3;
+    CHECK(fj::point_grid_cells(f, fj::plan_frame(f)) == doctest::Approx(3 * spacing(1.2857142857142858) * 7e7));
+    // A field: half the rows at half ppuy, the same picture, the same grid.
+    f.supersample = 1;
+    CHECK(fj::point_grid_cells(f, fj::plan_frame(f, 0, 1, fj::Field::Odd)) == doctest::Approx(fj::point_grid_cells(f, p)));
+    // Centred on the origin the largest coordinate is the corners' reach:
+    // 3 by 4 world units from the centre, 5 from it at a corner.
+    f.center_x = 0;
+    f.width = 600;
+    f.height = 800;
+    f.scale = 100;
+    CHECK(fj::point_grid_cells(f, fj::plan_frame(f)) == doctest::Approx(spacing(5.1) * 100));
+    CHECK(fj::point_grid_cells(f, fj::plan_frame(f)) < 1e-3);
+}
+
 TEST_CASE("frame plan: an interlaced field is half the rows at half ppuy, moved as flam3's rect.c moves it") {
     for (double aspect : {1.0, 0.8})
         for (fj::Field field : {fj::Field::Even, fj::Field::Odd}) {

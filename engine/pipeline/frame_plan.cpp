@@ -120,4 +120,14 @@ double histogram_cells(const FramePlan& plan) {
     return static_cast<double>(plan.hist_width) * static_cast<double>(plan.hist_height);
 }
 
+double point_grid_cells(const Flame& flame, const FramePlan& plan) {
+    // A field's rows are half as many at half ppuy: the same reach.
+    const double reach = std::hypot(0.5 * plan.width / plan.ppux, 0.5 * plan.height / plan.ppuy);
+    const double largest = std::max(std::fabs(flame.center_x), std::fabs(flame.center_y)) + reach;
+    int exponent;
+    std::frexp(largest, &exponent);
+    // Floats in [2^(e-1), 2^e) lie 2^(e-24) apart.
+    return std::ldexp(1.0, exponent - 24) * plan.supersample * std::max(plan.ppux, plan.ppuy);
+}
+
 }  // namespace fj

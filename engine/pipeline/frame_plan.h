@@ -65,4 +65,12 @@ FramePlan band_plan(const FramePlan& frame, int first_row, int rows);
 // Cells of a plan's histogram.
 double histogram_cells(const FramePlan& plan);
 
+// How far apart, in histogram cells, the points flamejit iterates (floats:
+// 24 significant bits) can lie where the picture's coordinates are largest:
+// its centre plus the reach of its corners. Deep zooms away from the origin
+// (cells per unit times the centre's magnitude near 2^23 or more) put the
+// picture's points on a grid this coarse, where flam3's doubles would not.
+// `flame` is the frame's (its centre), `plan` its plan.
+double point_grid_cells(const Flame& flame, const FramePlan& plan);
+
 }  // namespace fj
