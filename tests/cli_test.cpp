@@ -401,6 +401,7 @@ TEST_CASE("cli: a zoom too deep for float points renders with one warning naming
     CHECK_MESSAGE(r.output.find("render: warning: " + dir + "/d.png: at 2e+08 pixels per unit around (0.7, 0), "
                                 "single-precision points lie on a grid 11.9 histogram cells wide") != std::string::npos,
                   r.output);
+    CHECK(r.output.find("warning") == r.output.rfind("warning"));
 }
 
 TEST_CASE("cli: on the CPU every accumulation mode renders atomic's image (the modes are GPU strategies)") {
