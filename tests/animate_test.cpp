@@ -4,6 +4,7 @@
 #include <doctest/doctest.h>
 
 #include <algorithm>
+#include <cmath>
 #include <cstdlib>
 #include <filesystem>
 #include <regex>
@@ -134,6 +135,41 @@ TEST_CASE("animate: frames of a flam3-genome sequence match flam3-animate with m
             CHECK(ratio.ratio <= 1.3);
         }
     }
+}
+
+TEST_CASE("animate and render: a few thousand samples of a lazy xaos genome are plotted, still and motion-blurred") {
+    // Under warp-uniform xaos a lane moves once per M rounds (1.91 for this
+    // genome), so its chains settle M times slower; frames this small have
+    // almost no fresh lanes, and the guard against genomes that never plot
+    // gave up on them while they settled: the CUDA backend plotted nothing,
+    // a motion-blurred frame a tenth of its samples.
+    const std::string dir = fj::test::scratch_dir("animate-lazy-xaos");
+    const std::string xml = fj::test::reduced_genome(
+        fj::test::read_file(fj::test::source_path("benchmarks/genomes/xaos.flam3")), 1.0 / 30, 1);
+    const double asked = 64 * 36;  // quality 1
+    const auto samples = [](const std::string& output) {
+        std::smatch m;
+        REQUIRE_MESSAGE(std::regex_search(output, m, std::regex(" ([0-9]+) samples")), output);
+        return std::stod(m[1]);
+    };
+    fj::test::write_file(dir + "/still.flam3", xml);
+    const auto still = run_command(flamejit() + " render " + quoted(dir + "/still.flam3") + " -o " +
+                                   quoted(dir + "/still.png") + " " + backend_args() + " --seed 3");
+    REQUIRE_MESSAGE(still.status == 0, still.output);
+    CHECK(samples(still.output) >= asked);
+    // Two keyframes that differ in one coefficient; frame 2 is blurred over
+    // flam3's 1000 time samples, each a few samples.
+    std::string later = fj::test::set_flame_attribute(xml, "time", "10");
+    later.replace(later.find("coefs=\"0.634415"), 15, "coefs=\"0.6");
+    fj::test::write_file(dir + "/seq.flam3", "<flames>\n" + fj::test::set_flame_attribute(xml, "time", "0") + later +
+                                                 "</flames>\n");
+    const auto blurred = run_command(flamejit() + " animate " + quoted(dir + "/seq.flam3") + " --frames 2:2 -o " +
+                                     quoted(dir + "/f%02d.png") + " " + backend_args() + " --seed 3");
+    REQUIRE_MESSAGE(blurred.status == 0, blurred.output);
+    check_backend(blurred.output);
+    CHECK(blurred.output.find("1000 time samples") != std::string::npos);
+    // Each time step asks for its whole share, as in flam3: 2 samples.
+    CHECK(samples(blurred.output) >= 1000 * std::floor(asked / 1000));
 }
 
 TEST_CASE("animate: a gaussian temporal filter with DE matches flam3-animate (flam3's count channel; ratio <= 1.3)") {

@@ -183,4 +183,8 @@ double xaos_proposal_mass(const Flame& flame) {
     return std::accumulate(m.begin(), m.end(), 0.0);
 }
 
+double rounds_per_step(const Flame& flame, const KernelKey& key) {
+    return key.xaos && key.shuffle != Shuffle::Divergent ? xaos_proposal_mass(flame) : 1.0;
+}
+
 }  // namespace fj

@@ -74,6 +74,11 @@ std::vector<double> selection_probabilities(const std::vector<double>& weights, 
 // above, 1 without xaos. Its inverse is the fraction of lanes doing work.
 double xaos_proposal_mass(const Flame& flame);
 
+// Rounds a lane takes per step of its chain under `key`'s selection: M
+// (xaos_proposal_mass) for warp-uniform xaos, else 1. Chains count steps
+// (fuse, settling); the backends' plans and stall guards count rounds.
+double rounds_per_step(const Flame& flame, const KernelKey& key);
+
 // Fills a block for one flame. `world_to_cell` is the camera from the frame plan.
 std::vector<float> pack_params(const Flame& flame, const KernelKey& key,
                                const ParamLayout& layout, const double world_to_cell[6]);

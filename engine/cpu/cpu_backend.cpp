@@ -94,7 +94,7 @@ public:
         }
 
         // Under warp-uniform xaos a lane moves once per M rounds on average.
-        const double lazy = req.key->xaos && req.key->shuffle != Shuffle::Divergent ? xaos_proposal_mass(*req.flame) : 1.0;
+        const double lazy = rounds_per_step(*req.flame, *req.key);
         if (blocks_.empty() || blocks_[0].x.size() != static_cast<size_t>(job.block)) {
             // The frame's first call makes its blocks: up to four per thread
             // balance the work, but no more than give every lane a whole
@@ -123,6 +123,7 @@ public:
             std::ceil(fresh_lane_rounds(static_cast<float>(planned_per_lane_), fresh_share_, job.fuse) * lazy));
         job.rounds = through > round_base_ ? through - round_base_ : 0;
         round_base_ += job.rounds;
+        job.stall_rounds = static_cast<uint64_t>(std::ceil(FJ_STALL_ROUNDS * lazy));
         const uint64_t blocks = blocks_.size();
         job.blocks = blocks;
 

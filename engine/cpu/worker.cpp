@@ -139,7 +139,7 @@ void Worker::run_block(Block& b, uint64_t block_index, std::atomic<uint64_t>& ro
     // Time steps: until the block's stretch is plotted, or it stalls.
     const bool spans = job_.key->time_steps;
     const auto more = [&](uint64_t r, uint64_t idle) {
-        return spans ? pos < end && idle < FJ_STALL_ROUNDS : r < job_.rounds;
+        return spans ? pos < end && idle < job_.stall_rounds : r < job_.rounds;
     };
     int s = 0;
     uint64_t idle = 0, r = 0;

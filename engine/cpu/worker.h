@@ -61,6 +61,9 @@ struct FrameJob {
     // (fj::block_span_start), and `rounds` is only the estimate that
     // progress reports against.
     uint64_t rounds;
+    // With time steps, rounds without a plot after which a block gives up
+    // (FJ_STALL_ROUNDS, times the rounds a lane takes per step).
+    uint64_t stall_rounds;
     int fuse;              // unplotted steps at each chain's start
     bool counts;           // hits also add to the count buffer (KernelKey::density_count)
     // Step palettes: each xform's hit word for each palette entry

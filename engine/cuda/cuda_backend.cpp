@@ -191,9 +191,7 @@ public:
         // nearly empty frame ran its ~1000 settling rounds one launch each).
         // Under warp-uniform xaos a lane moves once per M rounds on average.
         planned_per_lane_ += static_cast<double>(samples) / pool;
-        const double lazy = request.key->xaos && request.key->shuffle != Shuffle::Divergent
-                                ? xaos_proposal_mass(*request.flame)
-                                : 1.0;
+        const double lazy = rounds_per_step(*request.flame, *request.key);
         const double through_rounds = std::ceil(
             fresh_lane_rounds(static_cast<float>(planned_per_lane_), fresh_share_, request.fuse) * lazy);
         if (request.key->density_count && !counts_ready_) {
@@ -259,11 +257,12 @@ public:
                                   .count();
             round_base_ += rounds;
             // A genome whose every point blows up would never reach the
-            // budget; once the fuse is surely over, launches that plot
+            // budget; once the fuse and settling are surely over (lazy
+            // xaos lanes settle M times slower), launches that plot
             // nothing end the loop (stats show the shortfall). Counted over
             // consecutive launches, so that fixed short launches stop too.
             unplotted_rounds = host_counters[0] == plotted_before ? unplotted_rounds + rounds : 0;
-            if (unplotted_rounds >= FJ_STALL_ROUNDS) break;
+            if (unplotted_rounds >= FJ_STALL_ROUNDS * lazy) break;
             if (request.progress)
                 request.progress(std::min(1.0, static_cast<double>(host_counters[0]) / static_cast<double>(samples)));
             // Blocks that plotted their stretch stop within a launch, so

@@ -28,7 +28,8 @@ namespace fj {
 // flam3's share of young chain points when lanes plot fewer than FJ_CHAIN.
 #define FJ_SETTLE 1000
 // Rounds without a plot after which iteration gives up on a genome whose
-// every point blows up: well past any fuse and settling.
+// every point blows up: well past any fuse and settling (the backends take
+// it rounds_per_step times, as lazy xaos lanes settle that much slower).
 #define FJ_STALL_ROUNDS (FJ_SETTLE + 4 * FJ_FUSE_EARLYCLIP)
 
 // flam3's bad value: NaN or a coordinate beyond 1e10 (written so NaN fails).
