@@ -250,8 +250,9 @@ fi
 if wanted switch; then
     # The design's reason to exist, in iterations/s: the same genomes through
     # the switch kernel every other renderer of that kind would run, against
-    # the specialized kernel, one render each (render's final line gives the
-    # iteration rate). NVRTC takes 1-6 minutes for each switch kernel (the
+    # the specialized kernel, one render each (render's "samples in" line
+    # gives the iteration rate; a xaos genome's idle share follows it).
+    # NVRTC takes 1-6 minutes for each switch kernel (the
     # benchmark genomes need three: plain, final xform, xaos), and `bench
     # throughput --kernel switch` would build three more for its ceilings:
     # FLAMEJIT_CACHE_DIR may name a cache that holds them already (`flamejit
@@ -259,7 +260,7 @@ if wanted switch; then
     for g in "$genomes"/*.flam3; do
         for kernel in switch specialized; do
             echo "$(basename "$g" .flam3), $kernel: $("$fj" render "$g" --backend cuda --kernel $kernel --quality $quality \
-                --size-scale "$scale" --seed 1 -o "$out/kernel.png" 2>&1 | tail -1)" | tee -a "$out/summary.txt"
+                --size-scale "$scale" --seed 1 -o "$out/kernel.png" 2>&1 | grep ' samples in ')" | tee -a "$out/summary.txt"
         done
     done
     rm -f "$out/kernel.png"
