@@ -134,11 +134,19 @@ struct DensityInput {
     SplatKernels kernels;
 };
 
+// x86-64: built for the machine's widest float vectors the splat can use
+// without fusing a multiply and an add (AVX has no fused multiply-add, so
+// its sums are the same bits as SSE2's). Elsewhere (aarch64 hosts of NVIDIA
+// GPUs) built once, for the baseline.
+#if defined(__x86_64__)
+#define FJ_SPLAT_CLONES __attribute__((target_clones("avx", "default")))
+#else
+#define FJ_SPLAT_CLONES
+#endif
+
 // The non-empty cells of rows [y0, y1) and columns [x0, x1) splatted into
-// `out`; returns how many there were. Built for the machine's widest float
-// vectors the splat can use without fusing a multiply and an add (AVX has no
-// fused multiply-add, so its sums are the same bits as SSE2's).
-__attribute__((target_clones("avx", "default")))
+// `out`; returns how many there were.
+FJ_SPLAT_CLONES
 long long splat_rows(const DensityInput& in, int y0, int y1, int x0, int x1, float* out) {
     long long nonempty = 0;
     for (int y = y0; y < y1; ++y) {
