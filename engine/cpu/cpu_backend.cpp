@@ -5,6 +5,7 @@
 #include <atomic>
 #include <chrono>
 #include <cmath>
+#include <exception>
 #include <stdexcept>
 #include <thread>
 
@@ -14,6 +15,7 @@
 #include "host_info.h"
 #include "huge_pages.h"
 #include "iterate/common.h"
+#include "parallel_for.h"
 #include "post/post_cpu.h"
 
 namespace fj {
@@ -159,10 +161,8 @@ public:
             bad += worker.bad;
             idle += worker.idle;
         };
-        std::vector<std::thread> pool;
-        for (int t = 1; t < threads_; ++t) pool.emplace_back(work, t);
-        std::thread reporter;
         std::atomic<bool> finished{false};
+        std::thread reporter;
         if (req.progress)
             reporter = std::thread([&] {
                 const double planned = static_cast<double>(std::max<uint64_t>(1, blocks * job.rounds));
@@ -171,10 +171,17 @@ public:
                     std::this_thread::sleep_for(std::chrono::milliseconds(100));
                 }
             });
-        work(0);
-        for (auto& t : pool) t.join();
+        // The item is the share: whichever thread runs work(t), share t
+        // gets the same blocks and buffers.
+        std::exception_ptr failure;
+        try {
+            parallel_for(threads_, threads_, [&](int share, int) { work(share); });
+        } catch (...) {
+            failure = std::current_exception();
+        }
         finished = true;
         if (reporter.joinable()) reporter.join();
+        if (failure) std::rethrow_exception(failure);
         if (req.progress) req.progress(1.0);
 
         IterationStats stats;
@@ -277,12 +284,10 @@ private:
                 }
             }
         };
-        std::vector<std::thread> pool;
         const size_t share = (cells + threads_ - 1) / threads_;
-        for (int t = 1; t < threads_; ++t)
-            pool.emplace_back(merge, std::min(cells, t * share), std::min(cells, (t + 1) * share));
-        merge(0, std::min(cells, share));
-        for (auto& t : pool) t.join();
+        parallel_for(threads_, threads_, [&](int t, int) {
+            merge(std::min(cells, t * share), std::min(cells, (t + 1) * share));
+        });
         for (ThreadBuffers& own : thread_buffers_) own.stale = true;
     }
 
