@@ -22,6 +22,11 @@ double ParsedArgs::number(const std::string& name, double fallback) const {
     return v;
 }
 
+std::vector<std::string> ParsedArgs::all(const std::string& name) const {
+    auto it = every.find(name);
+    return it == every.end() ? std::vector<std::string>{} : it->second;
+}
+
 long long ParsedArgs::integer(const std::string& name, long long fallback) const {
     auto it = values.find(name);
     if (it == values.end()) return fallback;
@@ -70,6 +75,7 @@ ParsedArgs parse_args(const Args& args, const std::set<std::string>& with_value,
             // An empty value would read as the option left out (the default output, say).
             if (value.empty()) throw UsageError(a.substr(0, a.find('=')) + " needs a value, not an empty one");
             parsed.values[name] = value;
+            parsed.every[name].push_back(value);
         } else if (switches.count(name) && !inline_value) {
             parsed.flags.insert(name);
         } else {

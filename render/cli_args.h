@@ -20,13 +20,16 @@ public:
 
 struct ParsedArgs {
     std::vector<std::string> positional;
-    std::map<std::string, std::string> values;  // --name VALUE or --name=VALUE
+    std::map<std::string, std::string> values;  // --name VALUE or --name=VALUE (the last given)
+    std::map<std::string, std::vector<std::string>> every;  // every value of each option, in order
     std::set<std::string> flags;                // --name (no value)
 
     bool has(const std::string& name) const { return values.count(name) || flags.count(name); }
     std::string value(const std::string& name, const std::string& fallback = "") const;
     double number(const std::string& name, double fallback) const;
     long long integer(const std::string& name, long long fallback) const;
+    // Every value of an option that may be given several times.
+    std::vector<std::string> all(const std::string& name) const;
 };
 
 // `with_value` and `switches` name the accepted options (without "--"; "o"

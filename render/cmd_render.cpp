@@ -100,7 +100,9 @@ const char* kHelp =
     "  --resume-state FILE   start from FILE's histogram (saved from this genome; what only the\n"
     "                        post-pass reads, such as gamma, brightness, vibrancy, background,\n"
     "                        may differ) and iterate only the samples --quality asks beyond its\n"
-    "                        own (none: tone-map only); one image, in one piece\n"
+    "                        own (none: tone-map only); one image, in one piece. Given again,\n"
+    "                        the states are summed: parts of one image rendered apart (other\n"
+    "                        machines), each with a seed of its own, make the whole\n"
     "  --progressive N       write the image N times as its quality doubles up to --quality's,\n"
     "                        each stage iterating only what it adds (and the state each time,\n"
     "                        with --save-state): watch it converge, stop when it looks done\n"
@@ -300,8 +302,10 @@ int run(const Args& args) {
         if (!emit_cu.empty()) check_output("--emit-cu", emit_path(job));
         if (a.has("sidecar")) check_output("--sidecar", sidecar_path(job.path));
     }
-    const std::string save_state = a.value("save-state"), resume_state = a.value("resume-state");
-    const bool with_state = !save_state.empty() || !resume_state.empty();
+    const std::string save_state = a.value("save-state");
+    const std::vector<std::string> resume_states = a.all("resume-state");
+    const bool resumes = !resume_states.empty();
+    const bool with_state = !save_state.empty() || resumes;
     if (with_state && jobs.size() != 1)
         throw UsageError("--save-state and --resume-state take one image, not " + std::to_string(jobs.size()));
     const int stages = static_cast<int>(a.integer("progressive", 1));
@@ -324,7 +328,7 @@ int run(const Args& args) {
             throw UsageError("--save-state names the image's own file, " + save_state);
     }
     RenderState resumed;
-    if (!resume_state.empty()) resumed = read_render_state(resume_state);
+    if (resumes) resumed = read_render_states(resume_states);
 
     options.on_cpu_fallback = [](const std::string& why) {
         std::fprintf(stderr, "flamejit: using the CPU backend (%s)\n", why.c_str());
@@ -394,7 +398,7 @@ int run(const Args& args) {
                 {"flamejit_seconds", std::to_string(result.seconds)}};
             if (strips.count > 1) extra.emplace_back("flamejit_strips", std::to_string(strips.count));
             if (options.pixel_aspect != 1) extra.emplace_back("flamejit_pixel_aspect", message_number(options.pixel_aspect));
-            if (!resume_state.empty()) extra.emplace_back("flamejit_resumed_samples", std::to_string(resumed.plotted));
+            if (resumes) extra.emplace_back("flamejit_resumed_samples", std::to_string(resumed.plotted));
             add_png_comments(out, format.format, rendered, result, extra);
             if (with_sidecar) sidecar = sidecar_text(path, "render", args, options, format, out);
             if (!with_comments) {
@@ -409,7 +413,7 @@ int run(const Args& args) {
             // each resuming the one before and writing the image again (and
             // the state, with --save-state).
             const double quality = options.quality > 0 ? options.quality : flame.quality;
-            const RenderState* from = resume_state.empty() ? nullptr : &resumed;
+            const RenderState* from = resumes ? &resumed : nullptr;
             RenderState states[2];
             double iteration_seconds = 0;
             for (int k = 0; k < stages; ++k) {
@@ -457,7 +461,7 @@ int run(const Args& args) {
                     static_cast<unsigned long long>(options.seed));
         if (renderer.device_count() > 1) std::printf(", %d devices", renderer.device_count());
         if (strips.count > 1) std::printf(", %d strips", strips.count);
-        if (!resume_state.empty())
+        if (resumes)
             std::printf(", resumed from %llu samples (%llu in the image)", static_cast<unsigned long long>(resumed.plotted),
                         static_cast<unsigned long long>(result.histogram_samples));
         std::printf("\n");

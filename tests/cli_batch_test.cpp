@@ -328,6 +328,27 @@ TEST_CASE("cli batch: --save-state and --resume-state carry a histogram to a hig
     CHECK(std::stoull(text.at("flam3_samples")) == doctest::Approx(20.0 * 64 * 48).epsilon(0.03));
     CHECK(std::stoull(text.at("flamejit_resumed_samples")) == doctest::Approx(5.0 * 64 * 48).epsilon(0.03));
 
+    // Parts of one image rendered apart, each with a seed of its own, sum to
+    // the whole: the first state (seed 9) and one of seed 4, quality 5 each,
+    // make quality 10 with nothing iterated. A part given twice is refused.
+    const auto part = run_command(quoted(fj::test::flamejit_binary()) + " render " + quoted(genome) + " -o " +
+                                  quoted(dir + "/part.png") + " --backend cpu --seed 4 --quality 5 --save-state " +
+                                  quoted(dir + "/part.fjstate"));
+    REQUIRE_MESSAGE(part.status == 0, part.output);
+    const auto summed = run_command(quoted(fj::test::flamejit_binary()) + " render " + quoted(genome) + " -o " +
+                                    quoted(dir + "/summed.png") + " --backend cpu --quality 10 --resume-state " +
+                                    quoted(state) + " --resume-state " + quoted(dir + "/part.fjstate"));
+    REQUIRE_MESSAGE(summed.status == 0, summed.output);
+    CHECK(summed.output.find(": 0 samples in") != std::string::npos);
+    CHECK(std::stoull(fj::read_png_text(dir + "/summed.png").at("flamejit_resumed_samples")) ==
+          fj::read_render_state(state).plotted + fj::read_render_state(dir + "/part.fjstate").plotted);
+    const auto twice = flamejit("render " + quoted(genome) + " -o " + quoted(dir + "/twice.png") + " --quality 10 --resume-state " +
+                                quoted(state) + " --resume-state " + quoted(state));
+    CHECK(twice.status == 2);
+    CHECK(lines(twice.output) == 1);
+    CHECK(twice.output.find("shares a run's samples") != std::string::npos);
+    CHECK_FALSE(fj::test::file_exists(dir + "/twice.png"));
+
     // Another genome's state, a file that is no state, and two images: exit 2.
     const auto other = flamejit("render " + quoted(genome) + " -o " + quoted(dir + "/x.png") + " --size-scale 2 --resume-state " +
                                 quoted(state));

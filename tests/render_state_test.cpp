@@ -2,8 +2,9 @@
 // Render state (pipeline/render_state.h) on the CPU backend: a saved
 // histogram tone-maps again to the first render's image with new tone
 // values, resumes to a higher quality with fresh streams as close to a direct
-// render as two direct renders are to each other, and refuses other frames
-// and damaged files.
+// render as two direct renders are to each other, sums parts rendered apart
+// into the whole, and refuses other frames, parts that share samples and
+// damaged files.
 #include <doctest/doctest.h>
 
 #include <cstring>
@@ -130,6 +131,7 @@ TEST_CASE("render state: another frame, several passes, and damaged files are re
     CHECK(read.plotted == saved.plotted);
     CHECK(read.bad_values == saved.bad_values);
     CHECK(read.runs == saved.runs);
+    CHECK(read.streams == std::vector<uint64_t>{5});
     CHECK(read.rgba == saved.rgba);
     CHECK(read.counts == saved.counts);
     const std::string bytes = fj::test::read_file(path);
@@ -153,7 +155,98 @@ TEST_CASE("render state: another frame, several passes, and damaged files are re
     damaged(header_with(plotted, "\"plotted\":" + std::to_string(saved.plotted + 1)), "checksum does not match");
     damaged(header_with(plotted, "\"plotted\":-1"), "header is damaged");
     damaged(header_with(plotted, "\"plotted\":1e300"), "header is damaged");
-    damaged(header_with("flamejit-render-state 2", "flamejit-render-state 1"), "earlier flamejit");
+    damaged(header_with("flamejit-render-state 3", "flamejit-render-state 1"), "earlier flamejit");
+    // The runs' seeds are counted in the checksum, and no more of them than runs.
+    const std::string streams = "\"streams\":[5]";
+    damaged(header_with(streams, "\"streams\":[6]"), "checksum does not match");
+    damaged(header_with(streams, "\"streams\":[5,6]"), "header is damaged");
+    damaged(header_with(streams, "\"streams\":[-5]"), "header is damaged");
     CHECK_THROWS_WITH_AS(fj::read_render_state(dir + "/absent.fjstate"), doctest::Contains("cannot open"),
                          fj::InputError);
+}
+
+TEST_CASE("render state: parts rendered apart, each with a seed of its own, sum to the whole image") {
+    const std::string dir = fj::test::scratch_dir("render-state-parts");
+    fj::Renderer renderer = cpu_renderer();
+    fj::Flame flame = state_flame();
+    const fj::PreparedFrame part = fj::prepare_still(flame, renderer.frame_options());
+    fj::RenderState a, b, again;
+    renderer.render(part, 5, nullptr, &a);
+    renderer.render(part, 6, nullptr, &b);
+    renderer.render(part, 5, nullptr, &again);  // a's seed again: a's samples
+    fj::write_render_state(dir + "/a.fjstate", a);
+    fj::write_render_state(dir + "/b.fjstate", b);
+    fj::write_render_state(dir + "/again.fjstate", again);
+
+    const fj::RenderState sum = fj::read_render_states({dir + "/a.fjstate", dir + "/b.fjstate"});
+    CHECK(sum.requested == a.requested + b.requested);
+    CHECK(sum.plotted == a.plotted + b.plotted);
+    CHECK(sum.bad_values == a.bad_values + b.bad_values);
+    CHECK(sum.runs == 2);
+    CHECK(sum.streams == std::vector<uint64_t>{5, 6});
+    size_t unequal = 0;
+    for (size_t i = 0; i < sum.rgba.size(); ++i) unequal += sum.rgba[i] != a.rgba[i] + b.rgba[i];
+    CHECK(unequal == 0);
+
+    // The sum at the parts' total quality iterates nothing, and its image is
+    // as close to a direct render of that quality as two direct renders are;
+    // the sum tone-mapped as if it held one part's samples is not.
+    flame.quality = 20;
+    const fj::PreparedFrame whole = fj::prepare_still(flame, renderer.frame_options());
+    const fj::RenderResult summed = renderer.render(whole, 7, &sum, nullptr);
+    CHECK(summed.stats.samples == 0);
+    CHECK(summed.histogram_samples == a.plotted + b.plotted);
+    const fj::PngImage x = as_png(renderer.render(whole, 11).image, dir + "/x.png");
+    const fj::PngImage y = as_png(renderer.render(whole, 12).image, dir + "/y.png");
+    const double seeds_apart = fj::downsampled_mean_abs_difference(x, y);
+    const double summed_apart = fj::downsampled_mean_abs_difference(x, as_png(summed.image, dir + "/sum.png"));
+    fj::RenderState miscounted = sum;
+    miscounted.plotted = a.plotted;
+    miscounted.requested = a.requested;
+    const double miscounted_apart =
+        fj::downsampled_mean_abs_difference(x, as_png(renderer.render(whole, 7, &miscounted, nullptr).image, dir + "/m.png"));
+    MESSAGE("direct renders differ by " << seeds_apart << ", the sum and direct by " << summed_apart
+                                        << ", the sum counted as one part and direct by " << miscounted_apart);
+    CHECK(summed_apart <= 1.15 * seeds_apart);
+    CHECK(miscounted_apart > 1.5 * seeds_apart);
+
+    // Parts that share a run's streams would count its samples twice.
+    CHECK_THROWS_WITH_AS(fj::read_render_states({dir + "/a.fjstate", dir + "/b.fjstate", dir + "/again.fjstate"}),
+                         doctest::Contains(("again.fjstate: shares a run's samples with " + dir + "/a.fjstate").c_str()),
+                         fj::InputError);
+    // So do a state and one resumed from it.
+    fj::RenderState resumed;
+    renderer.render(whole, 8, &a, &resumed);
+    CHECK(resumed.streams.size() == 2);
+    fj::write_render_state(dir + "/resumed.fjstate", resumed);
+    CHECK_THROWS_WITH_AS(fj::read_render_states({dir + "/resumed.fjstate", dir + "/a.fjstate"}),
+                         doctest::Contains("shares a run's samples"), fj::InputError);
+    // Another frame's part.
+    fj::Flame moved = state_flame();
+    moved.xforms[1].affine.e += 0.01;
+    fj::RenderState other;
+    renderer.render(fj::prepare_still(moved, renderer.frame_options()), 9, nullptr, &other);
+    fj::write_render_state(dir + "/other.fjstate", other);
+    CHECK_THROWS_WITH_AS(fj::read_render_states({dir + "/a.fjstate", dir + "/other.fjstate"}),
+                         doctest::Contains("holds another frame than"), fj::InputError);
+
+    // A state of format 2, which recorded no seeds, resumes alone but is not
+    // summed with others.
+    fj::RenderState unrecorded = a;
+    unrecorded.streams.clear();
+    fj::write_render_state(dir + "/f2.fjstate", unrecorded);
+    std::string text = fj::test::read_file(dir + "/f2.fjstate");
+    for (const auto& [from, to] : {std::pair<std::string, std::string>{"flamejit-render-state 3", "flamejit-render-state 2"},
+                                   {",\"streams\":[]", ""}}) {
+        const size_t at = text.find(from);
+        REQUIRE(at != std::string::npos);
+        text.replace(at, from.size(), to);
+    }
+    fj::test::write_file(dir + "/f2.fjstate", text);
+    const fj::RenderState old = fj::read_render_state(dir + "/f2.fjstate");
+    CHECK(old.runs == 1);
+    CHECK(old.streams.empty());
+    CHECK(old.rgba == a.rgba);
+    CHECK_THROWS_WITH_AS(fj::read_render_states({dir + "/b.fjstate", dir + "/f2.fjstate"}),
+                         doctest::Contains("format 2"), fj::InputError);
 }

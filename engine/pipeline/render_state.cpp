@@ -19,17 +19,19 @@
 namespace fj {
 namespace {
 
-// Format 2: the checksum covers the header's values too (format 1's covered
-// the histogram only, so a damaged count could pass).
-constexpr const char* kMagic = "flamejit-render-state 2";
+// Format 3 records each run's seed; format 2 did not; format 1's checksum
+// covered the histogram only, so a damaged count could pass.
+constexpr const char* kMagic = "flamejit-render-state 3";
+constexpr const char* kFormat2 = "flamejit-render-state 2";
 constexpr const char* kFormat1 = "flamejit-render-state 1";
 
 // Over the header's values (all but the checksum), then the histogram.
 uint32_t crc_of(const RenderState& state, bool counts) {
-    const std::string values = state.identity + "|" + std::to_string(state.hist_width) + "|" +
-                               std::to_string(state.hist_height) + "|" + std::to_string(state.requested) + "|" +
-                               std::to_string(state.plotted) + "|" + std::to_string(state.bad_values) + "|" +
-                               std::to_string(state.runs) + "|" + (counts ? "counts" : "");
+    std::string values = state.identity + "|" + std::to_string(state.hist_width) + "|" +
+                         std::to_string(state.hist_height) + "|" + std::to_string(state.requested) + "|" +
+                         std::to_string(state.plotted) + "|" + std::to_string(state.bad_values) + "|" +
+                         std::to_string(state.runs) + "|" + (counts ? "counts" : "");
+    for (uint64_t seed : state.streams) values.append("|").append(std::to_string(seed));
     uLong crc = crc32(0L, Z_NULL, 0);
     crc = crc32(crc, reinterpret_cast<const Bytef*>(values.data()), static_cast<uInt>(values.size()));
     for (const std::vector<float>* v : {&state.rgba, &state.counts}) {
@@ -71,6 +73,7 @@ void write_render_state(const std::string& path, const RenderState& state) {
                                    {"hist_height", state.hist_height}, {"requested", state.requested},
                                    {"plotted", state.plotted},
                                    {"bad_values", state.bad_values}, {"runs", state.runs},
+                                   {"streams", state.streams},
                                    {"counts", !state.counts.empty()}, {"crc32", crc_of(state, !state.counts.empty())}};
     const std::string temporary = temporary_name_for(path);
     std::string error;
@@ -100,7 +103,8 @@ RenderState read_render_state(const std::string& path) {
     if (!std::getline(in, magic)) throw bad("not a flamejit render state");
     if (magic == kFormat1)
         throw bad("render state of an earlier flamejit (format 1), whose checksum leaves its counts out: save it again");
-    if (magic != kMagic) throw bad("not a flamejit render state");
+    const bool format2 = magic == kFormat2;
+    if (magic != kMagic && !format2) throw bad("not a flamejit render state");
     if (!std::getline(in, line)) throw bad("render state cut short");
     RenderState state;
     bool counts = false;
@@ -118,6 +122,14 @@ RenderState read_render_state(const std::string& path) {
         state.bad_values = h.at("bad_values").get<uint64_t>();
         state.runs = h.at("runs").get<int>();
         counts = h.at("counts").get<bool>();
+        if (!format2) {
+            const nlohmann::json& streams = h.at("streams");
+            if (!streams.is_array() || streams.size() > static_cast<size_t>(state.runs)) throw bad("render state header is damaged");
+            for (const nlohmann::json& seed : streams) {
+                if (!seed.is_number_unsigned()) throw bad("render state header is damaged");
+                state.streams.push_back(seed.get<uint64_t>());
+            }
+        }
         crc = h.at("crc32").get<uint32_t>();
     } catch (const nlohmann::json::exception&) {
         throw bad("render state header is damaged");
@@ -143,6 +155,44 @@ RenderState read_render_state(const std::string& path) {
     if (!in) throw bad("cannot read the render state's histogram");
     if (crc_of(state, counts) != crc) throw bad("render state is damaged (its checksum does not match)");
     return state;
+}
+
+RenderState read_render_states(const std::vector<std::string>& paths) {
+    if (paths.empty()) throw std::logic_error("read_render_states: no files");
+    RenderState sum = read_render_state(paths[0]);
+    if (paths.size() == 1) return sum;
+    const auto check_streams = [](const RenderState& state, const std::string& path) {
+        if (state.streams.size() != static_cast<size_t>(state.runs))
+            throw InputError(path + ": render state of an earlier flamejit (format 2), which did not record its "
+                                    "runs' seeds: it resumes alone, but cannot be summed with others");
+    };
+    check_streams(sum, paths[0]);
+    std::vector<size_t> owner(sum.streams.size(), 0);  // the file of each of sum's streams
+    for (size_t f = 1; f < paths.size(); ++f) {
+        const RenderState part = read_render_state(paths[f]);
+        check_streams(part, paths[f]);
+        if (part.identity != sum.identity || part.hist_width != sum.hist_width ||
+            part.hist_height != sum.hist_height || part.counts.size() != sum.counts.size())
+            throw InputError(paths[f] + ": the render state holds another frame than " + paths[0] +
+                             " (states summed must be of one genome, size and supersample)");
+        for (uint64_t seed : part.streams) {
+            const auto same = std::find(sum.streams.begin(), sum.streams.end(), seed);
+            if (same != sum.streams.end())
+                throw InputError(paths[f] + ": shares a run's samples with " + paths[owner[same - sum.streams.begin()]] +
+                                 " (streams of seed " + std::to_string(seed) +
+                                 "; the same --seed, or resumed from one state): render each part with a seed of "
+                                 "its own");
+        }
+        for (size_t i = 0; i < sum.rgba.size(); ++i) sum.rgba[i] += part.rgba[i];
+        for (size_t i = 0; i < sum.counts.size(); ++i) sum.counts[i] += part.counts[i];
+        sum.requested += part.requested;
+        sum.plotted += part.plotted;
+        sum.bad_values += part.bad_values;
+        sum.runs += part.runs;
+        sum.streams.insert(sum.streams.end(), part.streams.begin(), part.streams.end());
+        owner.resize(sum.streams.size(), f);
+    }
+    return sum;
 }
 
 }  // namespace fj

@@ -7,18 +7,22 @@
 // resumed render needs: the samples asked for and plotted over all runs (a
 // resumed run iterates only what its quality asks beyond the first, and k2
 // is scaled to the second),
-// the bad values, the number of runs (each run draws streams of its own) and
-// the frame's identity: a hash
+// the bad values, the runs that iterated into it (each draws streams of its
+// own, from a seed it records) and the frame's identity: a hash
 // of its histogram's geometry and its packed parameters (camera, xform
 // selection, palette, xforms). So whatever only the post-pass reads (gamma,
 // brightness, vibrancy, background, highlight power, and the filter and
 // estimator where they keep the histogram's size) may change between runs,
 // and nothing that moves or colours a single point may.
 //
-// File: a line "flamejit-render-state 2", a line of JSON (the values above
+// States of one frame rendered apart (other machines, other seeds) add up to
+// one: read_render_states sums them, and refuses parts that share a run's
+// streams, whose samples would count twice.
+//
+// File: a line "flamejit-render-state 3", a line of JSON (the values above
 // and a CRC-32 of them and the data), then the histogram's floats,
 // RGBA per cell and then the counts, in host byte order. Written to a
-// temporary name and renamed.
+// temporary name and renamed. Format 2 (no run seeds) is read too.
 #pragma once
 
 #include <cstdint>
@@ -36,6 +40,9 @@ struct RenderState {
     uint64_t plotted = 0;       // samples plotted (backends plot whole rounds: a few more or less)
     uint64_t bad_values = 0;
     int runs = 0;               // renders that iterated into it
+    // The seed of each run's streams, in order; shorter than runs for a
+    // state that format 2 began, which recorded none.
+    std::vector<uint64_t> streams;
     std::vector<float> rgba;    // hist_width × hist_height × 4
     std::vector<float> counts;  // hist_width × hist_height, or empty
 };
@@ -47,5 +54,12 @@ std::string frame_identity(const PreparedFrame& frame);
 void write_render_state(const std::string& path, const RenderState& state);
 // Throws InputError naming the file when it is not a whole render state.
 RenderState read_render_state(const std::string& path);
+
+// The states of `paths` summed into one (of one path, that state):
+// histograms, samples, bad values, runs and their streams. Throws InputError
+// naming the file that holds another frame than the first, shares a run's
+// streams with one before it (the same seed, or resumed from one state), or,
+// of several, does not record its runs' streams (format 2).
+RenderState read_render_states(const std::vector<std::string>& paths);
 
 }  // namespace fj

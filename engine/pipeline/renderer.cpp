@@ -296,6 +296,8 @@ RenderResult Renderer::render_plan_once(const PreparedFrame& frame, uint64_t see
             save->plotted = held + stats.samples;
             save->bad_values = result.histogram_bad_values;
             save->runs = (resume ? resume->runs : 0) + (stats.samples > 0 ? 1 : 0);
+            save->streams = resume ? resume->streams : std::vector<uint64_t>{};
+            if (stats.samples > 0) save->streams.push_back(req.seed);
         }
         // Iteration is done: a progress display can say the post-pass runs,
         // which may take a while (a wide spatial filter, a large frame).
