@@ -302,6 +302,51 @@ TEST_CASE("cuda host: auto picks the CUDA backend when a device and NVRTC are th
     CHECK(renderer.fallback_reason().empty());
 }
 
+TEST_CASE("cuda host: a driver of an earlier CUDA major version than the build's is no CUDA backend, saying why") {
+    const int major = CUDA_VERSION / 1000;
+    const std::string old = std::to_string((major - 1) * 1000 + 40);  // a driver for CUDA (major - 1).4
+    setenv("FJ_STAND_IN_DRIVER_VERSION", old.c_str(), 1);
+    std::string why_not;
+    CHECK_FALSE(fj::cuda_device_available(&why_not));
+    CHECK_MESSAGE(why_not.find("the NVIDIA driver supports CUDA " + std::to_string(major - 1) + ".4") != std::string::npos,
+                  why_not);
+    CHECK_MESSAGE(why_not.find("needs a driver for CUDA " + std::to_string(major) + " or later") != std::string::npos,
+                  why_not);
+    fj::RenderOptions options;
+    options.backend = fj::BackendChoice::Auto;
+    std::string fell_back;
+    options.on_cpu_fallback = [&](const std::string& why) { fell_back = why; };
+    CHECK(fj::Renderer(options).backend_name() == "cpu");
+    CHECK(fell_back == why_not);
+    options.backend = fj::BackendChoice::Cuda;
+    CHECK_THROWS_WITH(fj::Renderer{options}, doctest::Contains("needs a driver for CUDA"));
+    // The command line: auto renders on the CPU with one line on why; cuda
+    // fails with it; info says it.
+    using fj::test::quoted;
+    const std::string dir = fj::test::scratch_dir("stand-in-old-driver");
+    const std::string render = quoted(fj::test::flamejit_binary()) + " render --size-scale 0.05 --quality 1 -o ";
+    const auto automatic = fj::test::run_command(render + quoted(dir + "/auto.png"));
+    CHECK_MESSAGE(automatic.status == 0, automatic.output);
+    CHECK(automatic.output.find("flamejit: using the CPU backend (the NVIDIA driver supports CUDA") != std::string::npos);
+    CHECK(fj::test::file_exists(dir + "/auto.png"));
+    const auto cuda = fj::test::run_command(render + quoted(dir + "/cuda.png") + " --backend cuda");
+    CHECK(cuda.status == 1);
+    CHECK(std::count(cuda.output.begin(), cuda.output.end(), '\n') == 1);
+    CHECK_MESSAGE(cuda.output.find("needs a driver for CUDA") != std::string::npos, cuda.output);
+    CHECK_FALSE(fj::test::file_exists(dir + "/cuda.png"));
+    const auto info = fj::test::run_command(quoted(fj::test::flamejit_binary()) + " info --json");
+    REQUIRE_MESSAGE(info.status == 0, info.output);
+    const nlohmann::json j = nlohmann::json::parse(info.output);
+    CHECK(j.at("backends").at("cuda").at("available") == false);
+    CHECK(j.at("backends").at("cuda").at("reason").get<std::string>() == why_not);
+
+    // An earlier minor version of the same major runs (minor version
+    // compatibility).
+    setenv("FJ_STAND_IN_DRIVER_VERSION", std::to_string(major * 1000).c_str(), 1);
+    CHECK(fj::cuda_device_available(nullptr));
+    unsetenv("FJ_STAND_IN_DRIVER_VERSION");
+}
+
 TEST_CASE("cuda host: auto renders on the CPU when the device fails before its first frame; cuda fails") {
     if (!fj::test::nvrtc_present()) return;
     ContextMode mode("fail");

@@ -12,6 +12,19 @@ bool cuda_device_available(std::string* why_not) {
         if (why_not) *why_not = reason;
         return false;
     }
+    // The post-pass's runtime and NVRTC's CUBINs come from the toolkit this
+    // build used, which CUDA documents to run on drivers of its major
+    // version or later (minor version compatibility); an older driver would
+    // fail a frame only once its kernel had compiled.
+    int version = 0;
+    if (cuda_driver().cuDriverGetVersion(&version) == CUDA_SUCCESS && version / 1000 < CUDA_VERSION / 1000) {
+        if (why_not)
+            *why_not = "the NVIDIA driver supports CUDA " + std::to_string(version / 1000) + "." +
+                       std::to_string(version % 1000 / 10) + ", and flamejit, built with CUDA " +
+                       std::to_string(CUDA_VERSION / 1000) + "." + std::to_string(CUDA_VERSION % 1000 / 10) +
+                       ", needs a driver for CUDA " + std::to_string(CUDA_VERSION / 1000) + " or later";
+        return false;
+    }
     int count = 0;
     const CUresult result = cuda_driver().cuDeviceGetCount(&count);
     if (result != CUDA_SUCCESS || count == 0) {

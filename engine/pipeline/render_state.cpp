@@ -124,7 +124,8 @@ RenderState read_render_state(const std::string& path) {
         counts = h.at("counts").get<bool>();
         if (!format2) {
             const nlohmann::json& streams = h.at("streams");
-            if (!streams.is_array() || streams.size() > static_cast<size_t>(state.runs)) throw bad("render state header is damaged");
+            if (!streams.is_array() || streams.size() > static_cast<size_t>(state.runs))
+                throw bad("render state header is damaged");
             for (const nlohmann::json& seed : streams) {
                 if (!seed.is_number_unsigned()) throw bad("render state header is damaged");
                 state.streams.push_back(seed.get<uint64_t>());
