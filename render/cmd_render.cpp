@@ -96,13 +96,14 @@ const char* kHelp =
     "%s"
     "%s"
     "  --save-state FILE     also write the histogram, before the post-pass, to FILE: to resume\n"
-    "                        at a higher quality, or to tone-map again, with --resume-state\n"
+    "                        at a higher quality, or to tone-map again, with --resume-state;\n"
+    "                        an image in strips keeps a state per strip in FILE as a folder\n"
     "  --resume-state FILE   start from FILE's histogram (saved from this genome; what only the\n"
     "                        post-pass reads, such as gamma, brightness, vibrancy, background,\n"
     "                        may differ) and iterate only the samples --quality asks beyond its\n"
-    "                        own (none: tone-map only); one image, in one piece. Given again,\n"
-    "                        the states are summed: parts of one image rendered apart (other\n"
-    "                        machines), each with a seed of its own, make the whole\n"
+    "                        own (none: tone-map only); one image (a folder: in its strips).\n"
+    "                        Given again, the states are summed: parts of one image rendered\n"
+    "                        apart (other machines), each with a seed of its own, make the whole\n"
     "  --progressive N       write the image N times as its quality doubles up to --quality's,\n"
     "                        each stage iterating only what it adds (and the state each time,\n"
     "                        with --save-state): watch it converge, stop when it looks done\n"
@@ -320,15 +321,34 @@ int run(const Args& args) {
     if (skip_complete && stages > 1)
         throw UsageError("--resume skips images that read whole, as each --progressive stage's does: resume a "
                          "progressive render with --save-state and --resume-state");
-    if ((with_state || stages > 1) && strip_options.strips > 1)
-        throw UsageError("render state and --progressive take an image in one piece, not in strips");
+    if (stages > 1 && strip_options.strips > 1)
+        throw UsageError("--progressive takes an image in one piece, not in strips");
+    // A state of one piece is a file; the states of an image in strips, one
+    // per strip, are a folder's files (pipeline/render_state.h).
+    const auto is_folder = [](const std::string& path) { return std::filesystem::is_directory(path); };
     if (!save_state.empty()) {
-        check_output("--save-state", save_state);
+        if (!is_folder(save_state)) check_output("--save-state", save_state);
         if (std::filesystem::path(save_state).lexically_normal() == std::filesystem::path(jobs[0].path).lexically_normal())
             throw UsageError("--save-state names the image's own file, " + save_state);
     }
+    // Resumed states say how many strips the image renders in.
+    int state_strips = 1;
+    if (resumes && is_folder(resume_states[0])) state_strips = strip_state_count(resume_states[0]);
+    for (const std::string& path : resume_states) {
+        if (is_folder(path) != is_folder(resume_states[0]))
+            throw UsageError("--resume-state takes state files (images in one piece) or folders of strips' states, "
+                             "not both: " + resume_states[0] + ", " + path);
+        if (state_strips > 1 && strip_state_count(path) != state_strips)
+            throw UsageError("--resume-state: " + resume_states[0] + " holds the image in " +
+                             std::to_string(state_strips) + " strips, " + path + " in " +
+                             std::to_string(strip_state_count(path)));
+    }
+    if (resumes && strip_options.strips > 0 && strip_options.strips != state_strips)
+        throw UsageError("--resume-state: the states hold the image in " + std::to_string(state_strips) +
+                         (state_strips == 1 ? " piece" : " strips") + ", not the " +
+                         std::to_string(strip_options.strips) + " of --strips");
     RenderState resumed;
-    if (resumes) resumed = read_render_states(resume_states);
+    if (resumes && state_strips == 1) resumed = read_render_states(resume_states);
 
     options.on_cpu_fallback = [](const std::string& why) {
         std::fprintf(stderr, "flamejit: using the CPU backend (%s)\n", why.c_str());
@@ -337,11 +357,20 @@ int run(const Args& args) {
     // All flames first, so that a bad one late in a file (or in a later
     // file), or one too large for the memory budget in the strips asked
     // for, leaves no images of those before it, and says nothing else first.
-    const int strips_requested = with_state || stages > 1 ? 1 : strip_options.strips;
+    int strips_requested = resumes ? state_strips : stages > 1 ? 1 : strip_options.strips;
     for (const Job& job : jobs)
         in_flame(*job.input, job.index, [&] {
-            renderer.plan_strips(renderer.check(job.input->flames[job.index]), strips_requested, strip_options.budget);
+            const StripPlan planned = renderer.plan_strips(renderer.check(job.input->flames[job.index]),
+                                                           strips_requested, strip_options.budget);
+            // A state's strips are those planned now, whatever the memory free later.
+            if (with_state) strips_requested = planned.count;
         });
+    if (!save_state.empty() && strips_requested > 1 && std::filesystem::exists(save_state) && !is_folder(save_state))
+        throw UsageError("--save-state: the image renders in " + std::to_string(strips_requested) +
+                         " strips, whose states go in a folder, and " + save_state + " is a file");
+    if (!save_state.empty() && strips_requested == 1 && is_folder(save_state))
+        throw UsageError("--save-state: " + save_state +
+                         " is a folder, for the states of an image in strips, and this image renders in one piece");
     // Images already whole are skipped (--resume); the kernels of the rest
     // compile ahead, several at once, while the first ones render.
     std::vector<char> skipped(jobs.size(), 0);
@@ -447,8 +476,25 @@ int run(const Args& args) {
             progress.done(result);
         } else {
             std::fprintf(stderr, "flamejit render: %s\n", describe_strips(path, strips).c_str());
+            StripStates states;
+            if (resumes)
+                states.load = [&](int i) {
+                    std::vector<std::string> parts;
+                    for (const std::string& folder : resume_states)
+                        parts.push_back(strip_state_path(folder, i, strips.count));
+                    RenderState state = read_render_states(parts);
+                    // Each strip holds all the frame's samples: the first says how many.
+                    if (i == 0) resumed.plotted = state.plotted;
+                    return state;
+                };
+            if (!save_state.empty())
+                states.store = [&](int i, const RenderState& state) {
+                    if (i == 0) prepare_strip_state_folder(save_state, strips.count);
+                    write_render_state(strip_state_path(save_state, i, strips.count), state);
+                };
             StripRender striped = in_flame(input, index, [&] {
-                return render_strips_to_file(renderer, frame, options.seed, strips, path, png, format.linear, comments, report);
+                return render_strips_to_file(renderer, frame, options.seed, strips, path, png, format.linear, comments,
+                                             report, states);
             });
             result = std::move(striped.result);
             iterated = striped.iterated;

@@ -11,13 +11,17 @@ namespace fj::cli {
 StripRender render_strips_to_file(Renderer& renderer, const PreparedFrame& frame, uint64_t seed,
                                   const StripPlan& strips, const std::string& path, const ImageOptions& png, bool linear,
                                   const std::function<void(ImageOptions&, const RenderResult&)>& comments,
-                                  const ProgressFn& progress) {
+                                  const ProgressFn& progress, const StripStates& states) {
     const auto start = std::chrono::steady_clock::now();
     const std::unique_ptr<ImageStream> out = open_image_stream(path, frame.plan.width, frame.plan.height, png, linear);
     StripRender total;
     for (int i = 0; i < strips.count; ++i) {
         if (progress) renderer.set_progress([progress, i, n = strips.count](double f) { progress((i + f) / n); });
-        RenderResult strip = renderer.render_strip(frame, seed, strips, i);
+        RenderState resumed, saved;
+        if (states.load) resumed = states.load(i);
+        RenderResult strip = renderer.render_strip(frame, seed, strips, i, states.load ? &resumed : nullptr,
+                                                   states.store ? &saved : nullptr);
+        if (states.store) states.store(i, saved);
         out->write_rows(strip.image);
         total.iterated += strip.stats.samples;
         if (i == 0) {

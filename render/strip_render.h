@@ -11,6 +11,7 @@
 #include <string>
 
 #include "image/png_io.h"
+#include "pipeline/render_state.h"
 #include "pipeline/renderer.h"
 
 namespace fj::cli {
@@ -22,13 +23,21 @@ struct StripRender {
     uint64_t iterated = 0;   // samples of all strips together
 };
 
+// Render state strip by strip (pipeline/render_state.h): `load` gives strip
+// i's state to resume from, `store` keeps the state strip i ends with; each
+// may be empty.
+struct StripStates {
+    std::function<RenderState(int strip)> load;
+    std::function<void(int strip, const RenderState&)> store;
+};
+
 // Renders `frame` in `strips` into `path` (png.bits, png.transparent;
 // `linear`: an EXR of PostPlan::linear values); `comments` then fills the
 // image's text from the result. `progress` sees the fraction of all strips.
 StripRender render_strips_to_file(Renderer& renderer, const PreparedFrame& frame, uint64_t seed,
                                   const StripPlan& strips, const std::string& path, const ImageOptions& png, bool linear,
                                   const std::function<void(ImageOptions&, const RenderResult&)>& comments,
-                                  const ProgressFn& progress);
+                                  const ProgressFn& progress, const StripStates& states = {});
 
 // "out.png: 3 strips of 1200 rows, 5.1 GiB each (budget 6.0 GiB)", for stderr.
 std::string describe_strips(const std::string& path, const StripPlan& strips);

@@ -381,6 +381,59 @@ TEST_CASE("cli batch: --save-state and --resume-state carry a histogram to a hig
         CHECK(flamejit("render " + quoted(genome) + " -o " + quoted(dir + "/bad.png") + " " + bad).status == 2);
 }
 
+TEST_CASE("cli batch: an image in strips keeps its strips' states in a folder, to tone-map again, resume or sum") {
+    const std::string dir = fj::test::scratch_dir("state-strips");
+    const std::string genome = dir + "/g.flam3", toned = dir + "/toned.flam3", states = dir + "/states";
+    fj::test::write_file(genome, kGenome);
+    fj::test::write_file(toned, fj::test::set_flame_attribute(kGenome, "gamma", "2"));
+    const auto first = flamejit("render " + quoted(genome) + " -o " + quoted(dir + "/first.png") +
+                                " --quality 5 --strips 3 --save-state " + quoted(states));
+    REQUIRE_MESSAGE(first.status == 0, first.output);
+    for (int k = 1; k <= 3; ++k)
+        CHECK(fj::test::file_exists(states + "/strip-" + std::to_string(k) + "-of-3.fjstate"));
+
+    // New tone values: the strips' states tone-map to a direct render in
+    // strips with them (same seed), iterating nothing; the strips come from
+    // the folder, not from --strips.
+    const auto again = flamejit("render " + quoted(toned) + " -o " + quoted(dir + "/again.png") +
+                                " --quality 5 --resume-state " + quoted(states));
+    REQUIRE_MESSAGE(again.status == 0, again.output);
+    CHECK(again.output.find(": 0 samples in") != std::string::npos);
+    CHECK(again.output.find(", 3 strips") != std::string::npos);
+    const auto direct = flamejit("render " + quoted(toned) + " -o " + quoted(dir + "/direct.png") + " --quality 5 --strips 3");
+    REQUIRE_MESSAGE(direct.status == 0, direct.output);
+    CHECK(fj::read_png(dir + "/again.png").rgba == fj::read_png(dir + "/direct.png").rgba);
+
+    // Another seed's strips sum with them: quality 10, nothing iterated.
+    const auto part = run_command(quoted(fj::test::flamejit_binary()) + " render " + quoted(genome) + " -o " +
+                                  quoted(dir + "/part.png") + " --backend cpu --seed 4 --quality 5 --strips 3 " +
+                                  "--save-state " + quoted(dir + "/part"));
+    REQUIRE_MESSAGE(part.status == 0, part.output);
+    const auto summed = flamejit("render " + quoted(genome) + " -o " + quoted(dir + "/summed.png") +
+                                 " --quality 10 --resume-state " + quoted(states) + " --resume-state " +
+                                 quoted(dir + "/part") + " --save-state " + quoted(dir + "/summed"));
+    REQUIRE_MESSAGE(summed.status == 0, summed.output);
+    CHECK(summed.output.find(": 0 samples in") != std::string::npos);
+    const fj::RenderState sum = fj::read_render_state(dir + "/summed/strip-2-of-3.fjstate");
+    CHECK(sum.runs == 2);
+    CHECK(sum.plotted == fj::read_render_state(states + "/strip-2-of-3.fjstate").plotted +
+                             fj::read_render_state(dir + "/part/strip-2-of-3.fjstate").plotted);
+
+    // Other strips, state files mixed with folders, and a folder's name for
+    // an image in one piece (or a file's for strips): exit 2, one line, no image.
+    for (const std::string& bad : {"--resume-state " + quoted(states) + " --strips 2",
+                                   "--resume-state " + quoted(states) + " --resume-state " + quoted(dir + "/s.fjstate"),
+                                   "--strips 1 --save-state " + quoted(states),
+                                   "--strips 2 --save-state " + quoted(genome)}) {
+        CAPTURE(bad);
+        fj::test::write_file(dir + "/s.fjstate", "x");
+        const auto refused = flamejit("render " + quoted(genome) + " -o " + quoted(dir + "/bad.png") + " " + bad);
+        CHECK(refused.status == 2);
+        CHECK(lines(refused.output) == 1);
+        CHECK_FALSE(fj::test::file_exists(dir + "/bad.png"));
+    }
+}
+
 TEST_CASE("cli batch: render --resume skips the images a run already finished, and renders the rest") {
     const std::string dir = fj::test::scratch_dir("resume");
     fj::test::write_file(dir + "/a.flam3", kGenome);

@@ -7,7 +7,9 @@
 // damaged files.
 #include <doctest/doctest.h>
 
+#include <cstdio>
 #include <cstring>
+#include <filesystem>
 #include <fstream>
 #include <string>
 #include <vector>
@@ -249,4 +251,77 @@ TEST_CASE("render state: parts rendered apart, each with a seed of its own, sum 
     CHECK(old.rgba == a.rgba);
     CHECK_THROWS_WITH_AS(fj::read_render_states({dir + "/b.fjstate", dir + "/f2.fjstate"}),
                          doctest::Contains("format 2"), fj::InputError);
+}
+
+TEST_CASE("render state: an image in strips keeps a state per strip, each resumed as its strip of the whole") {
+    const std::string dir = fj::test::scratch_dir("render-state-strips");
+    fj::Renderer renderer = cpu_renderer();
+    fj::Flame flame = state_flame();
+    const fj::PreparedFrame frame = fj::prepare_still(flame, renderer.frame_options());
+    const fj::StripPlan strips = renderer.plan_strips(frame, 3, 0);
+    REQUIRE(strips.count == 3);
+    // The image of strips whose states are saved, or resumed from `from`.
+    const auto striped = [&](const fj::PreparedFrame& f, uint64_t seed, std::vector<fj::RenderState>* from,
+                             std::vector<fj::RenderState>* to) {
+        fj::ImageF image;
+        if (to) to->resize(strips.count);
+        for (int i = 0; i < strips.count; ++i) {
+            const fj::RenderResult strip = renderer.render_strip(f, seed, strips, i, from ? &(*from)[i] : nullptr,
+                                                                 to ? &(*to)[i] : nullptr);
+            image.width = strip.image.width;
+            image.height += strip.image.height;
+            image.rgba.insert(image.rgba.end(), strip.image.rgba.begin(), strip.image.rgba.end());
+        }
+        return image;
+    };
+    std::vector<fj::RenderState> saved;
+    striped(frame, 3, nullptr, &saved);
+    // Each strip's state is its own: another strip's is refused.
+    CHECK(saved[0].identity != saved[1].identity);
+    CHECK(saved[0].plotted == saved[2].plotted);
+    CHECK_THROWS_WITH_AS(renderer.render_strip(frame, 3, strips, 1, &saved[0], nullptr),
+                         doctest::Contains("holds another frame"), fj::InputError);
+    // Nor is the whole frame's a strip's.
+    fj::RenderState whole;
+    renderer.render(frame, 3, nullptr, &whole);
+    CHECK(whole.identity != saved[0].identity);
+
+    // New tone values: the states tone-map to the direct striped render, bit for bit.
+    flame.gamma = 2.2;
+    flame.brightness = 7;
+    const fj::PreparedFrame toned = fj::prepare_still(flame, renderer.frame_options());
+    const fj::ImageF again = striped(toned, 99, &saved, nullptr);
+    const fj::ImageF direct = striped(toned, 3, nullptr, nullptr);
+    REQUIRE(again.rgba.size() == direct.rgba.size());
+    CHECK(std::memcmp(again.rgba.data(), direct.rgba.data(), direct.rgba.size() * sizeof(float)) == 0);
+
+    // Resumed to four times the quality: as close to a direct render as two
+    // direct renders are.
+    flame.quality = 40;
+    const fj::PreparedFrame higher = fj::prepare_still(flame, renderer.frame_options());
+    const fj::PngImage resumed = as_png(striped(higher, 5, &saved, nullptr), dir + "/resumed.png");
+    const fj::PngImage a = as_png(renderer.render(higher, 11).image, dir + "/a.png");
+    const fj::PngImage b = as_png(renderer.render(higher, 12).image, dir + "/b.png");
+    const double seeds_apart = fj::downsampled_mean_abs_difference(a, b);
+    const double resumed_apart = fj::downsampled_mean_abs_difference(a, resumed);
+    MESSAGE("direct renders differ by " << seeds_apart << ", resumed strips and direct by " << resumed_apart);
+    CHECK(resumed_apart <= 1.25 * seeds_apart);
+}
+
+TEST_CASE("render state: a folder of strips' states is strip-1-of-N to strip-N-of-N, and readied for another N") {
+    const std::string dir = fj::test::scratch_dir("render-state-folder");
+    CHECK(fj::strip_state_path(dir, 0, 3) == dir + "/strip-1-of-3.fjstate");
+    CHECK_THROWS_WITH_AS(fj::strip_state_count(dir), doctest::Contains("holds no render state"), fj::InputError);
+    for (int i = 0; i < 3; ++i) fj::test::write_file(fj::strip_state_path(dir, i, 3), "x");
+    fj::test::write_file(dir + "/notes.txt", "x");
+    CHECK(fj::strip_state_count(dir) == 3);
+    fj::test::write_file(fj::strip_state_path(dir, 0, 2), "x");  // another count beside them
+    CHECK_THROWS_WITH_AS(fj::strip_state_count(dir), doctest::Contains("of one N"), fj::InputError);
+    fj::prepare_strip_state_folder(dir, 3);  // the other count's go; the rest stay
+    CHECK(fj::strip_state_count(dir) == 3);
+    CHECK(fj::test::file_exists(dir + "/notes.txt"));
+    std::remove(fj::strip_state_path(dir, 1, 3).c_str());  // one missing
+    CHECK_THROWS_WITH_AS(fj::strip_state_count(dir), doctest::Contains("of one N"), fj::InputError);
+    fj::prepare_strip_state_folder(dir + "/new", 2);
+    CHECK(std::filesystem::is_directory(dir + "/new"));
 }

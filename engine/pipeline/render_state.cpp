@@ -6,9 +6,12 @@
 
 #include <algorithm>
 #include <cerrno>
+#include <cstdio>
 #include <cstring>
+#include <filesystem>
 #include <fstream>
 #include <limits>
+#include <map>
 
 #include <nlohmann/json.hpp>
 
@@ -49,17 +52,19 @@ uint32_t crc_of(const RenderState& state, bool counts) {
 
 }  // namespace
 
-std::string frame_identity(const PreparedFrame& frame) {
+std::string frame_identity(const PreparedFrame& frame, const FramePlan& p) {
     if (frame.passes.size() != 1 || frame.samples.size() != 1)
         throw InputError("render state holds frames of one pass and one time sample (this one: passes " +
                          std::to_string(frame.passes.size()) + ", time samples " +
                          std::to_string(frame.samples.size()) + ")");
-    const FramePlan& p = frame.plan;
-    if (p.height != p.frame_height || p.hist_row0 != 0) throw InputError("render state holds whole frames, not strips");
+    if (frame.plan.height != frame.plan.frame_height) throw InputError("render state holds whole frames, not fields");
     Fnv128 hash;
     hash.add_field("flamejit render state identity");
     for (int v : {p.width, p.height, p.supersample, p.hist_width, p.hist_height, int(frame.key.density_count)})
         hash.add(&v, sizeof v);
+    // A strip's rows too (a whole frame's identity is as it was before strips had states).
+    if (p.height != p.frame_height)
+        for (int v : {p.first_row, p.frame_height, p.hist_row0}) hash.add(&v, sizeof v);
     const std::vector<float>& params = frame.samples[0].params;
     hash.add(params.data(), params.size() * sizeof(float));
     return hex128(hash.hi(), hash.lo());
@@ -156,6 +161,51 @@ RenderState read_render_state(const std::string& path) {
     if (!in) throw bad("cannot read the render state's histogram");
     if (crc_of(state, counts) != crc) throw bad("render state is damaged (its checksum does not match)");
     return state;
+}
+
+std::string strip_state_path(const std::string& folder, int index, int count) {
+    return (std::filesystem::path(folder) /
+            ("strip-" + std::to_string(index + 1) + "-of-" + std::to_string(count) + ".fjstate"))
+        .string();
+}
+
+namespace {
+
+// The strip states in `folder`: (N, K) of each strip-K-of-N.fjstate, with its path.
+std::map<std::pair<int, int>, std::filesystem::path> strip_states_in(const std::string& folder) {
+    std::map<std::pair<int, int>, std::filesystem::path> found;
+    std::error_code error;
+    for (const auto& entry : std::filesystem::directory_iterator(folder, error)) {
+        int k = 0, n = 0, end = 0;
+        const std::string name = entry.path().filename().string();
+        if (std::sscanf(name.c_str(), "strip-%d-of-%d.fjstate%n", &k, &n, &end) == 2 &&
+            end == static_cast<int>(name.size()))
+            found[{n, k}] = entry.path();
+    }
+    if (error) throw InputError(folder + ": cannot read the folder: " + error.message());
+    return found;
+}
+
+}  // namespace
+
+void prepare_strip_state_folder(const std::string& folder, int count) {
+    std::error_code error;
+    std::filesystem::create_directory(folder, error);
+    if (error) throw std::runtime_error("cannot make the folder " + folder + ": " + error.message());
+    for (const auto& [nk, path] : strip_states_in(folder))
+        if (nk.first != count) std::filesystem::remove(path, error);
+}
+
+int strip_state_count(const std::string& folder) {
+    const auto found = strip_states_in(folder);
+    if (found.empty()) throw InputError(folder + ": holds no render state (strip-K-of-N.fjstate)");
+    const int n = found.begin()->first.first;
+    bool whole = n >= 1 && found.size() == static_cast<size_t>(n);
+    for (int k = 1; whole && k <= n; ++k) whole = found.count({n, k}) == 1;
+    if (!whole)
+        throw InputError(folder + ": the strips' render states are not strip-1-of-N.fjstate to strip-N-of-N.fjstate of "
+                                  "one N");
+    return n;
 }
 
 RenderState read_render_states(const std::vector<std::string>& paths) {

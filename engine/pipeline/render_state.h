@@ -47,13 +47,25 @@ struct RenderState {
     std::vector<float> counts;  // hist_width × hist_height, or empty
 };
 
-// What a state must match to be resumed by `frame`. Throws InputError for
-// frames a state cannot hold: several passes or time samples, or a strip.
-std::string frame_identity(const PreparedFrame& frame);
+// What a state must match to be resumed by `frame` rendered into `plan`
+// (the frame's own plan, or a strip's: band_plan). Throws InputError for
+// frames a state cannot hold: several passes or time samples, or a field.
+std::string frame_identity(const PreparedFrame& frame, const FramePlan& plan);
 
 void write_render_state(const std::string& path, const RenderState& state);
 // Throws InputError naming the file when it is not a whole render state.
 RenderState read_render_state(const std::string& path);
+
+// A frame rendered in strips keeps a state per strip in one folder:
+// FOLDER/strip-K-of-N.fjstate, K from 1 to N.
+std::string strip_state_path(const std::string& folder, int index, int count);
+// N of the folder's strip states. Throws InputError naming the folder when it
+// holds none, or not each strip of one count once.
+int strip_state_count(const std::string& folder);
+
+// Makes `folder` (in a folder that exists) ready for the states of `count`
+// strips: strip states of another count in it, an earlier render's, go.
+void prepare_strip_state_folder(const std::string& folder, int count);
 
 // The states of `paths` summed into one (of one path, that state):
 // histograms, samples, bad values, runs and their streams. Throws InputError

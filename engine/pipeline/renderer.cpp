@@ -195,11 +195,12 @@ StripPlan Renderer::plan_strips(const PreparedFrame& frame, int requested, doubl
                            [&](const FramePlan& plan) { return backend_->frame_bytes(plan, counts); });
 }
 
-RenderResult Renderer::render_strip(const PreparedFrame& frame, uint64_t seed, const StripPlan& strips, int index) {
-    if (strips.count == 1) return render(frame, seed);
+RenderResult Renderer::render_strip(const PreparedFrame& frame, uint64_t seed, const StripPlan& strips, int index,
+                                    const RenderState* resume, RenderState* save) {
+    if (strips.count == 1) return render(frame, seed, resume, save);
     if (index < 0 || index >= strips.count) throw std::logic_error("render_strip: no such strip");
-    return render_plan(frame, seed,
-                       band_plan(frame.plan, strips.first_row(index), strips.rows_of(index)));
+    return render_plan(frame, seed, band_plan(frame.plan, strips.first_row(index), strips.rows_of(index)), resume,
+                       save);
 }
 
 RenderResult Renderer::render_plan(const PreparedFrame& frame, uint64_t seed, const FramePlan& plan,
@@ -213,7 +214,7 @@ RenderResult Renderer::render_plan_once(const PreparedFrame& frame, uint64_t see
                                         const RenderState* resume, RenderState* save) {
     const auto t0 = std::chrono::steady_clock::now();
     std::string identity;
-    if (resume || save) identity = frame_identity(frame);
+    if (resume || save) identity = frame_identity(frame, plan);
     if (resume && resume->identity != identity)
         throw InputError("the render state holds another frame: xforms, palette, camera, size, supersample or the "
                          "histogram's margin (filter and estimator radius) differ (the post-pass's other settings "

@@ -107,8 +107,10 @@ public:
     StripPlan plan_strips(const PreparedFrame& frame, int requested, double budget);
     // Strip `index` of `strips`: the strip's rows of the frame's image, as
     // render(frame, seed) makes them. The progress callback sees each
-    // strip's fraction.
-    RenderResult render_strip(const PreparedFrame& frame, uint64_t seed, const StripPlan& strips, int index);
+    // strip's fraction. `resume` and `save` as for render, with states of
+    // this strip.
+    RenderResult render_strip(const PreparedFrame& frame, uint64_t seed, const StripPlan& strips, int index,
+                              const RenderState* resume = nullptr, RenderState* save = nullptr);
     // Builds, on the calling thread, the kernel of a frame this renderer
     // will render later, for every device it renders on, so that the frame
     // finds it built (pipeline/compile_ahead.h). Thread-safe. Returns false,
