@@ -347,8 +347,17 @@ int run(const Args& args) {
         throw UsageError("--resume-state: the states hold the image in " + std::to_string(state_strips) +
                          (state_strips == 1 ? " piece" : " strips") + ", not the " +
                          std::to_string(strip_options.strips) + " of --strips");
+    // Each strip's states are read when the strip comes; their headers are
+    // checked now, before any work.
+    const auto strip_parts = [&](int strip) {
+        std::vector<std::string> parts;
+        for (const std::string& folder : resume_states) parts.push_back(strip_state_path(folder, strip, state_strips));
+        return parts;
+    };
     RenderState resumed;
     if (resumes && state_strips == 1) resumed = read_render_states(resume_states);
+    for (int strip = 0; resumes && state_strips > 1 && strip < state_strips; ++strip)
+        read_render_states(strip_parts(strip), false);
 
     options.on_cpu_fallback = [](const std::string& why) {
         std::fprintf(stderr, "flamejit: using the CPU backend (%s)\n", why.c_str());
@@ -479,10 +488,7 @@ int run(const Args& args) {
             StripStates states;
             if (resumes)
                 states.load = [&](int i) {
-                    std::vector<std::string> parts;
-                    for (const std::string& folder : resume_states)
-                        parts.push_back(strip_state_path(folder, i, strips.count));
-                    RenderState state = read_render_states(parts);
+                    RenderState state = read_render_states(strip_parts(i));
                     // Each strip holds all the frame's samples: the first says how many.
                     if (i == 0) resumed.plotted = state.plotted;
                     return state;

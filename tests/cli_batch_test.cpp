@@ -419,6 +419,20 @@ TEST_CASE("cli batch: an image in strips keeps its strips' states in a folder, t
     CHECK(sum.plotted == fj::read_render_state(states + "/strip-2-of-3.fjstate").plotted +
                              fj::read_render_state(dir + "/part/strip-2-of-3.fjstate").plotted);
 
+    // A later strip's state cut short is found before the first strip renders.
+    std::filesystem::create_directory(dir + "/cut");
+    for (int k = 1; k <= 3; ++k) {
+        const std::string name = "/strip-" + std::to_string(k) + "-of-3.fjstate";
+        const std::string bytes = fj::test::read_file(states + name);
+        fj::test::write_file(dir + "/cut" + name, k == 3 ? bytes.substr(0, bytes.size() - 4) : bytes);
+    }
+    const auto cut = flamejit("render " + quoted(toned) + " -o " + quoted(dir + "/cut.png") + " --quality 5 --resume-state " +
+                              quoted(dir + "/cut") + " --progress json");
+    CHECK(cut.status == 2);
+    CHECK_MESSAGE(cut.output.find("strip-3-of-3.fjstate: render state cut short") != std::string::npos, cut.output);
+    CHECK(cut.output.find("\"stage\"") == std::string::npos);  // nothing iterated
+    CHECK_FALSE(fj::test::file_exists(dir + "/cut.png"));
+
     // Other strips, state files mixed with folders, and a folder's name for
     // an image in one piece (or a file's for strips): exit 2, one line, no image.
     for (const std::string& bad : {"--resume-state " + quoted(states) + " --strips 2",

@@ -145,6 +145,15 @@ TEST_CASE("render state: another frame, several passes, and damaged files are re
     flipped[flipped.size() - 3] ^= 0x40;
     damaged(flipped, "checksum does not match");
     damaged(bytes.substr(0, bytes.size() - 8), "cut short");
+    // The header alone: the file's length is checked against it, the data's checksum is not.
+    const fj::RenderState header = fj::read_render_state(path, false);
+    CHECK(header.plotted == saved.plotted);
+    CHECK(header.rgba.empty());
+    fj::test::write_file(dir + "/bad.fjstate", flipped);
+    CHECK_NOTHROW(fj::read_render_state(dir + "/bad.fjstate", false));
+    fj::test::write_file(dir + "/bad.fjstate", bytes.substr(0, bytes.size() - 8));
+    CHECK_THROWS_WITH_AS(fj::read_render_state(dir + "/bad.fjstate", false), doctest::Contains("cut short"),
+                         fj::InputError);
     damaged("P\x89NG" + bytes.substr(4), "not a flamejit render state");
     // A count in the header changed: to another count, or to no count.
     const auto header_with = [&](const std::string& from, const std::string& to) {

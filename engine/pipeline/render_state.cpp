@@ -100,7 +100,7 @@ void write_render_state(const std::string& path, const RenderState& state) {
     commit_temporary(temporary, path, error);
 }
 
-RenderState read_render_state(const std::string& path) {
+RenderState read_render_state(const std::string& path, bool histogram) {
     auto bad = [&](const std::string& why) { return InputError(path + ": " + why); };
     std::ifstream in(path, std::ios::binary);
     if (!in) throw bad(std::string("cannot open: ") + std::strerror(errno));
@@ -150,6 +150,7 @@ RenderState read_render_state(const std::string& path) {
     in.seekg(0, std::ios::end);
     const auto expected = static_cast<std::streamoff>(cells * (counts ? 5 : 4) * sizeof(float));
     if (in.tellg() - data != expected) throw bad("render state cut short or too long for its histogram");
+    if (!histogram) return state;
     in.seekg(data);
     state.rgba.resize(4 * cells);
     in.read(reinterpret_cast<char*>(state.rgba.data()), static_cast<std::streamsize>(state.rgba.size() * sizeof(float)));
@@ -208,9 +209,9 @@ int strip_state_count(const std::string& folder) {
     return n;
 }
 
-RenderState read_render_states(const std::vector<std::string>& paths) {
+RenderState read_render_states(const std::vector<std::string>& paths, bool histograms) {
     if (paths.empty()) throw std::logic_error("read_render_states: no files");
-    RenderState sum = read_render_state(paths[0]);
+    RenderState sum = read_render_state(paths[0], histograms);
     if (paths.size() == 1) return sum;
     const auto check_streams = [](const RenderState& state, const std::string& path) {
         if (state.streams.size() != static_cast<size_t>(state.runs))
@@ -220,7 +221,7 @@ RenderState read_render_states(const std::vector<std::string>& paths) {
     check_streams(sum, paths[0]);
     std::vector<size_t> owner(sum.streams.size(), 0);  // the file of each of sum's streams
     for (size_t f = 1; f < paths.size(); ++f) {
-        const RenderState part = read_render_state(paths[f]);
+        const RenderState part = read_render_state(paths[f], histograms);
         check_streams(part, paths[f]);
         if (part.identity != sum.identity || part.hist_width != sum.hist_width ||
             part.hist_height != sum.hist_height || part.counts.size() != sum.counts.size())

@@ -54,7 +54,9 @@ std::string frame_identity(const PreparedFrame& frame, const FramePlan& plan);
 
 void write_render_state(const std::string& path, const RenderState& state);
 // Throws InputError naming the file when it is not a whole render state.
-RenderState read_render_state(const std::string& path);
+// Without `histogram`, only the header, and the file's length against it:
+// no histogram read, no checksum.
+RenderState read_render_state(const std::string& path, bool histogram = true);
 
 // A frame rendered in strips keeps a state per strip in one folder:
 // FOLDER/strip-K-of-N.fjstate, K from 1 to N.
@@ -71,7 +73,8 @@ void prepare_strip_state_folder(const std::string& folder, int count);
 // histograms, samples, bad values, runs and their streams. Throws InputError
 // naming the file that holds another frame than the first, shares a run's
 // streams with one before it (the same seed, or resumed from one state), or,
-// of several, does not record its runs' streams (format 2).
-RenderState read_render_states(const std::vector<std::string>& paths);
+// of several, does not record its runs' streams (format 2). Without
+// `histograms`, the same from the headers (read_render_state).
+RenderState read_render_states(const std::vector<std::string>& paths, bool histograms = true);
 
 }  // namespace fj
