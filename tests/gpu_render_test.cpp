@@ -191,6 +191,38 @@ TEST_CASE("gpu: a render state saved on CUDA tone-maps again to a direct render'
     CHECK(resumed_apart <= 1.25 * seeds);
 }
 
+TEST_CASE("gpu: a CUDA part and a CPU part of one image sum to the whole; CUDA strips keep their states") {
+    if (!fj::test::cuda_devices_present()) return;
+    const std::string dir = fj::test::scratch_dir("gpu-state-parts");
+    const std::string xml = fj::test::reduced_genome(fj::test::read_file(fj::test::source_path("genomes/default.flam3")),
+                                                     0.25, 10);
+    fj::test::write_file(dir + "/g.flam3", xml);
+    fj::test::write_file(dir + "/toned.flam3", fj::test::set_flame_attribute(xml, "gamma", "2.5"));
+    auto render = [&](const std::string& genome, const std::string& out, const std::string& more) {
+        const auto r = run_command(quoted(fj::test::flamejit_binary()) + " render " + quoted(dir + "/" + genome) +
+                                   " -o " + quoted(dir + "/" + out) + " --backend cuda --seed 6 " + more);
+        REQUIRE_MESSAGE(r.status == 0, r.output);
+        return fj::read_png(dir + "/" + out);
+    };
+    // Hits add the same amounts on either backend, so their states sum (the
+    // parts' seeds are neither direct render's).
+    render("g.flam3", "cuda.png", "--seed 3 --save-state " + quoted(dir + "/cuda.fjstate"));
+    render("g.flam3", "cpu.png", "--backend cpu --seed 4 --save-state " + quoted(dir + "/cpu.fjstate"));
+    const auto summed = render("g.flam3", "summed.png", "--quality 20 --resume-state " + quoted(dir + "/cuda.fjstate") +
+                                                            " --resume-state " + quoted(dir + "/cpu.fjstate"));
+    const auto a = render("g.flam3", "a.png", "--quality 20");
+    const auto b = render("g.flam3", "b.png", "--quality 20 --seed 8");
+    const double seeds = fj::downsampled_mean_abs_difference(a, b), summed_apart = fj::downsampled_mean_abs_difference(a, summed);
+    MESSAGE("direct renders differ by " << seeds << ", the summed parts and direct by " << summed_apart);
+    CHECK(summed_apart <= 1.25 * seeds);
+
+    // In strips: their states tone-map again to a direct render in strips.
+    render("g.flam3", "strips.png", "--strips 3 --save-state " + quoted(dir + "/strips"));
+    const auto again = render("toned.flam3", "again.png", "--resume-state " + quoted(dir + "/strips"));
+    const auto direct = render("toned.flam3", "direct.png", "--strips 3");
+    CHECK(sample_difference(again, direct).beyond_one == 0);
+}
+
 TEST_CASE("gpu: an image rendered on several devices is one device's image of as many samples") {
     if (!fj::test::cuda_devices_present(2)) return;
     const std::string dir = fj::test::scratch_dir("gpu-devices");
