@@ -367,10 +367,11 @@ int run(const Args& args) {
     // file), or one too large for the memory budget in the strips asked
     // for, leaves no images of those before it, and says nothing else first.
     int strips_requested = resumes ? state_strips : stages > 1 ? 1 : strip_options.strips;
+    const int state_copies = (resumes ? 1 : 0) + (save_state.empty() ? 0 : 1);
     for (const Job& job : jobs)
         in_flame(*job.input, job.index, [&] {
             const StripPlan planned = renderer.plan_strips(renderer.check(job.input->flames[job.index]),
-                                                           strips_requested, strip_options.budget);
+                                                           strips_requested, strip_options.budget, state_copies);
             // A state's strips are those planned now, whatever the memory free later.
             if (with_state) strips_requested = planned.count;
         });
@@ -416,7 +417,7 @@ int run(const Args& args) {
         const PreparedFrame frame = in_flame(input, index, [&] { return prepare_still(flame, renderer.frame_options()); });
         warn_point_grid("render", path, frame);
         const StripPlan strips = in_flame(input, index, [&] {
-            return renderer.plan_strips(frame, strips_requested, strip_options.budget);
+            return renderer.plan_strips(frame, strips_requested, strip_options.budget, state_copies);
         });
         ImageOptions png;
         png.bits = format.bits;

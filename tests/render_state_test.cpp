@@ -317,6 +317,21 @@ TEST_CASE("render state: an image in strips keeps a state per strip, each resume
     CHECK(resumed_apart <= 1.25 * seeds_apart);
 }
 
+TEST_CASE("render state: on the CPU backend, strips are planned with room for a strip's states beside it") {
+    fj::Renderer renderer = cpu_renderer();
+    const fj::PreparedFrame frame = fj::prepare_still(state_flame(), renderer.frame_options());
+    const fj::StripPlan whole = renderer.plan_strips(frame, 0, 1e12);
+    REQUIRE(whole.count == 1);
+    // A budget the frame fits in alone, but not with a resumed and a saved
+    // state of 16 bytes a cell each.
+    const double budget = whole.bytes + 16.0 * whole.cells;
+    CHECK(renderer.plan_strips(frame, 0, budget).count == 1);
+    const fj::StripPlan with_states = renderer.plan_strips(frame, 0, budget, 2);
+    CHECK(with_states.count > 1);
+    CHECK(with_states.bytes <= budget);
+    CHECK(with_states.bytes >= renderer.plan_strips(frame, with_states.count, budget).bytes + 32.0 * with_states.cells);
+}
+
 TEST_CASE("render state: a folder of strips' states is strip-1-of-N to strip-N-of-N, and readied for another N") {
     const std::string dir = fj::test::scratch_dir("render-state-folder");
     CHECK(fj::strip_state_path(dir, 0, 3) == dir + "/strip-1-of-3.fjstate");

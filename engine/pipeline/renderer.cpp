@@ -181,7 +181,7 @@ RenderResult Renderer::render(const PreparedFrame& frame, uint64_t seed, const R
     return render_plan(frame, seed, frame.plan, resume, save);
 }
 
-StripPlan Renderer::plan_strips(const PreparedFrame& frame, int requested, double budget) {
+StripPlan Renderer::plan_strips(const PreparedFrame& frame, int requested, double budget, int state_copies) {
     if (budget <= 0) {
         // Every device holds the whole histogram of a strip.
         budget = 0.9 * falling_back([&] {
@@ -191,8 +191,12 @@ StripPlan Renderer::plan_strips(const PreparedFrame& frame, int requested, doubl
         });
     }
     const bool counts = frame.key.density_count;
-    return fj::plan_strips(frame.plan, requested, budget,
-                           [&](const FramePlan& plan) { return backend_->frame_bytes(plan, counts); });
+    // Render states are host memory: the budget's on the CPU backend only.
+    const double state_bytes_per_cell =
+        backend_name_ == "cpu" ? state_copies * (4.0 + (counts ? 1 : 0)) * sizeof(float) : 0.0;
+    return fj::plan_strips(frame.plan, requested, budget, [&](const FramePlan& plan) {
+        return backend_->frame_bytes(plan, counts) + state_bytes_per_cell * histogram_cells(plan);
+    });
 }
 
 RenderResult Renderer::render_strip(const PreparedFrame& frame, uint64_t seed, const StripPlan& strips, int index,

@@ -103,8 +103,10 @@ public:
     RenderResult render(const PreparedFrame& frame, uint64_t seed, const RenderState* resume, RenderState* save);
     // The strips `frame` is rendered in (pipeline/strips.h): `requested` > 0
     // of them, or (0) as few as fit in `budget` bytes of the backend's
-    // memory (budget 0: 90 % of what it has free now).
-    StripPlan plan_strips(const PreparedFrame& frame, int requested, double budget);
+    // memory (budget 0: 90 % of what it has free now), with room on the CPU
+    // backend for `state_copies` render states of a strip (resumed, saved)
+    // beside it.
+    StripPlan plan_strips(const PreparedFrame& frame, int requested, double budget, int state_copies = 0);
     // Strip `index` of `strips`: the strip's rows of the frame's image, as
     // render(frame, seed) makes them. The progress callback sees each
     // strip's fraction. `resume` and `save` as for render, with states of
