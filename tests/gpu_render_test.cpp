@@ -40,6 +40,25 @@ SampleDifference sample_difference(const fj::PngImage& a, const fj::PngImage& b)
     return d;
 }
 
+// The bundled genome reduced (a quarter of the size, quality 10) as g.flam3
+// and, with gamma 2.5, as toned.flam3, in a scratch folder; render() renders
+// one of them on CUDA at seed 6 (the options after, which win, aside).
+struct StateGenomes {
+    std::string dir;
+    explicit StateGenomes(const std::string& name) : dir(fj::test::scratch_dir(name)) {
+        const std::string xml = fj::test::reduced_genome(
+            fj::test::read_file(fj::test::source_path("genomes/default.flam3")), 0.25, 10);
+        fj::test::write_file(dir + "/g.flam3", xml);
+        fj::test::write_file(dir + "/toned.flam3", fj::test::set_flame_attribute(xml, "gamma", "2.5"));
+    }
+    fj::PngImage render(const std::string& genome, const std::string& out, const std::string& more) const {
+        const auto r = run_command(quoted(fj::test::flamejit_binary()) + " render " + quoted(dir + "/" + genome) +
+                                   " -o " + quoted(dir + "/" + out) + " --backend cuda --seed 6 " + more);
+        REQUIRE_MESSAGE(r.status == 0, r.output);
+        return fj::read_png(dir + "/" + out);
+    }
+};
+
 }  // namespace
 
 TEST_CASE("gpu: CUDA renders of random flam3 genomes match flam3-render and the CPU backend (ratio <= 1.5)") {
@@ -164,28 +183,20 @@ TEST_CASE("gpu: --kernel linked and auto render the specialized kernel's image; 
 
 TEST_CASE("gpu: a render state saved on CUDA tone-maps again to a direct render's image and resumes") {
     if (!fj::test::cuda_devices_present()) return;
-    const std::string dir = fj::test::scratch_dir("gpu-state");
-    const std::string xml = fj::test::reduced_genome(fj::test::read_file(fj::test::source_path("genomes/default.flam3")),
-                                                     0.25, 10);
-    fj::test::write_file(dir + "/g.flam3", xml);
-    fj::test::write_file(dir + "/toned.flam3", fj::test::set_flame_attribute(xml, "gamma", "2.5"));
-    auto render = [&](const std::string& genome, const std::string& out, const std::string& more) {
-        const auto r = run_command(quoted(fj::test::flamejit_binary()) + " render " + quoted(dir + "/" + genome) +
-                                   " -o " + quoted(dir + "/" + out) + " --backend cuda --seed 6 " + more);
-        REQUIRE_MESSAGE(r.status == 0, r.output);
-        return fj::read_png(dir + "/" + out);
-    };
-    render("g.flam3", "first.png", "--save-state " + quoted(dir + "/s.fjstate"));
-    const auto again = render("toned.flam3", "again.png", "--resume-state " + quoted(dir + "/s.fjstate"));
-    const auto direct = render("toned.flam3", "direct.png", "");
+    const StateGenomes genomes("gpu-state");
+    const std::string& dir = genomes.dir;
+    genomes.render("g.flam3", "first.png", "--save-state " + quoted(dir + "/s.fjstate"));
+    const auto again = genomes.render("toned.flam3", "again.png", "--resume-state " + quoted(dir + "/s.fjstate"));
+    const auto direct = genomes.render("toned.flam3", "direct.png", "");
     // The same hits (exact sums) tone-mapped alike; only the density
     // estimator's float atomics may add in another order.
     CHECK(sample_difference(again, direct).beyond_one == 0);
     // Resumed to four times the quality: as close to a direct render as
     // another seed's is.
-    const auto resumed = render("g.flam3", "resumed.png", "--quality 40 --resume-state " + quoted(dir + "/s.fjstate"));
-    const auto a = render("g.flam3", "a.png", "--quality 40");
-    const auto b = render("g.flam3", "b.png", "--quality 40 --seed 7");
+    const auto resumed =
+        genomes.render("g.flam3", "resumed.png", "--quality 40 --resume-state " + quoted(dir + "/s.fjstate"));
+    const auto a = genomes.render("g.flam3", "a.png", "--quality 40");
+    const auto b = genomes.render("g.flam3", "b.png", "--quality 40 --seed 7");
     const double seeds = fj::downsampled_mean_abs_difference(a, b), resumed_apart = fj::downsampled_mean_abs_difference(a, resumed);
     MESSAGE("direct renders differ by " << seeds << ", resumed and direct by " << resumed_apart);
     CHECK(resumed_apart <= 1.25 * seeds);
@@ -193,33 +204,25 @@ TEST_CASE("gpu: a render state saved on CUDA tone-maps again to a direct render'
 
 TEST_CASE("gpu: a CUDA part and a CPU part of one image sum to the whole; CUDA strips keep their states") {
     if (!fj::test::cuda_devices_present()) return;
-    const std::string dir = fj::test::scratch_dir("gpu-state-parts");
-    const std::string xml = fj::test::reduced_genome(fj::test::read_file(fj::test::source_path("genomes/default.flam3")),
-                                                     0.25, 10);
-    fj::test::write_file(dir + "/g.flam3", xml);
-    fj::test::write_file(dir + "/toned.flam3", fj::test::set_flame_attribute(xml, "gamma", "2.5"));
-    auto render = [&](const std::string& genome, const std::string& out, const std::string& more) {
-        const auto r = run_command(quoted(fj::test::flamejit_binary()) + " render " + quoted(dir + "/" + genome) +
-                                   " -o " + quoted(dir + "/" + out) + " --backend cuda --seed 6 " + more);
-        REQUIRE_MESSAGE(r.status == 0, r.output);
-        return fj::read_png(dir + "/" + out);
-    };
+    const StateGenomes genomes("gpu-state-parts");
+    const std::string& dir = genomes.dir;
     // Hits add the same amounts on either backend, so their states sum (the
     // parts' seeds are neither direct render's).
-    render("g.flam3", "cuda.png", "--seed 3 --save-state " + quoted(dir + "/cuda.fjstate"));
-    render("g.flam3", "cpu.png", "--backend cpu --seed 4 --save-state " + quoted(dir + "/cpu.fjstate"));
-    const auto summed = render("g.flam3", "summed.png", "--quality 20 --resume-state " + quoted(dir + "/cuda.fjstate") +
-                                                            " --resume-state " + quoted(dir + "/cpu.fjstate"));
-    const auto a = render("g.flam3", "a.png", "--quality 20");
-    const auto b = render("g.flam3", "b.png", "--quality 20 --seed 8");
+    genomes.render("g.flam3", "cuda.png", "--seed 3 --save-state " + quoted(dir + "/cuda.fjstate"));
+    genomes.render("g.flam3", "cpu.png", "--backend cpu --seed 4 --save-state " + quoted(dir + "/cpu.fjstate"));
+    const auto summed = genomes.render("g.flam3", "summed.png",
+                                       "--quality 20 --resume-state " + quoted(dir + "/cuda.fjstate") +
+                                           " --resume-state " + quoted(dir + "/cpu.fjstate"));
+    const auto a = genomes.render("g.flam3", "a.png", "--quality 20");
+    const auto b = genomes.render("g.flam3", "b.png", "--quality 20 --seed 8");
     const double seeds = fj::downsampled_mean_abs_difference(a, b), summed_apart = fj::downsampled_mean_abs_difference(a, summed);
     MESSAGE("direct renders differ by " << seeds << ", the summed parts and direct by " << summed_apart);
     CHECK(summed_apart <= 1.25 * seeds);
 
     // In strips: their states tone-map again to a direct render in strips.
-    render("g.flam3", "strips.png", "--strips 3 --save-state " + quoted(dir + "/strips"));
-    const auto again = render("toned.flam3", "again.png", "--resume-state " + quoted(dir + "/strips"));
-    const auto direct = render("toned.flam3", "direct.png", "--strips 3");
+    genomes.render("g.flam3", "strips.png", "--strips 3 --save-state " + quoted(dir + "/strips"));
+    const auto again = genomes.render("toned.flam3", "again.png", "--resume-state " + quoted(dir + "/strips"));
+    const auto direct = genomes.render("toned.flam3", "direct.png", "--strips 3");
     CHECK(sample_difference(again, direct).beyond_one == 0);
 }
 
