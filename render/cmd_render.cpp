@@ -333,15 +333,17 @@ int run(const Args& args) {
     }
     // Resumed states say how many strips the image renders in.
     int state_strips = 1;
-    if (resumes && is_folder(resume_states[0])) state_strips = strip_state_count(resume_states[0]);
-    for (const std::string& path : resume_states) {
-        if (is_folder(path) != is_folder(resume_states[0]))
+    for (size_t i = 0; i < resume_states.size(); ++i) {
+        const std::string& path = resume_states[i];
+        const bool folder = is_folder(path);
+        if (folder != is_folder(resume_states[0]))
             throw UsageError("--resume-state takes state files (images in one piece) or folders of strips' states, "
                              "not both: " + resume_states[0] + ", " + path);
-        if (state_strips > 1 && strip_state_count(path) != state_strips)
+        const int strips_held = folder ? strip_state_count(path) : 1;
+        if (i == 0) state_strips = strips_held;
+        else if (strips_held != state_strips)
             throw UsageError("--resume-state: " + resume_states[0] + " holds the image in " +
-                             std::to_string(state_strips) + " strips, " + path + " in " +
-                             std::to_string(strip_state_count(path)));
+                             std::to_string(state_strips) + " strips, " + path + " in " + std::to_string(strips_held));
     }
     if (resumes && strip_options.strips > 0 && strip_options.strips != state_strips)
         throw UsageError("--resume-state: the states hold the image in " + std::to_string(state_strips) +
@@ -354,10 +356,12 @@ int run(const Args& args) {
         for (const std::string& folder : resume_states) parts.push_back(strip_state_path(folder, strip, state_strips));
         return parts;
     };
+    // One piece: the summed state. Strips: the first strip's summed header,
+    // for the samples the image resumes from (every strip holds them all).
     RenderState resumed;
-    if (resumes && state_strips == 1) resumed = read_render_states(resume_states);
-    for (int strip = 0; resumes && state_strips > 1 && strip < state_strips; ++strip)
-        read_render_states(strip_parts(strip), false);
+    if (resumes)
+        resumed = state_strips == 1 ? read_render_states(resume_states) : read_render_states(strip_parts(0), false);
+    for (int strip = 1; resumes && strip < state_strips; ++strip) read_render_states(strip_parts(strip), false);
 
     options.on_cpu_fallback = [](const std::string& why) {
         std::fprintf(stderr, "flamejit: using the CPU backend (%s)\n", why.c_str());
@@ -487,13 +491,7 @@ int run(const Args& args) {
         } else {
             std::fprintf(stderr, "flamejit render: %s\n", describe_strips(path, strips).c_str());
             StripStates states;
-            if (resumes)
-                states.load = [&](int i) {
-                    RenderState state = read_render_states(strip_parts(i));
-                    // Each strip holds all the frame's samples: the first says how many.
-                    if (i == 0) resumed.plotted = state.plotted;
-                    return state;
-                };
+            if (resumes) states.load = [&](int i) { return read_render_states(strip_parts(i)); };
             if (!save_state.empty())
                 states.store = [&](int i, const RenderState& state) {
                     if (i == 0) prepare_strip_state_folder(save_state, strips.count);
