@@ -257,7 +257,10 @@ StripOptions strip_options_from(const ParsedArgs& args) {
     return s;
 }
 
-OutputFormat output_format_from(const ParsedArgs& args, const std::string& output) {
+namespace {
+
+// One output's format, checked alone (output_formats_from).
+OutputFormat output_format(const ParsedArgs& args, const std::string& output, const std::vector<std::string>& listed) {
     if (output == "-") throw UsageError("-o -: images go to files (.png, .exr, .jpg or .ppm), not to standard output");
     OutputFormat f;
     f.format = image_format_of(output);
@@ -265,7 +268,9 @@ OutputFormat output_format_from(const ParsedArgs& args, const std::string& outpu
     if (f.format == ImageFormat::Png && !extension.empty() && extension != ".png")
         throw UsageError("-o " + output + ": images are PNG (.png), OpenEXR (.exr), JPEG (.jpg, .jpeg) or PPM (.ppm), not " +
                          extension);
-    if (args.has("format") && image_format_of("image" + image_extension_from(args)) != f.format)
+    if (args.has("format") && std::none_of(listed.begin(), listed.end(), [&](const std::string& e) {
+            return image_format_of("image" + e) == f.format;
+        }))
         throw UsageError("--format " + args.value("format") + " and -o " + output + " name different formats");
     const bool exr = f.format == ImageFormat::Exr, png = f.format == ImageFormat::Png;
     const std::string name = f.format == ImageFormat::Jpeg ? "JPEG" : "PPM";
@@ -273,8 +278,7 @@ OutputFormat output_format_from(const ParsedArgs& args, const std::string& outpu
     if (exr && f.bits != 16 && f.bits != 32) throw UsageError("--bits must be 16 or 32 for EXR output");
     if (png && f.bits != 8 && f.bits != 16) throw UsageError("--bits must be 8 or 16 for PNG output");
     if (!exr && !png && f.bits != 8) throw UsageError("--bits: " + name + " images have 8 bits per sample");
-    if (args.has("jpeg-quality")) {
-        if (f.format != ImageFormat::Jpeg) throw UsageError("--jpeg-quality is for JPEG output: name the output .jpg");
+    if (args.has("jpeg-quality") && f.format == ImageFormat::Jpeg) {
         f.jpeg_quality = static_cast<int>(args.integer("jpeg-quality", 0));
         if (f.jpeg_quality < 1 || f.jpeg_quality > 100) throw UsageError("--jpeg-quality must be in 1..100");
     }
@@ -286,11 +290,41 @@ OutputFormat output_format_from(const ParsedArgs& args, const std::string& outpu
     return f;
 }
 
-std::string image_extension_from(const ParsedArgs& args) {
-    const std::string format = args.value("format", "png");
-    if (format == "png" || format == "exr" || format == "jpg" || format == "ppm") return "." + format;
-    if (format == "jpeg") return ".jpg";
-    throw UsageError("--format must be png, exr, jpg or ppm, not \"" + format + "\"");
+}  // namespace
+
+std::vector<OutputFormat> output_formats_from(const ParsedArgs& args, const std::vector<std::string>& outputs) {
+    const std::vector<std::string> listed = image_extensions_from(args);
+    std::vector<OutputFormat> formats;
+    for (const std::string& output : outputs) formats.push_back(output_format(args, output, listed));
+    if (args.has("jpeg-quality") && std::none_of(formats.begin(), formats.end(), [](const OutputFormat& f) {
+            return f.format == ImageFormat::Jpeg;
+        }))
+        throw UsageError("--jpeg-quality is for JPEG output: name the output .jpg");
+    return formats;
+}
+
+std::vector<std::string> output_options(const ParsedArgs& args) {
+    std::vector<std::string> outputs = args.all("o");
+    for (const std::string& o : args.all("output")) outputs.push_back(o);
+    return outputs;
+}
+
+std::vector<std::string> image_extensions_from(const ParsedArgs& args) {
+    std::vector<std::string> extensions;
+    const std::string list = args.value("format", "png");
+    for (size_t begin = 0; begin <= list.size();) {
+        const size_t end = std::min(list.find(',', begin), list.size());
+        const std::string format = list.substr(begin, end - begin);
+        std::string extension;
+        if (format == "png" || format == "exr" || format == "jpg" || format == "ppm") extension = "." + format;
+        else if (format == "jpeg") extension = ".jpg";
+        else throw UsageError("--format must be png, exr, jpg or ppm (or several of them, as png,exr), not \"" + format + "\"");
+        if (std::find(extensions.begin(), extensions.end(), extension) != extensions.end())
+            throw UsageError("--format " + list + " names " + format + " twice");
+        extensions.push_back(extension);
+        begin = end + 1;
+    }
+    return extensions;
 }
 
 int quarter_of_cores() { return std::clamp(static_cast<int>(std::thread::hardware_concurrency()) / 4, 1, 4); }

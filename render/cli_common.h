@@ -105,17 +105,23 @@ struct OutputFormat {
     int jpeg_quality = 75;
     bool linear = false;
 };
-OutputFormat output_format_from(const ParsedArgs& args, const std::string& output);
-// --format F (png, exr, jpg or jpeg, ppm: flam3's format=, and OpenEXR): the
-// extension of the images a command names itself (the default output name,
-// the images of a folder, animate's default pattern); ".png" without it.
-// An -o that names a file of another format is a usage error
-// (output_format_from).
-std::string image_extension_from(const ParsedArgs& args);
+// The formats of one image's files (-o given several times, a --format
+// list): each checked as above, --format naming each one's format, and
+// --jpeg-quality for one of them at least.
+std::vector<OutputFormat> output_formats_from(const ParsedArgs& args, const std::vector<std::string>& outputs);
+// -o (also --output) as given, each time it is given.
+std::vector<std::string> output_options(const ParsedArgs& args);
+// --format F[,F...] (png, exr, jpg or jpeg, ppm: flam3's format=, and
+// OpenEXR): the extensions of the images a command names itself (the
+// default output name, the images of a folder, animate's default pattern),
+// one file of each format for every image; {".png"} without it. An -o that
+// names a file of a format not listed is a usage error (output_formats_from).
+std::vector<std::string> image_extensions_from(const ParsedArgs& args);
 inline constexpr const char* kFormatHelp =
-    "  --format F            png (default), exr, jpg or ppm: the images' format where their names\n"
+    "  --format F[,F...]     png (default), exr, jpg or ppm: the images' format where their names\n"
     "                        are made here (the default name, a folder's images), as flam3's\n"
-    "                        format=; else -o's extension says it\n"
+    "                        format=; else -o's extension says it. Several (png,exr), or -o given\n"
+    "                        again: each image is written in each, from one render\n"
     "  --bits N              PNG samples of 8 (default) or 16 bits; for an output ending in .exr\n"
     "                        (OpenEXR, RGBA premultiplied), 16 (half, default) or 32 (float);\n"
     "                        .jpg (JPEG) and .ppm (binary PPM) are RGB of 8 bits, as flam3's\n"

@@ -14,19 +14,17 @@
 #include <set>
 #include <thread>
 
-#include "atomic_file.h"
 #include "cli_args.h"
 #include "cli_common.h"
 #include "elapsed.h"
 #include "errors.h"
 #include "genome/interpolate.h"
 #include "genome/sequence.h"
-#include "image/png_io.h"
+#include "image_files.h"
 #include "image_writer.h"
 #include "pipeline/compile_ahead.h"
 #include "pipeline/frame_batch.h"
 #include "pipeline/renderer.h"
-#include "png_comments.h"
 #include "sidecar.h"
 #include "strip_render.h"
 
@@ -35,7 +33,7 @@ namespace {
 
 // A printf format: the %s take kScaleHelp, kTemplateHelp, kStripHelp and kSidecarHelp.
 const char* kHelp =
-    "usage: flamejit animate SEQUENCE [--frames FIRST:LAST[:STEP]] [-o DIR/NAME%%05d.png] [options]\n"
+    "usage: flamejit animate SEQUENCE [--frames FIRST:LAST[:STEP]] [-o DIR/NAME%%05d.png]... [options]\n"
     "\n"
     "Renders frames of an animation whose keyframes are the <flame>s of SEQUENCE (flam3 XML,\n"
     "or cuburn JSON; - reads standard input, and names the frames stdin%%05d.png), as\n"
@@ -46,7 +44,9 @@ const char* kHelp =
     "                        time to the last one's minus 1, as flam3-animate)\n"
     "  -o PATTERN            output names, one integer conversion for the frame number\n"
     "                        (default: SEQUENCE's name with %%05d.png, in the current folder;\n"
-    "                        --format exr, jpg or ppm for another format, as flam3's format=)\n"
+    "                        --format exr, jpg or ppm for another format, as flam3's format=).\n"
+    "                        Given again (-o f%%05d.png -o exr/f%%05d.exr), or with --format\n"
+    "                        png,exr, each frame is written to each, from one render\n"
     "  --temporal-samples N  time steps per frame, overriding the genomes' (1 = no motion blur)\n"
     "  --fields              interlaced video, as flam3-animate's fields=1: frame N's even rows\n"
     "                        rendered at time N, its odd rows at N + 0.5, each field a render of\n"
@@ -93,16 +93,15 @@ uint64_t frame_seed(uint64_t seed, long long frame) {
 struct Run {
     std::vector<Flame> keyframes;
     std::string label;
-    std::string pattern;
+    // One file per pattern for every frame (image_files.h), their paths the
+    // patterns.
+    std::vector<ImageFile> files;
     std::vector<long long> todo;
     FrameOptions frame;
     RenderOptions render;
     uint64_t seed = 0;
-    ImageOptions png;
-    bool png_comments = true;
     StripOptions strips;
     bool linear = false;  // EXR frames of the filtered values (--linear)
-    OutputFormat format;
     Args args;            // the command's, for --sidecar
     bool sidecar = false;
     int compile_threads = 0;  // the first device's worker compiles ahead (pipeline/compile_ahead.h)
@@ -201,7 +200,10 @@ void render_worker(const Run& run, RenderOptions options, bool compile_ahead, st
         const size_t following = next++;
         if (following < run.todo.size()) pending = prepare(following);
         const long long n = run.todo[current];
-        const std::string path = format_output(run.pattern, n);
+        std::vector<ImageFile> files = run.files;
+        for (ImageFile& file : files) file.path = format_output(file.path, n);
+        // Messages name the frame by its first file, or by all of them.
+        const std::string& path = files[0].path;
         {
             std::lock_guard lock(print);
             if (!grid_warned) grid_warned = warn_point_grid("animate", path, frame);
@@ -212,9 +214,8 @@ void render_worker(const Run& run, RenderOptions options, bool compile_ahead, st
             throw InputError(run.label + ": frame " + std::to_string(n) + ": a field needs " +
                              std::to_string(strips.count) + " strips to fit the memory, and --fields renders " +
                              "each field whole; lower the size or supersample");
-        std::string sidecar;
-        auto comments = [&](ImageOptions& png, const RenderResult& result) {
-            if (!run.png_comments && !run.sidecar) return;
+        const SidecarSource sidecar{"animate", run.args, options};
+        auto describe = [&](const RenderResult& result) {
             // flam3-animate embeds the genome at the frame's time; the
             // overrides of this run are part of what was rendered.
             Flame genome = interpolate(run.keyframes, static_cast<double>(n));
@@ -230,12 +231,7 @@ void render_worker(const Run& run, RenderOptions options, bool compile_ahead, st
             if (strips.count > 1) extra.emplace_back("flamejit_strips", std::to_string(strips.count));
             if (options.pixel_aspect != 1) extra.emplace_back("flamejit_pixel_aspect", message_number(options.pixel_aspect));
             if (run.fields) extra.emplace_back("flamejit_fields", "1");
-            add_png_comments(png, run.format.format, genome, result, extra);
-            if (run.sidecar) sidecar = sidecar_text(path, "animate", run.args, options, run.format, png);
-            if (!run.png_comments) {
-                png.text.clear();
-                png.genome_xml.clear();
-            }
+            return describe_files(files, genome, result, extra, run.sidecar ? &sidecar : nullptr);
         };
         RenderResult result;
         if (strips.count == 1) {
@@ -245,12 +241,10 @@ void render_worker(const Run& run, RenderOptions options, bool compile_ahead, st
                 return interleave_fields(renderer.render(parts[0], frame_seed(run.seed, n)),
                                          renderer.render(parts[1], frame_seed(~run.seed, n)));
             });
-            ImageWriter::Job job{path, std::move(result.image), run.png, run.linear};
-            comments(job.png, result);
-            job.sidecar = sidecar;
+            std::vector<FileText> texts = describe(result);
             mine.rendering += seconds_since(t);
             t = std::chrono::steady_clock::now();
-            writer.push(std::move(job));
+            write_files(writer, files, std::move(result.image), std::move(texts), run.linear);
             mine.writing += seconds_since(t);
         } else {
             {
@@ -258,17 +252,16 @@ void render_worker(const Run& run, RenderOptions options, bool compile_ahead, st
                 std::fprintf(stderr, "flamejit animate: %s\n", describe_strips(path, strips).c_str());
             }
             result = input_from(run.label, [&] {
-                return render_strips_to_file(renderer, frame, frame_seed(run.seed, n), strips, path, run.png,
-                                             run.linear, comments, nullptr)
+                return render_strips_to_files(renderer, frame, frame_seed(run.seed, n), strips, files, run.linear,
+                                              describe, nullptr)
                     .result;
             });
-            if (run.sidecar) write_file_atomically(sidecar_path(path), sidecar);
             mine.rendering += seconds_since(t);  // strips are written as they are made
         }
         {
             std::lock_guard lock(print);
             structures.insert(frame.key.canonical());
-            std::printf("frame %lld: %s, %llu samples, %d time samples, %.2f s, backend %s", n, path.c_str(),
+            std::printf("frame %lld: %s, %llu samples, %d time samples, %.2f s, backend %s", n, file_list(files).c_str(),
                         static_cast<unsigned long long>(result.stats.samples), result.time_samples, result.seconds,
                         result.backend.c_str());
             if (strips.count > 1) std::printf(", %d strips", strips.count);
@@ -364,19 +357,28 @@ int run(const Args& args) {
     std::vector<long long> frames = range.frames();
     if (a.has("shard")) frames = shard_frames(frames, parse_shard(a.value("shard")));
 
-    run.pattern =
-        a.value("o", a.value("output", std::filesystem::path(run.label).stem().string() + "%05d" + image_extension_from(a)));
-    check_output_pattern(run.pattern);
-    const OutputFormat format = output_format_from(a, run.pattern);
-    options.linear = run.linear = format.linear;
+    std::vector<std::string> patterns = output_options(a);
+    if (patterns.empty())
+        for (const std::string& extension : image_extensions_from(a))
+            patterns.push_back(std::filesystem::path(run.label).stem().string() + "%05d" + extension);
+    for (const std::string& pattern : patterns) check_output_pattern(pattern);
+    const std::vector<OutputFormat> formats = output_formats_from(a, patterns);
+    options.linear = run.linear = formats[0].linear;
+    run.files = image_files(a, patterns, formats, options.transparent, png_threads(helper_threads));
+    run.sidecar = a.has("sidecar");
 
     int skipped = 0;
     for (long long f : frames) {
-        const std::string path = format_output(run.pattern, f);
-        check_output("-o", path);
-        if (a.has("sidecar")) check_output("--sidecar", sidecar_path(path));
-        if (a.has("resume") && image_complete(path, run.keyframes[0].width, run.keyframes[0].height) &&
-            (!a.has("sidecar") || std::filesystem::exists(sidecar_path(path))))
+        std::vector<ImageFile> files = run.files;
+        std::set<std::string> taken;
+        for (ImageFile& file : files) {
+            file.path = format_output(file.path, f);
+            if (!taken.insert(std::filesystem::path(file.path).lexically_normal().string()).second)
+                throw UsageError("-o: frame " + std::to_string(f) + " would be written to " + file.path + " twice");
+            check_output("-o", file.path);
+            if (run.sidecar) check_output("--sidecar", sidecar_path(file.path));
+        }
+        if (a.has("resume") && files_complete(files, run.keyframes[0].width, run.keyframes[0].height, run.sidecar))
             ++skipped;
         else
             run.todo.push_back(f);
@@ -385,14 +387,7 @@ int run(const Args& args) {
                 run.keyframes.size(), frames.size(), skipped, static_cast<unsigned long long>(run.seed));
     std::fflush(stdout);
 
-    run.png.bits = format.bits;
-    run.png.jpeg_quality = format.jpeg_quality;
-    run.png.transparent = options.transparent;
-    run.png.threads = png_threads(helper_threads);
-    run.png_comments = png_comments_wanted(a, format.format);
-    run.format = format;
     run.args = args;
-    run.sidecar = a.has("sidecar");
     const auto t0 = std::chrono::steady_clock::now();
     std::atomic<size_t> next{0};
     std::atomic<bool> stop{false};

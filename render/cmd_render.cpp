@@ -14,16 +14,15 @@
 
 #include <nlohmann/json.hpp>
 
-#include "atomic_file.h"
 #include "cli_args.h"
 #include "cli_common.h"
 #include "errors.h"
 #include "genome/flam3_reader.h"
+#include "image_files.h"
 #include "image_writer.h"
 #include "pipeline/compile_ahead.h"
 #include "pipeline/frame_batch.h"
 #include "pipeline/renderer.h"
-#include "png_comments.h"
 #include "sidecar.h"
 #include "strip_render.h"
 
@@ -32,7 +31,7 @@ namespace {
 
 // A printf format: the %s take kScaleHelp, kTemplateHelp, kStripHelp, kFormatHelp and kSidecarHelp.
 const char* kHelp =
-    "usage: flamejit render [GENOME...] [-o OUT.png | -o FOLDER] [options]\n"
+    "usage: flamejit render [GENOME...] [-o OUT.png | -o FOLDER]... [options]\n"
     "\n"
     "Renders every <flame> of GENOME (flam3 XML, or a cuburn .json node; - reads standard\n"
     "input; default: the bundled genome) to a PNG (OpenEXR, JPEG or PPM for an output named\n"
@@ -44,7 +43,9 @@ const char* kHelp =
     "\n"
     "  -o OUT.png            output file (default: GENOME's name with .png, here); an existing\n"
     "                        folder (or a name ending in /: one to exist) takes the images under\n"
-    "                        their genomes' names, as with several GENOMEs; also --output\n"
+    "                        their genomes' names, as with several GENOMEs; also --output. Given\n"
+    "                        again (-o g.png -o g.exr), each image is written to each, from one\n"
+    "                        render\n"
     "  --names               name each image after its flame's name attribute, NAME.png in -o's\n"
     "                        folder (or here), as flam3's name_enable=1; a flame without a name,\n"
     "                        or whose name another flame of its file has, keeps the name above\n"
@@ -192,11 +193,12 @@ Progress::Mode progress_mode(const ParsedArgs& a) {
     throw UsageError("--progress must be bar, json or none");
 }
 
-// One image to make: flame `index` of `input`, written to `path`.
+// One image to make: flame `index` of `input`, written to `paths` (one
+// file per output and format).
 struct Job {
     const GenomeInput* input;
     int index;
-    std::string path;
+    std::vector<std::string> paths;
 };
 
 // A flame's name as a file name (--names): path separators and control
@@ -211,39 +213,51 @@ std::string file_name_of(const std::string& flame_name) {
 
 // Output names: -o OUT.png for one genome (indexed when it has several
 // flames), else each genome's name in the folder -o names (an existing one,
-// or a name ending in /; without -o the current one), with `extension`
-// (--format). With `names` (--names: -o a folder, or none) each image is
-// named after its flame instead, as flam3's name_enable=1, where the name
-// is the only one of its file. Two images bound for one file are refused
+// or a name ending in /; without -o the current one), with each of
+// `extensions` (--format). With `names` (--names: -o a folder, or none)
+// each image is named after its flame instead, as flam3's name_enable=1,
+// where the name is the only one of its file. Each -o (given several times)
+// adds its files to every image. Two images bound for one file are refused
 // before anything renders.
-std::vector<Job> plan_outputs(const std::vector<GenomeInput>& inputs, const std::string& out, const std::string& extension,
-                              bool names) {
+std::vector<Job> plan_outputs(const std::vector<GenomeInput>& inputs, std::vector<std::string> outs,
+                              const std::vector<std::string>& extensions, bool names) {
     std::vector<Job> jobs;
-    const bool into_folder =
-        inputs.size() > 1 || (!out.empty() && (out.back() == '/' || std::filesystem::is_directory(out)));
-    const std::filesystem::path folder = out.empty() ? "." : out;
-    if (into_folder && !std::filesystem::is_directory(folder))
-        throw UsageError("-o " + out + ": the images go into a folder, and there is none of that name");
-    if (names && !out.empty() && !into_folder)
-        throw UsageError("--names names the images after their flames: -o takes the folder they go into, not " + out);
+    for (const GenomeInput& input : inputs)
+        for (int index : input.selected) jobs.push_back({&input, index, {}});
+    if (outs.empty()) outs.push_back("");
     std::set<std::string> taken;
-    for (const GenomeInput& input : inputs) {
-        const std::string base = into_folder ? (folder / default_output(input.label, extension)).string()
-                                             : (out.empty() ? default_output(input.label, extension) : out);
-        std::map<std::string, int> named;  // how many of the file's flames give each name
-        if (names)
-            for (int index : input.selected) ++named[file_name_of(input.flames[index].name)];
-        for (int index : input.selected) {
-            const std::string name = names ? file_name_of(input.flames[index].name) : "";
-            Job job{&input, index,
-                    !name.empty() && named[name] == 1 ? (folder / (name + extension)).string()
-                    : input.selected.size() > 1     ? indexed_output(base, index)
-                                                    : base};
-            if (!taken.insert(std::filesystem::path(job.path).lexically_normal().string()).second)
-                throw UsageError("two images would be written to " + job.path +
-                                 " (genome files of the same name: render them into separate folders)");
-            check_output("-o", job.path);
-            jobs.push_back(std::move(job));
+    for (const std::string& out : outs) {
+        const bool into_folder =
+            inputs.size() > 1 || (!out.empty() && (out.back() == '/' || std::filesystem::is_directory(out)));
+        const std::filesystem::path folder = out.empty() ? "." : out;
+        if (into_folder && !std::filesystem::is_directory(folder))
+            throw UsageError("-o " + out + ": the images go into a folder, and there is none of that name");
+        if (names && !out.empty() && !into_folder)
+            throw UsageError("--names names the images after their flames: -o takes the folder they go into, not " + out);
+        // A file names its own format; a folder takes every format listed.
+        const std::vector<std::string> formats = into_folder || out.empty() ? extensions : std::vector<std::string>{""};
+        for (const std::string& extension : formats) {
+            auto job = jobs.begin();
+            for (const GenomeInput& input : inputs) {
+                const std::string base = into_folder ? (folder / default_output(input.label, extension)).string()
+                                                     : (out.empty() ? default_output(input.label, extension) : out);
+                std::map<std::string, int> named;  // how many of the file's flames give each name
+                if (names)
+                    for (int index : input.selected) ++named[file_name_of(input.flames[index].name)];
+                for (int index : input.selected) {
+                    const std::string name = names ? file_name_of(input.flames[index].name) : "";
+                    const std::string path = !name.empty() && named[name] == 1 ? (folder / (name + extension)).string()
+                                             : input.selected.size() > 1 ? indexed_output(base, index)
+                                                                         : base;
+                    if (!taken.insert(std::filesystem::path(path).lexically_normal().string()).second)
+                        throw UsageError("two images would be written to " + path +
+                                         (outs.size() > 1 ? " (-o names it twice)"
+                                                          : " (genome files of the same name: render them into "
+                                                            "separate folders)"));
+                    check_output("-o", path);
+                    (job++)->paths.push_back(path);
+                }
+            }
         }
     }
     return jobs;
@@ -295,13 +309,14 @@ int run(const Args& args) {
     if (!emit_cu.empty() && inputs.size() > 1)
         throw UsageError("--emit-cu takes the kernels of one genome file, not of " + std::to_string(inputs.size()));
     const std::vector<Job> jobs =
-        plan_outputs(inputs, a.value("o", a.value("output")), image_extension_from(a), a.has("names"));
+        plan_outputs(inputs, output_options(a), image_extensions_from(a), a.has("names"));
     const auto emit_path = [&](const Job& job) {
         return emit_cu.empty() || jobs.size() == 1 ? emit_cu : emit_cu + "." + std::to_string(job.index);
     };
     for (const Job& job : jobs) {
         if (!emit_cu.empty()) check_output("--emit-cu", emit_path(job));
-        if (a.has("sidecar")) check_output("--sidecar", sidecar_path(job.path));
+        if (a.has("sidecar"))
+            for (const std::string& path : job.paths) check_output("--sidecar", sidecar_path(path));
     }
     const std::string save_state = a.value("save-state");
     const std::vector<std::string> resume_states = a.all("resume-state");
@@ -311,13 +326,12 @@ int run(const Args& args) {
         throw UsageError("--save-state and --resume-state take one image, not " + std::to_string(jobs.size()));
     const int stages = static_cast<int>(a.integer("progressive", 1));
     if (stages < 1 || stages > 20) throw UsageError("--progressive must be in 1..20");
-    // Every job's name has the -o name's extension (or .png).
-    const OutputFormat format = output_format_from(a, jobs[0].path);
-    options.linear = format.linear;
+    // Every job has the same formats, in the same order.
+    const std::vector<OutputFormat> formats = output_formats_from(a, jobs[0].paths);
+    options.linear = formats[0].linear;
     const bool skip_complete = a.has("resume");
     const int compile_threads = compile_threads_from(a);
     const bool with_sidecar = a.has("sidecar");
-    const bool with_comments = png_comments_wanted(a, format.format);
     if (skip_complete && stages > 1)
         throw UsageError("--resume skips images that read whole, as each --progressive stage's does: resume a "
                          "progressive render with --save-state and --resume-state");
@@ -328,8 +342,9 @@ int run(const Args& args) {
     const auto is_folder = [](const std::string& path) { return std::filesystem::is_directory(path); };
     if (!save_state.empty()) {
         if (!is_folder(save_state)) check_output("--save-state", save_state);
-        if (std::filesystem::path(save_state).lexically_normal() == std::filesystem::path(jobs[0].path).lexically_normal())
-            throw UsageError("--save-state names the image's own file, " + save_state);
+        for (const std::string& path : jobs[0].paths)
+            if (std::filesystem::path(save_state).lexically_normal() == std::filesystem::path(path).lexically_normal())
+                throw UsageError("--save-state names the image's own file, " + save_state);
     }
     // Resumed states say how many strips the image renders in.
     int state_strips = 1;
@@ -387,12 +402,13 @@ int run(const Args& args) {
                          " is a folder, for the states of an image in strips, and this image renders in one piece");
     // Images already whole are skipped (--resume); the kernels of the rest
     // compile ahead, several at once, while the first ones render.
+    std::vector<std::vector<ImageFile>> files;
     std::vector<char> skipped(jobs.size(), 0);
     std::vector<const Flame*> to_render;
     for (size_t n = 0; n < jobs.size(); ++n) {
         const Flame& flame = jobs[n].input->flames[jobs[n].index];
-        skipped[n] = skip_complete && image_complete(jobs[n].path, flame.width, flame.height) &&
-                     (!with_sidecar || std::filesystem::exists(sidecar_path(jobs[n].path)));
+        files.push_back(image_files(a, jobs[n].paths, formats, options.transparent, png_threads(1)));
+        skipped[n] = skip_complete && files_complete(files[n], flame.width, flame.height, with_sidecar);
         if (!skipped[n]) to_render.push_back(&flame);
     }
     std::optional<CompileAhead> ahead;
@@ -403,9 +419,11 @@ int run(const Args& args) {
         const GenomeInput& input = *jobs[n].input;
         const int index = jobs[n].index;
         const Flame& flame = input.flames[index];
-        const std::string& path = jobs[n].path;
+        // Messages name the image by its first file, or by all of them.
+        const std::string& path = jobs[n].paths[0];
+        const std::string all_files = file_list(files[n]);
         if (skipped[n]) {
-            std::printf("%s: complete, skipped\n", path.c_str());
+            std::printf("%s: complete, skipped\n", all_files.c_str());
             continue;
         }
         renderer.set_emit_cu(emit_path(jobs[n]));
@@ -423,16 +441,10 @@ int run(const Args& args) {
         const StripPlan strips = in_flame(input, index, [&] {
             return renderer.plan_strips(frame, strips_requested, strip_options.budget, state_copies);
         });
-        ImageOptions png;
-        png.bits = format.bits;
-        png.jpeg_quality = format.jpeg_quality;
-        png.transparent = options.transparent;
-        png.threads = png_threads(1);
-        // The genome as rendered, so the PNG reproduces its own image; the
-        // same in the sidecar, with or without the image's text.
-        std::string sidecar;
-        auto comments = [&](ImageOptions& out, const RenderResult& result) {
-            if (!with_comments && !with_sidecar) return;
+        // The genome as rendered, so the image reproduces itself; the same
+        // in the sidecar, with or without the image's text.
+        const SidecarSource sidecar{"render", args, options};
+        auto describe = [&](const RenderResult& result) {
             Flame rendered = flame;
             if (options.quality > 0) rendered.quality = options.quality;
             std::vector<std::pair<std::string, std::string>> extra = {
@@ -442,12 +454,7 @@ int run(const Args& args) {
             if (strips.count > 1) extra.emplace_back("flamejit_strips", std::to_string(strips.count));
             if (options.pixel_aspect != 1) extra.emplace_back("flamejit_pixel_aspect", message_number(options.pixel_aspect));
             if (resumes) extra.emplace_back("flamejit_resumed_samples", std::to_string(resumed.plotted));
-            add_png_comments(out, format.format, rendered, result, extra);
-            if (with_sidecar) sidecar = sidecar_text(path, "render", args, options, format, out);
-            if (!with_comments) {
-                out.text.clear();
-                out.genome_xml.clear();
-            }
+            return describe_files(files[n], rendered, result, extra, with_sidecar ? &sidecar : nullptr);
         };
         RenderResult result;
         uint64_t iterated = 0;
@@ -476,13 +483,10 @@ int run(const Args& args) {
                 iterated += result.stats.samples;
                 iteration_seconds += result.stats.seconds;
                 result.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
-                ImageWriter::Job job{path, std::move(result.image), png, format.linear};
-                comments(job.png, result);
-                job.sidecar = sidecar;
                 // Encoded while the next image (or stage) renders.
-                writer.push(std::move(job));
+                write_files(writer, files[n], std::move(result.image), describe(result), options.linear);
                 if (!last)
-                    std::printf("%s: quality %g of %g (stage %d of %d), %llu samples\n", path.c_str(), staged.quality,
+                    std::printf("%s: quality %g of %g (stage %d of %d), %llu samples\n", all_files.c_str(), staged.quality,
                                 quality, k + 1, stages, static_cast<unsigned long long>(result.histogram_samples));
             }
             result.stats.samples = iterated;
@@ -498,15 +502,14 @@ int run(const Args& args) {
                     write_render_state(strip_state_path(save_state, i, strips.count), state);
                 };
             StripRender striped = in_flame(input, index, [&] {
-                return render_strips_to_file(renderer, frame, options.seed, strips, path, png, format.linear, comments,
-                                             report, states);
+                return render_strips_to_files(renderer, frame, options.seed, strips, files[n], options.linear, describe,
+                                              report, states);
             });
             result = std::move(striped.result);
             iterated = striped.iterated;
-            if (with_sidecar) write_file_atomically(sidecar_path(path), sidecar);
             progress.done(result);
         }
-        std::printf("%s: %llu samples in %.2f s (%.1f M samples/s), backend %s, seed %llu", path.c_str(),
+        std::printf("%s: %llu samples in %.2f s (%.1f M samples/s), backend %s, seed %llu", all_files.c_str(),
                     static_cast<unsigned long long>(result.stats.samples), result.seconds,
                     iterated / std::max(result.stats.seconds, 1e-9) / 1e6, result.backend.c_str(),
                     static_cast<unsigned long long>(options.seed));

@@ -47,7 +47,7 @@ void ImageWriter::loop() {
             ++busy_;
         }
         try {
-            write_image(job.path, job.image, job.png, job.linear);
+            write_image(job.path, *job.image, job.png, job.linear);
             if (!job.sidecar.empty()) write_file_atomically(sidecar_path(job.path), job.sidecar);
         } catch (...) {
             std::lock_guard lock(mutex_);

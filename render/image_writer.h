@@ -9,6 +9,7 @@
 #include <condition_variable>
 #include <deque>
 #include <exception>
+#include <memory>
 #include <mutex>
 #include <string>
 #include <thread>
@@ -22,7 +23,7 @@ class ImageWriter {
 public:
     struct Job {
         std::string path;
-        ImageF image;
+        std::shared_ptr<const ImageF> image;  // shared by the jobs of one image's files
         ImageOptions png;  // bits, text and the rest, for every format
         bool linear = false;  // an EXR of a post-pass with PostPlan::linear
         std::string sidecar;  // when not empty, written to sidecar_path(path) once the image is

@@ -4,16 +4,20 @@
 
 #include <chrono>
 
+#include "atomic_file.h"
 #include "image/image_stream.h"
+#include "sidecar.h"
 
 namespace fj::cli {
 
-StripRender render_strips_to_file(Renderer& renderer, const PreparedFrame& frame, uint64_t seed,
-                                  const StripPlan& strips, const std::string& path, const ImageOptions& png, bool linear,
-                                  const std::function<void(ImageOptions&, const RenderResult&)>& comments,
-                                  const ProgressFn& progress, const StripStates& states) {
+StripRender render_strips_to_files(Renderer& renderer, const PreparedFrame& frame, uint64_t seed,
+                                   const StripPlan& strips, const std::vector<ImageFile>& files, bool linear,
+                                   const std::function<std::vector<FileText>(const RenderResult&)>& describe,
+                                   const ProgressFn& progress, const StripStates& states) {
     const auto start = std::chrono::steady_clock::now();
-    const std::unique_ptr<ImageStream> out = open_image_stream(path, frame.plan.width, frame.plan.height, png, linear);
+    std::vector<std::unique_ptr<ImageStream>> out;
+    for (const ImageFile& file : files)
+        out.push_back(open_image_stream(file.path, frame.plan.width, frame.plan.height, file.options, linear));
     StripRender total;
     for (int i = 0; i < strips.count; ++i) {
         if (progress) renderer.set_progress([progress, i, n = strips.count](double f) { progress((i + f) / n); });
@@ -22,7 +26,7 @@ StripRender render_strips_to_file(Renderer& renderer, const PreparedFrame& frame
         RenderResult strip = renderer.render_strip(frame, seed, strips, i, states.load ? &resumed : nullptr,
                                                    states.store ? &saved : nullptr);
         if (states.store) states.store(i, saved);
-        out->write_rows(strip.image);
+        for (const auto& stream : out) stream->write_rows(strip.image);
         total.iterated += strip.stats.samples;
         if (i == 0) {
             total.result = std::move(strip);
@@ -35,9 +39,10 @@ StripRender render_strips_to_file(Renderer& renderer, const PreparedFrame& frame
     }
     if (progress) renderer.set_progress(progress);
     total.result.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
-    ImageOptions text;
-    if (comments) comments(text, total.result);
-    out->finish(text);
+    const std::vector<FileText> texts = describe(total.result);
+    for (size_t i = 0; i < files.size(); ++i) out[i]->finish(texts[i].options);
+    for (size_t i = 0; i < files.size(); ++i)
+        if (!texts[i].sidecar.empty()) write_file_atomically(sidecar_path(files[i].path), texts[i].sidecar);
     return total;
 }
 

@@ -2,15 +2,15 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 //
 // For frames whose histogram does not fit the memory budget in one piece
-// (pipeline/strips.h): each strip's rows go into the PNG (or EXR,
-// image/image_stream.h) as soon as they are made, so neither the histogram
-// nor the image is ever held whole.
+// (pipeline/strips.h): each strip's rows go into the image's files (PNG, EXR,
+// ..., image/image_stream.h) as soon as they are made, so neither the
+// histogram nor the image is ever held whole.
 #pragma once
 
 #include <functional>
 #include <string>
 
-#include "image/png_io.h"
+#include "image_files.h"
 #include "pipeline/render_state.h"
 #include "pipeline/renderer.h"
 
@@ -31,13 +31,14 @@ struct StripStates {
     std::function<void(int strip, const RenderState&)> store;
 };
 
-// Renders `frame` in `strips` into `path` (png.bits, png.transparent;
-// `linear`: an EXR of PostPlan::linear values); `comments` then fills the
-// image's text from the result. `progress` sees the fraction of all strips.
-StripRender render_strips_to_file(Renderer& renderer, const PreparedFrame& frame, uint64_t seed,
-                                  const StripPlan& strips, const std::string& path, const ImageOptions& png, bool linear,
-                                  const std::function<void(ImageOptions&, const RenderResult&)>& comments,
-                                  const ProgressFn& progress, const StripStates& states = {});
+// Renders `frame` in `strips` into every file of `files` (`linear`: EXR
+// files of PostPlan::linear values); `describe` then gives each file's text
+// and sidecar from the result (image_files.h), and the sidecars are written
+// once their images are. `progress` sees the fraction of all strips.
+StripRender render_strips_to_files(Renderer& renderer, const PreparedFrame& frame, uint64_t seed,
+                                   const StripPlan& strips, const std::vector<ImageFile>& files, bool linear,
+                                   const std::function<std::vector<FileText>(const RenderResult&)>& describe,
+                                   const ProgressFn& progress, const StripStates& states = {});
 
 // "out.png: 3 strips of 1200 rows, 5.1 GiB each (budget 6.0 GiB)", for stderr.
 std::string describe_strips(const std::string& path, const StripPlan& strips);

@@ -689,3 +689,114 @@ TEST_CASE("cli batch: --sidecar writes IMAGE.json, whose genome and seed render 
     for (const auto& e : std::filesystem::directory_iterator(dir))
         CHECK(e.path().filename().string().front() != '.');
 }
+
+TEST_CASE("cli batch: one render written in several formats (-o given again, a --format list), each file as a render of "
+          "its own") {
+    const std::string dir = fj::test::scratch_dir("several_formats");
+    const std::string genome = dir + "/g.flam3";
+    fj::test::write_file(genome, fj::test::set_flame_attribute(kGenome, "supersample", "2"));
+    const char* const extensions[] = {".png", ".exr", ".jpg", ".ppm"};
+    // Each format alone, then all four from one render: the same bytes
+    // (no text, the same seed), one piece and in strips, with --bits 16
+    // taken by the formats that have it (PNG, EXR half).
+    for (const char* bits : {" --bits 16", ""}) {
+        for (const char* strips : {"1", "3"}) {
+            CAPTURE(strips);
+            CAPTURE(bits);
+            const std::string common = std::string(" --strips ") + strips + bits;
+            std::string all;
+            for (const char* extension : extensions) {
+                if (*bits && (std::string(extension) == ".jpg" || std::string(extension) == ".ppm")) continue;
+                const auto r = flamejit("render " + quoted(genome) + " -o " + quoted(dir + "/alone" + extension) + common);
+                REQUIRE_MESSAGE(r.status == 0, r.output);
+                all += " -o " + quoted(dir + "/all" + extension);
+            }
+            const auto r = flamejit("render " + quoted(genome) + all + common);
+            REQUIRE_MESSAGE(r.status == 0, r.output);
+            CHECK(lines(r.output) == (std::string(strips) == "1" ? 1 : 2));  // strips: one line on stderr
+            for (const char* extension : extensions) {
+                if (*bits && (std::string(extension) == ".jpg" || std::string(extension) == ".ppm")) continue;
+                CAPTURE(extension);
+                CHECK(fj::test::read_file(dir + "/all" + extension) == fj::test::read_file(dir + "/alone" + extension));
+                CHECK(r.output.find(dir + "/all" + extension) != std::string::npos);
+            }
+        }
+    }
+
+    SUBCASE("each file carries the text of its format, and its own sidecar") {
+        const auto r = run_command(quoted(fj::test::flamejit_binary()) + " render " + quoted(genome) + " -o " +
+                                   quoted(dir + "/t.png") + " -o " + quoted(dir + "/t.jpg") +
+                                   " --backend cpu --seed 4 --sidecar --jpeg-quality 90");
+        REQUIRE_MESSAGE(r.status == 0, r.output);
+        const auto png = fj::read_png_text(dir + "/t.png");
+        const auto jpg = fj::read_jpeg_text(dir + "/t.jpg");
+        CHECK(png.at("flam3_genome").find("<flame") == 0);
+        CHECK(jpg.at("flam3_genome") == png.at("flam3_genome"));
+        CHECK(jpg.at("flamejit_seed") == "4");
+        for (const char* extension : {".png", ".jpg"}) {
+            const auto sidecar = nlohmann::json::parse(fj::test::read_file(dir + "/t" + extension + ".json"));
+            CHECK(sidecar.at("image") == dir + "/t" + extension);
+            CHECK(sidecar.at("settings").at("format") == (std::string(extension) == ".png" ? "png" : "jpeg"));
+        }
+        CHECK(nlohmann::json::parse(fj::test::read_file(dir + "/t.jpg.json")).at("settings").at("jpeg_quality") == 90);
+    }
+    SUBCASE("--format png,exr names a file of each for every image; --resume renders an image again when one is missing") {
+        std::filesystem::create_directory(dir + "/out");
+        fj::test::write_file(dir + "/h.flam3", kHalfGenome);
+        const std::string both = quoted(genome) + " " + quoted(dir + "/h.flam3") + " --format png,exr -o " +
+                                 quoted(dir + "/out");
+        auto r = flamejit("render " + both);
+        REQUIRE_MESSAGE(r.status == 0, r.output);
+        std::set<std::string> files;
+        for (const auto& entry : std::filesystem::directory_iterator(dir + "/out")) files.insert(entry.path().filename());
+        CHECK(files == std::set<std::string>{"g.png", "g.exr", "h.png", "h.exr"});
+        CHECK(fj::test::read_file(dir + "/out/g.png") == fj::test::read_file(dir + "/alone.png"));
+        std::filesystem::remove(dir + "/out/h.exr");
+        r = flamejit("render " + both + " --resume");
+        REQUIRE_MESSAGE(r.status == 0, r.output);
+        CHECK(r.output.find("g.png, " + dir + "/out/g.exr: complete, skipped") != std::string::npos);
+        CHECK(r.output.find("h.png, " + dir + "/out/h.exr: complete") == std::string::npos);
+        CHECK(fj::image_complete(dir + "/out/h.exr", 32, 24));
+    }
+    SUBCASE("animate writes every frame to each pattern") {
+        const std::string sequence = dir + "/seq.flam3";
+        fj::test::write_file(sequence, "<flames>" + fj::test::set_flame_attribute(kGenome, "time", "0") +
+                                           fj::test::set_flame_attribute(kGenome, "time", "2") + "</flames>");
+        auto r = flamejit("animate " + quoted(sequence) + " --frames 0:1 -o " + quoted(dir + "/f%d.png"));
+        REQUIRE_MESSAGE(r.status == 0, r.output);
+        r = flamejit("animate " + quoted(sequence) + " --frames 0:1 -o " + quoted(dir + "/b%d.png") + " -o " +
+                     quoted(dir + "/b%d.ppm") + " --sidecar");
+        REQUIRE_MESSAGE(r.status == 0, r.output);
+        for (const char* frame : {"0", "1"}) {
+            CAPTURE(frame);
+            CHECK(fj::test::read_file(dir + "/b" + frame + ".png") == fj::test::read_file(dir + "/f" + frame + ".png"));
+            CHECK(fj::read_image(dir + "/b" + frame + ".ppm").rgba == fj::read_png(dir + "/f" + frame + ".png").rgba);
+            CHECK(fj::test::file_exists(dir + "/b" + frame + ".ppm.json"));
+        }
+        // Without -o, the default pattern in each --format.
+        r = run_command("cd " + quoted(dir) + " && " + quoted(fj::test::flamejit_binary()) + " animate " +
+                        quoted(sequence) + " --backend cpu --frames 0:0 --format exr,jpg");
+        REQUIRE_MESSAGE(r.status == 0, r.output);
+        CHECK(fj::image_complete(dir + "/seq00000.exr", 64, 48));
+        CHECK(fj::image_complete(dir + "/seq00000.jpg", 64, 48));
+    }
+    SUBCASE("outputs that do not go together: exit 2, one line, no file") {
+        for (const std::string& bad :
+             {std::string(" -o x.png -o x.png"), std::string(" -o x.png -o ./x.png"), std::string(" -o x.png -o x.exr --linear"),
+              std::string(" -o x.png -o x.exr --bits 32"), std::string(" -o x.png -o x.jpg --bits 16"),
+              std::string(" -o x.png -o x.jpg --transparent"), std::string(" -o x.png -o x.exr --jpeg-quality 90"),
+              std::string(" --format png,png"), std::string(" --format png,jpeg,jpg"), std::string(" --format png,"),
+              std::string(" --format png,exr -o x.jpg"), std::string(" -o x.png -o x.exr --save-state x.exr")}) {
+            CAPTURE(bad);
+            const auto r = run_command("cd " + quoted(dir) + " && " + quoted(fj::test::flamejit_binary()) + " render " +
+                                       quoted(genome) + " --backend cpu" + bad);
+            CHECK(r.status == 2);
+            CHECK(lines(r.output) == 1);
+            for (const char* extension : extensions) CHECK_FALSE(fj::test::file_exists(dir + "/x" + extension));
+        }
+        const auto r = flamejit("animate " + quoted(genome) + " -o " + quoted(dir + "/x%d.png") + " -o " +
+                                quoted(dir + "/x%01d.png"));
+        CHECK(r.status == 2);
+        CHECK(lines(r.output) == 1);
+    }
+}
