@@ -58,6 +58,8 @@ GenomeInput load_genome(const ParsedArgs& args, const std::string& path, bool an
     const std::string text = from_stdin ? read_standard_input() : std::string();
     const bool json = from_stdin ? looks_like_json(text) : std::filesystem::path(path).extension() == ".json";
     if (!json && args.has("profile")) throw UsageError("--profile applies to cuburn .json genomes only");
+    if (json && args.has("loop")) throw UsageError("--loop: a cuburn node animates as its own loop already");
+    read.loop = args.has("loop");
     if (path.empty()) {
         input.label = "default.flam3";
         input.flames = read_flam3_string(kDefaultGenome, input.label, read, &input.sources);
@@ -86,6 +88,12 @@ GenomeInput load_genome(const ParsedArgs& args, const std::string& path, bool an
         for (int i = 0; i < count; ++i) input.selected.push_back(i);
     }
     return input;
+}
+
+double loop_from(const ParsedArgs& args) {
+    const double period = args.number("loop", 0);
+    if (args.has("loop") && !(period > 0)) throw UsageError("--loop must be a positive number of frames");
+    return period;
 }
 
 GenomeInput load_genomes(const ParsedArgs& args, bool animation) {

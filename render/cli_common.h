@@ -29,12 +29,16 @@ struct GenomeInput {
 };
 
 // Reads the genome file `path` ("" for the bundled genome, "-" for standard
-// input) honouring --flame, --palettes and --drop-unknown. A .json file (on
+// input) honouring --flame, --palettes, --drop-unknown and --loop (the
+// flames as a loop's keyframes, genome/sequence.h). A .json file (on
 // standard input, text that starts with '{') is a cuburn node, read with
 // --profile: as one still, or for an animation as the keyframes of its loop.
 GenomeInput load_genome(const ParsedArgs& args, const std::string& path, bool animation = false);
 // The same for the first positional argument, or the bundled genome without one.
 GenomeInput load_genomes(const ParsedArgs& args, bool animation = false);
+// --loop P (animate, convert --time): the period of a loop of the keyframes
+// (genome/sequence.h loop_keyframes) in frames, or 0 without it.
+double loop_from(const ParsedArgs& args);
 // --template FILE (genome/flame_template.h), read once, or nothing without
 // it. Says on stderr, in one line, which of its attributes a template does
 // not set.

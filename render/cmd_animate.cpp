@@ -47,6 +47,12 @@ const char* kHelp =
     "                        --format exr, jpg or ppm for another format, as flam3's format=).\n"
     "                        Given again (-o f%%05d.png -o exr/f%%05d.exr), or with --format\n"
     "                        png,exr, each frame is written to each, from one render\n"
+    "  --loop P              the keyframes as a loop of P frames: after the last keyframe the\n"
+    "                        sequence turns into the first again, which it reaches P frames after\n"
+    "                        the first's time; frame N shows the loop at N (mod P), smooth\n"
+    "                        keyframes blend with their neighbours across the join, and --frames\n"
+    "                        defaults to the P frames from the first keyframe's (a seamless\n"
+    "                        loop); P must be longer than the keyframes' span\n"
     "  --temporal-samples N  time steps per frame, overriding the genomes' (1 = no motion blur)\n"
     "  --fields              interlaced video, as flam3-animate's fields=1: frame N's even rows\n"
     "                        rendered at time N, its odd rows at N + 0.5, each field a render of\n"
@@ -106,7 +112,15 @@ struct Run {
     bool sidecar = false;
     int compile_threads = 0;  // the first device's worker compiles ahead (pipeline/compile_ahead.h)
     bool fields = false;      // --fields
+    double loop = 0;          // --loop: the loop's period in frames (keyframes: loop_keyframes), or 0
+    double first_time = 0;    // the first keyframe's time
 };
+
+// The time frame n shows: n, or with --loop n brought into the loop's first period.
+double frame_time(const Run& run, long long n) {
+    const double t = static_cast<double>(n);
+    return run.loop > 0 ? loop_time(t, run.first_time, run.loop) : t;
+}
 
 // A frame's renders: the frame, or its two fields (the even one first).
 std::vector<PreparedFrame> prepare_frame_parts(const Run& run, double time, const FrameOptions& options) {
@@ -173,8 +187,8 @@ void render_worker(const Run& run, RenderOptions options, bool compile_ahead, st
     if (compile_ahead && run.compile_threads > 0 && renderer.backend_name() == "cuda") {
         std::vector<double> times;
         for (long long n : run.todo) {
-            times.push_back(static_cast<double>(n));
-            if (run.fields) times.push_back(static_cast<double>(n) + 0.5);  // the odd field's
+            times.push_back(frame_time(run, n));
+            if (run.fields) times.push_back(frame_time(run, n) + 0.5);  // the odd field's
         }
         ahead = std::make_unique<CompileAhead>(renderer, run.keyframes, std::move(times), frame_options,
                                                run.compile_threads);
@@ -183,7 +197,7 @@ void render_worker(const Run& run, RenderOptions options, bool compile_ahead, st
     auto prepare = [&](size_t i) {
         return std::async(std::launch::async, [&run, &frame_options, i] {
             return input_from(run.label, [&] {
-                return prepare_frame_parts(run, static_cast<double>(run.todo[i]), frame_options);
+                return prepare_frame_parts(run, frame_time(run, run.todo[i]), frame_options);
             });
         });
     };
@@ -218,7 +232,7 @@ void render_worker(const Run& run, RenderOptions options, bool compile_ahead, st
         auto describe = [&](const RenderResult& result) {
             // flam3-animate embeds the genome at the frame's time; the
             // overrides of this run are part of what was rendered.
-            Flame genome = interpolate(run.keyframes, static_cast<double>(n));
+            Flame genome = interpolate(run.keyframes, frame_time(run, n));
             if (run.frame.quality > 0) genome.quality = run.frame.quality;
             if (run.frame.temporal_samples > 0) genome.temporal_samples = run.frame.temporal_samples;
             std::vector<std::pair<std::string, std::string>> extra = {
@@ -231,6 +245,7 @@ void render_worker(const Run& run, RenderOptions options, bool compile_ahead, st
             if (strips.count > 1) extra.emplace_back("flamejit_strips", std::to_string(strips.count));
             if (options.pixel_aspect != 1) extra.emplace_back("flamejit_pixel_aspect", message_number(options.pixel_aspect));
             if (run.fields) extra.emplace_back("flamejit_fields", "1");
+            if (run.loop > 0) extra.emplace_back("flamejit_loop", message_number(run.loop));
             return describe_files(files, genome, result, extra, run.sidecar ? &sidecar : nullptr);
         };
         RenderResult result;
@@ -284,7 +299,7 @@ void render_worker(const Run& run, RenderOptions options, bool compile_ahead, st
 
 int run(const Args& args) {
     const ParsedArgs a = parse_args(args,
-                                    {"o", "output", "frames", "backend", "quality", "seed", "threads", "arch", "shuffle",
+                                    {"o", "output", "frames", "loop", "backend", "quality", "seed", "threads", "arch", "shuffle",
                                      "block", "accumulate", "kernel", "bits", "jpeg-quality", "format", "palettes", "temporal-samples", "shard", "devices", "profile", "template",
                                      "compile-threads",
                                      "size-scale", "quality-scale", "pixel-aspect", "strips", "memory-budget"},
@@ -340,10 +355,19 @@ int run(const Args& args) {
     if (run.fields && run.keyframes[0].height % 2 != 0)
         throw InputError(run.label + ": --fields needs an even image height, not " +
                          std::to_string(run.keyframes[0].height));
+    run.first_time = run.keyframes.front().time;
+    run.loop = loop_from(a);
+    if (run.loop > 0) run.keyframes = loop_keyframes(run.keyframes, run.loop, run.label);
 
     FrameRange range;
     if (a.has("frames")) {
         range = parse_frame_range(a.value("frames"));
+    } else if (run.loop > 0) {
+        // One period of the loop, from the first keyframe's frame.
+        const std::string what = run.label + ": a loop of " + message_number(run.loop) + " frames (pick frames with --frames)";
+        if (!(std::fabs(run.first_time) < 1e15 && run.loop < 1e15)) throw InputError(what + ": too far out");
+        const auto first = static_cast<long long>(run.first_time);
+        range = frame_range(first, first + static_cast<long long>(std::ceil(run.loop)) - 1, 1, what);
     } else {
         // flam3-animate's default: the first keyframe's time to the last's, less one.
         const double from = run.keyframes.front().time, to = run.keyframes.back().time;

@@ -14,6 +14,7 @@
 
 #include <nlohmann/json.hpp>
 
+#include "genome/flam3_reader.h"
 #include "image/fidelity.h"
 #include "image/jpeg_io.h"
 #include "image/png_io.h"
@@ -796,6 +797,54 @@ TEST_CASE("cli batch: one render written in several formats (-o given again, a -
         }
         const auto r = flamejit("animate " + quoted(genome) + " -o " + quoted(dir + "/x%d.png") + " -o " +
                                 quoted(dir + "/x%01d.png"));
+        CHECK(r.status == 2);
+        CHECK(lines(r.output) == 1);
+    }
+}
+
+TEST_CASE("cli batch: animate --loop renders the keyframes as a seamless loop; convert --time --loop gives its genomes") {
+    const std::string dir = fj::test::scratch_dir("loop");
+    const std::string sequence = dir + "/seq.flam3";
+    auto keyframe = [](const char* time, const char* rotate) {
+        return fj::test::set_flame_attribute(
+            fj::test::set_flame_attribute(fj::test::set_flame_attribute(kGenome, "time", time), "rotate", rotate),
+            "interpolation", "smooth");
+    };
+    // A turn a loop: the camera winds on through the join.
+    fj::test::write_file(sequence, "<flames>" + keyframe("0", "0") + keyframe("1", "120") + keyframe("2", "240") +
+                                       "</flames>");
+    const std::string animate = quoted(fj::test::flamejit_binary()) + " animate " + quoted(sequence) +
+                                " --backend cpu --seed 2 --loop 4 -o " + quoted(dir + "/f%d.png");
+    // Without --frames, one period: frames 0 to 3.
+    auto r = run_command(animate);
+    REQUIRE_MESSAGE(r.status == 0, r.output);
+    CHECK(r.output.find("4 frames in this job") != std::string::npos);
+    CHECK_FALSE(fj::test::file_exists(dir + "/f4.png"));
+    r = run_command(animate + " --frames 4:6");
+    REQUIRE_MESSAGE(r.status == 0, r.output);
+    for (int frame = 0; frame < 3; ++frame) {
+        CAPTURE(frame);
+        const auto text = fj::read_png_text(dir + "/f" + std::to_string(frame) + ".png");
+        const auto again = fj::read_png_text(dir + "/f" + std::to_string(frame + 4) + ".png");
+        CHECK(again.at("flam3_genome") == text.at("flam3_genome"));
+        CHECK(again.at("flamejit_loop") == "4");
+    }
+    // convert gives the genome each frame shows: the join at 3.5 winds on
+    // from the last keyframe's 240 degrees towards 360.
+    const std::string convert = quoted(fj::test::flamejit_binary()) + " convert " + quoted(sequence) + " --loop 4 --time ";
+    r = run_command(convert + "5");
+    REQUIRE_MESSAGE(r.status == 0, r.output);
+    CHECK(r.output == fj::read_png_text(dir + "/f5.png").at("flam3_genome"));
+    const std::vector<fj::Flame> join = fj::read_flam3_string(run_command(convert + "3.5").output, "join");
+    REQUIRE(join.size() == 1);
+    CHECK(join[0].rotate > 240);
+    CHECK(join[0].rotate < 360);
+    // A loop no longer than its keyframes' span, a period of 0, --loop
+    // without --time: exit 2, one line.
+    for (const std::string& bad : {animate + " --loop 2", animate + " --loop 0",
+                                   quoted(fj::test::flamejit_binary()) + " convert " + quoted(sequence) + " --loop 4"}) {
+        CAPTURE(bad);
+        r = run_command(bad);
         CHECK(r.status == 2);
         CHECK(lines(r.output) == 1);
     }

@@ -276,3 +276,73 @@ TEST_CASE("sequence: times out of order, empty flames and oversized padding are 
     CHECK(fj::check_sequence(sizes, "s").resized == 1);
     CHECK(sizes[1].width == sizes[0].width);
 }
+
+TEST_CASE("sequence: a loop's keyframes interpolate as flam3_interpolate does the keyframes written out three times over") {
+    // The loop, read as one, against flam3 reading the same flames one period
+    // apart three times (its own fix-ups and rotate unwrapping, which touch
+    // only the ends), taken in the middle period, where every segment has its
+    // neighbours; the join from the last keyframe to the first is a segment
+    // there like any other. Rotates that come back (no winding) and rotates
+    // that wind once a period, whose written-out copies flam3 unwraps a turn
+    // further each period.
+    const std::string dir = fj::test::scratch_dir("loop");
+    const double period = 5.5;  // keyframes at 0..3, the join 2.5 long
+    Tally tally;
+    for (int seed : {11, 12})
+        for (const char* interpolation : {"linear", "smooth"})
+            for (const bool winds : {false, true}) {
+                const std::string name = "loop-" + std::to_string(seed) + "-" + interpolation + (winds ? "-winding" : "");
+                std::vector<std::string> flames = random_flames(dir, seed);
+                const double rotates[2][4] = {{10, 100, 40, -30}, {0, 100, 200, 300}};
+                for (size_t i = 0; i < flames.size(); ++i)
+                    flames[i] = fj::test::set_flame_attribute(
+                        fj::test::set_flame_attribute(flames[i], "interpolation", interpolation), "rotate",
+                        std::to_string(rotates[winds][i]));
+                std::vector<std::string> written;
+                for (int turn = 0; turn < 3; ++turn)
+                    for (size_t i = 0; i < flames.size(); ++i)
+                        written.push_back(
+                            fj::test::set_flame_attribute(flames[i], "time", std::to_string(i + turn * period)));
+                fj::test::Flam3Genomes ref(sequence_document(written), name);
+                REQUIRE(ref.count == 12);
+                fj::ReadOptions as_loop;
+                as_loop.loop = true;
+                std::vector<fj::Flame> ours = fj::read_flam3_string(sequence_document(flames), name, as_loop);
+                fj::check_sequence(ours, name);
+                const std::vector<fj::Flame> keyframes = fj::loop_keyframes(ours, period, name);
+                ++tally.sequences;
+                for (double t = -7.1; t < 12; t += 0.37) {
+                    const double in_loop = fj::loop_time(t, 0, period);
+                    REQUIRE(in_loop >= 0);
+                    REQUIRE(in_loop < period);
+                    flam3_genome result;
+                    std::memset(&result, 0, sizeof result);
+                    flam3_interpolate(ref.cps, ref.count, in_loop + period, 0, &result);
+                    result.time -= period;
+                    if (winds) result.rotate -= 360;  // the middle period's copies are a turn on
+                    const fj::Flame mine = fj::interpolate(keyframes, in_loop);
+                    fj::test::FlameDiff diff(1e-9);
+                    diff.compare(mine, result);
+                    clear_cp(&result, flam3_defaults_on);
+                    ++tally.times;
+                    if (!diff.differences().empty()) {
+                        ++tally.failures;
+                        FAIL_CHECK(name << " at time " << t << ": " << diff.differences().size()
+                                        << " fields differ, first " << diff.differences()[0]);
+                    }
+                }
+                // A time a whole number of periods away is the same time of the loop.
+                CHECK(fj::loop_time(3.25 + 4 * period, 0, period) == doctest::Approx(3.25));
+                CHECK(fj::loop_time(-period, 0, period) == 0);
+            }
+    MESSAGE(tally.sequences << " loops, " << tally.times << " times compared");
+    CHECK(tally.failures == 0);
+    // A period no longer than the keyframes' span leaves the join no time.
+    std::vector<fj::Flame> short_loop = fj::read_flam3_string(
+        sequence_document({flame(0, "log", xform_element("weight=\"1\" linear=\"1\"")),
+                           flame(2, "log", xform_element("weight=\"1\" linear=\"1\""))}),
+        "s");
+    CHECK_THROWS_WITH_AS(fj::loop_keyframes(short_loop, 2, "s"), doctest::Contains("longer than its keyframes' span"),
+                         fj::InputError);
+    CHECK_NOTHROW(fj::loop_keyframes(short_loop, 2.01, "s"));
+}

@@ -407,7 +407,7 @@ std::vector<Flame> read_flam3_string(const std::string& text, const std::string&
         }
     }
 
-    apply_sequence_fixups(flames);  // flam3_parse_xml2's fix-ups across the sequence
+    apply_sequence_fixups(flames, options.loop);  // flam3_parse_xml2's fix-ups across the sequence
     return flames;
 }
 

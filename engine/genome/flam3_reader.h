@@ -40,6 +40,10 @@ struct ReadOptions {
     int only_flame = -1;
     // Library palettes; empty means $flam3_palettes, else flam3's install path.
     std::string palette_file;
+    // The flames are the keyframes of a loop (genome/sequence.h
+    // loop_keyframes): their smooth interpolation stays where an open
+    // sequence's ends make it linear.
+    bool loop = false;
 };
 
 class GenomeError : public std::runtime_error {

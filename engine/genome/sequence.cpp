@@ -36,18 +36,21 @@ void unwrap_rotate(double* rotate, double previous) {
     while (*rotate > previous + 180) *rotate -= 360;
 }
 
+// flam3 leaves the rotate of a flame after one of these interpolation types
+// as it is.
+bool keeps_next_rotate(const Flame& flame) {
+    return flame.interpolation_type == AffineInterpolation::Old || flame.interpolation_type == AffineInterpolation::Older;
+}
+
 }  // namespace
 
-void apply_sequence_fixups(std::vector<Flame>& flames) {
-    if (!flames.empty() && flames.front().interpolation == Interpolation::Smooth)
+void apply_sequence_fixups(std::vector<Flame>& flames, bool loop) {
+    if (!loop && !flames.empty() && flames.front().interpolation == Interpolation::Smooth)
         flames.front().interpolation = Interpolation::Linear;
-    if (flames.size() >= 2 && flames[flames.size() - 2].interpolation == Interpolation::Smooth)
+    if (!loop && flames.size() >= 2 && flames[flames.size() - 2].interpolation == Interpolation::Smooth)
         flames[flames.size() - 2].interpolation = Interpolation::Linear;
-    for (size_t i = 1; i < flames.size(); ++i) {
-        const AffineInterpolation prev = flames[i - 1].interpolation_type;
-        if (prev == AffineInterpolation::Old || prev == AffineInterpolation::Older) continue;
-        unwrap_rotate(&flames[i].rotate, flames[i - 1].rotate);
-    }
+    for (size_t i = 1; i < flames.size(); ++i)
+        if (!keeps_next_rotate(flames[i - 1])) unwrap_rotate(&flames[i].rotate, flames[i - 1].rotate);
 }
 
 SequenceCheck check_sequence(std::vector<Flame>& flames, const std::string& label) {
@@ -78,6 +81,43 @@ SequenceCheck check_sequence(std::vector<Flame>& flames, const std::string& labe
         }
     }
     return result;
+}
+
+std::vector<Flame> loop_keyframes(const std::vector<Flame>& flames, double period, const std::string& label) {
+    const double span = flames.back().time - flames.front().time;
+    const std::string loop_of = label + ": a loop of " + message_number(period) + " frames";
+    if (!std::isfinite(period) || !(period > span) || !std::isfinite(flames.front().time + 3 * period))
+        throw InputError(loop_of + " must be longer than its keyframes' span, " + message_number(span) + " (times " +
+                         message_number(flames.front().time) + " to " + message_number(flames.back().time) +
+                         "), so that the last keyframe has time to turn into the first again");
+    const size_t padded = std::max(flames.front().xforms.size(), flames.back().xforms.size());
+    if (padded > static_cast<size_t>(kMaxSequenceXforms))
+        throw InputError(loop_of + ": " + describe(flames, flames.size() - 1) + " and " + describe(flames, 0) +
+                         ", joined, cannot be padded to a common structure: " + std::to_string(padded) +
+                         " xforms, the kernels take at most " + std::to_string(kMaxSequenceXforms));
+    // Keyframe i of the endless sequence, i from -2: flame i mod n, whole
+    // periods later.
+    const long long n = static_cast<long long>(flames.size());
+    std::vector<Flame> loop;
+    for (long long i = -2; i < n + 2; ++i) {
+        const long long turns = i >= 0 ? i / n : -((-i + n - 1) / n);
+        Flame flame = flames[static_cast<size_t>(i - turns * n)];
+        flame.time += static_cast<double>(turns) * period;
+        loop.push_back(std::move(flame));
+    }
+    // The copies' rotates follow on from the flames' own (loop[2] to
+    // loop[n + 1]): forwards after them, backwards before them.
+    for (size_t i = static_cast<size_t>(n) + 2; i < loop.size(); ++i)
+        if (!keeps_next_rotate(loop[i - 1])) unwrap_rotate(&loop[i].rotate, loop[i - 1].rotate);
+    for (size_t i = 2; i-- > 0;)
+        if (!keeps_next_rotate(loop[i])) unwrap_rotate(&loop[i].rotate, loop[i + 1].rotate);
+    return loop;
+}
+
+double loop_time(double time, double first, double period) {
+    double t = std::fmod(time - first, period);
+    if (t < 0) t += period;
+    return t < period ? first + t : first;  // a tiny negative rest rounds up to a whole period
 }
 
 }  // namespace fj
