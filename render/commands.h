@@ -2,7 +2,8 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 //
 // Each takes the arguments after its name and returns the process exit status:
-// 0 success, 2 bad input or usage, 1 internal or device failure.
+// 0 success, 2 bad input or usage, 1 internal or device failure (verify: 3 for
+// an image that is not a render of its genome).
 #pragma once
 
 #include <string>
@@ -17,6 +18,7 @@ int cmd_animate(const Args& args);
 int cmd_compile(const Args& args);
 int cmd_info(const Args& args);
 int cmd_compare(const Args& args);
+int cmd_verify(const Args& args);
 int cmd_variations(const Args& args);
 int cmd_bench(const Args& args);
 int cmd_convert(const Args& args);

@@ -23,6 +23,7 @@ const char* kUsage =
     "  info     which backends work, devices, driver and NVRTC versions, kernel cache\n"
     "  cache    the kernel cache: folder and size; clear it or prune it to a size\n"
     "  compare  fidelity ratio of an image against two reference renders\n"
+    "  verify   whether images are renders of the genomes they carry (render farms)\n"
     "  variations  the supported variations: ids, parameters and defaults, aliases\n"
     "  bench    benchmarks: shuffle strategies, throughput against ceilings\n"
     "\n"
@@ -50,6 +51,7 @@ int main(int argc, char** argv) {
     if (command == "info") return fj::cli::cmd_info(args);
     if (command == "cache") return fj::cli::cmd_cache(args);
     if (command == "compare") return fj::cli::cmd_compare(args);
+    if (command == "verify") return fj::cli::cmd_verify(args);
     if (command == "variations") return fj::cli::cmd_variations(args);
     if (command == "bench") return fj::cli::cmd_bench(args);
     std::fprintf(stderr, "flamejit: unknown command '%s' (try flamejit --help)\n", command.c_str());

@@ -333,7 +333,8 @@ TEST_CASE("cli: compile of a flame with more xforms than a kernel takes exits 2 
 }
 
 TEST_CASE("cli: every command has --help, and an unknown command is a usage error") {
-    for (const char* cmd : {"render", "compile", "info", "cache", "compare", "convert", "animate", "variations", "bench"}) {
+    for (const char* cmd : {"render", "compile", "info", "cache", "compare", "verify", "convert", "animate", "sequence",
+                            "variations", "bench"}) {
         CAPTURE(cmd);
         const auto r = run_command(quoted(fj::test::flamejit_binary()) + " " + cmd + " --help");
         CHECK(r.status == 0);

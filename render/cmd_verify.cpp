@@ -1,0 +1,281 @@
+// flamejit — `flamejit verify`: is an image a render of the genome it carries?
+// SPDX-License-Identifier: GPL-3.0-or-later
+//
+// A render farm takes frames from machines it does not control (other GPUs,
+// drivers, renderer versions). Renders of one genome are never equal bit for
+// bit across devices, but they are equal in distribution: two more renders of
+// the genome the image carries, with seeds of their own, give the fidelity
+// ratio of the image against them (image/fidelity.h), about 1 for a render of
+// that genome and more for an image of other settings, another genome or
+// fewer samples than it claims.
+#include <unistd.h>
+
+#include <cmath>
+#include <cstdio>
+#include <filesystem>
+#include <map>
+#include <random>
+#include <string>
+
+#include <nlohmann/json.hpp>
+
+#include "cli_args.h"
+#include "cli_common.h"
+#include "genome/flam3_reader.h"
+#include "genome/genome_text.h"
+#include "genome/interpolate.h"
+#include "genome/sequence.h"
+#include "image/fidelity.h"
+#include "image/jpeg_io.h"
+#include "image/png_io.h"
+#include "sidecar.h"
+
+namespace fj::cli {
+namespace {
+
+constexpr double kDefaultThreshold = 1.25;
+
+// A printf format: %g takes kDefaultThreshold.
+const char* kHelp =
+    "usage: flamejit verify IMAGE... [--sequence SEQ.flam3] [options]\n"
+    "\n"
+    "Checks that each IMAGE (PNG, JPEG or binary PPM) is a render of the genome it carries: the\n"
+    "flam3_genome text that flamejit and flam3 write into their images, or its sidecar\n"
+    "IMAGE.json (render --sidecar; a PPM has no text). The genome is rendered twice more, with\n"
+    "seeds of its own, at the image's size and quality, and the image's fidelity ratio against\n"
+    "the two (as flamejit compare) is printed: a render of that genome reads about 1, on any\n"
+    "device and with flam3 too; an image of another genome, other tone values or fewer samples\n"
+    "than it claims reads more.\n"
+    "\n"
+    "  --threshold R         the largest ratio that passes (default %g)\n"
+    "  --sequence FILE       the image is a frame of this animation (flamejit animate's frames\n"
+    "                        say their number, flam3-animate's their genome's time): rendered as\n"
+    "                        animate renders that frame, motion blur included (the frame's\n"
+    "                        --loop from its text)\n"
+    "  --earlyclip           the image was rendered with --earlyclip (its sidecar says so; else\n"
+    "                        this says it)\n"
+    "  --jpeg-quality Q      a JPEG's compression quality (its sidecar says it; default 75): the\n"
+    "                        references are compressed alike\n"
+    "  --seed N              the references' seeds: N and N + 1 (default: fresh ones)\n"
+    "  --backend B, --devices LIST, --threads N, --arch sm_XX, --palettes FILE: as render\n"
+    "  --json                one JSON object per image: image, ratio, threshold, pass, seeds\n"
+    "\n"
+    "Images with transparency (alpha below opaque) are compared with transparent renders.\n"
+    "Exit status: 0 every image passes, 3 an image reads above the threshold, 2 bad input or\n"
+    "usage, 1 internal or device failure.\n";
+
+// What an image says about how it was made: its text (PNG text chunks, JPEG
+// comments) and its sidecar's settings, when it has one.
+struct Provenance {
+    std::string genome_xml;
+    std::map<std::string, std::string> text;
+    nlohmann::json settings = nlohmann::json::object();
+};
+
+Provenance provenance_of(const std::string& image) {
+    Provenance p;
+    const ImageFormat format = image_format_of(image);
+    if (format == ImageFormat::Exr) throw UsageError(image + ": verify reads PNG, JPEG and PPM images, not OpenEXR");
+    if (format == ImageFormat::Png) p.text = read_png_text(image);
+    if (format == ImageFormat::Jpeg) p.text = read_jpeg_text(image);
+    if (p.text.count("flam3_genome")) p.genome_xml = p.text.at("flam3_genome");
+    const std::string sidecar = sidecar_path(image);
+    if (std::filesystem::exists(sidecar)) {
+        nlohmann::json j;
+        try {
+            j = nlohmann::json::parse(read_genome_file(sidecar));
+        } catch (const nlohmann::json::exception& e) {
+            throw InputError(sidecar + ": not a sidecar: " + e.what());
+        }
+        if (j.contains("text") && j["text"].is_object())
+            for (const auto& [key, value] : j["text"].items())
+                if (value.is_string()) p.text.emplace(key, value.get<std::string>());
+        if (j.contains("settings") && j["settings"].is_object()) p.settings = j["settings"];
+        if (p.genome_xml.empty() && j.contains("genome") && j["genome"].is_string()) p.genome_xml = j["genome"];
+    }
+    if (p.genome_xml.empty())
+        throw InputError(image + ": carries no genome (flam3_genome) and has no sidecar " + sidecar +
+                         " with one: render it without --no-png-comments, or with --sidecar");
+    return p;
+}
+
+bool any_transparent(const PngImage& image) {
+    const uint16_t opaque = image.bits == 16 ? 65535 : 255;
+    for (size_t i = 3; i < image.rgba.size(); i += 4)
+        if (image.rgba[i] != opaque) return true;
+    return false;
+}
+
+// The samples a file like the one verified holds of `image`: a PNG's or a
+// PPM's of `bits` (flam3's quantisation), or what a JPEG of `jpeg_quality`
+// decodes to, so that a JPEG is compared with JPEGs, compression and all.
+PngImage as_in_file(const ImageF& image, ImageFormat format, int bits, int jpeg_quality) {
+    if (format == ImageFormat::Jpeg) {
+        static int count = 0;
+        const std::filesystem::path file = std::filesystem::temp_directory_path() /
+                                           ("flamejit-verify-" + std::to_string(getpid()) + "-" +
+                                            std::to_string(count++) + ".jpg");
+        ImageOptions options;
+        options.jpeg_quality = jpeg_quality;
+        write_image(file.string(), image, options, false);
+        PngImage decoded;
+        try {
+            decoded = read_image(file.string());
+        } catch (...) {
+            std::filesystem::remove(file);
+            throw;
+        }
+        std::filesystem::remove(file);
+        return decoded;
+    }
+    PngImage out;
+    out.width = image.width;
+    out.height = image.height;
+    out.bits = bits;
+    out.rgba.resize(image.rgba.size());
+    for (size_t i = 0; i < image.rgba.size(); ++i)
+        out.rgba[i] = i % 4 == 3 ? quantise_alpha(image.rgba[i], bits) : quantise_colour(image.rgba[i], bits);
+    return out;
+}
+
+// `frame` rendered whole, in strips where it needs them.
+ImageF render_frame(Renderer& renderer, const PreparedFrame& frame, uint64_t seed) {
+    const StripPlan strips = renderer.plan_strips(frame, 0, 0);
+    if (strips.count == 1) return renderer.render(frame, seed).image;
+    ImageF image;
+    for (int i = 0; i < strips.count; ++i) {
+        const ImageF rows = renderer.render_strip(frame, seed, strips, i).image;
+        image.width = rows.width;
+        image.height += rows.height;
+        image.rgba.insert(image.rgba.end(), rows.rgba.begin(), rows.rgba.end());
+    }
+    return image;
+}
+
+double number_in(const std::string& image, const std::string& key, const std::string& text) {
+    try {
+        size_t end = 0;
+        const double v = std::stod(text, &end);
+        if (end == text.size() && std::isfinite(v)) return v;
+    } catch (const std::exception&) {
+    }
+    throw InputError(image + ": its " + key + " \"" + text + "\" is not a number");
+}
+
+int run(const Args& args) {
+    const ParsedArgs a = parse_args(args, {"threshold", "sequence", "seed", "jpeg-quality", "backend", "devices", "threads", "arch", "palettes"},
+                                    {"help", "h", "earlyclip", "json"});
+    if (a.has("help") || a.has("h")) {
+        std::printf(kHelp, kDefaultThreshold);
+        return 0;
+    }
+    if (a.positional.empty()) throw UsageError("verify takes one or more images");
+    const double threshold = a.number("threshold", kDefaultThreshold);
+    if (!(threshold > 0)) throw UsageError("--threshold must be positive");
+    RenderOptions base;
+    backend_options_from(a, base);
+    base.threads = static_cast<int>(a.integer("threads", 0));
+    if (base.threads < 0 || base.threads > 4096) throw UsageError("--threads must be in 0..4096");
+    base.kernel = kernel_options_from(a);
+    const uint64_t seed = seed_from(a, std::random_device{}());
+    ReadOptions read;
+    read.palette_file = a.value("palettes");
+    // The animation's keyframes, read as animate reads them (a loop's
+    // when a frame says so, below).
+    std::vector<Flame> keyframes, loop_frames;
+    const std::string sequence = a.value("sequence");
+    if (!sequence.empty()) {
+        keyframes = read_flam3_file(sequence, read);
+        check_sequence(keyframes, sequence);
+        ReadOptions as_loop = read;
+        as_loop.loop = true;
+        loop_frames = read_flam3_file(sequence, as_loop);
+        check_sequence(loop_frames, sequence);
+    }
+
+    bool all_pass = true;
+    for (const std::string& path : a.positional) {
+        if (!std::filesystem::is_regular_file(path)) throw InputError(path + ": no such image");
+        const Provenance made = provenance_of(path);
+        PngImage image;
+        try {
+            image = read_image(path);
+        } catch (const std::runtime_error& e) {
+            throw InputError(e.what());
+        }
+        if (made.text.count("flamejit_fields")) throw InputError(path + ": interlaced frames (--fields) are not verified");
+        const std::vector<Flame> carried = read_flam3_string(made.genome_xml, path + " (its genome)", read);
+        if (carried.size() != 1) throw InputError(path + ": its text holds " + std::to_string(carried.size()) + " genomes, not one");
+        const Flame& genome = carried[0];
+        if (genome.width != image.width || genome.height != image.height)
+            throw InputError(path + ": the image is " + std::to_string(image.width) + "x" + std::to_string(image.height) +
+                             " and its genome " + std::to_string(genome.width) + "x" + std::to_string(genome.height));
+
+        RenderOptions options = base;
+        options.transparent = made.settings.value("transparent", any_transparent(image));
+        options.earlyclip = made.settings.value("earlyclip", a.has("earlyclip"));
+        if (made.text.count("flamejit_pixel_aspect"))
+            options.pixel_aspect = number_in(path, "flamejit_pixel_aspect", made.text.at("flamejit_pixel_aspect"));
+        Renderer renderer(options);
+        FrameOptions frame_options = renderer.frame_options();
+        frame_options.quality = genome.quality;
+        PreparedFrame frame;
+        if (sequence.empty()) {
+            frame = input_from(path, [&] { return prepare_still(genome, frame_options); });
+        } else {
+            // flamejit's frames say their number (and loop); flam3-animate's
+            // genome has the frame's time.
+            const double number = made.text.count("flamejit_frame")
+                                      ? number_in(path, "flamejit_frame", made.text.at("flamejit_frame"))
+                                      : genome.time;
+            const double period = made.text.count("flamejit_loop")
+                                      ? number_in(path, "flamejit_loop", made.text.at("flamejit_loop"))
+                                      : 0;
+            std::vector<Flame> keys = period > 0 ? loop_keyframes(loop_frames, period, sequence) : keyframes;
+            const double time = period > 0 ? loop_time(number, loop_frames.front().time, period) : number;
+            // The frame's size scale (render's --size-scale), from its camera.
+            const double scale = genome.scale / interpolate(keys, time).scale;
+            if (!(scale > 0 && std::isfinite(scale)))
+                throw InputError(path + ": its genome's scale does not follow from " + sequence + "'s at time " +
+                                 message_number(time));
+            for (Flame& key : keys) {
+                key.width = genome.width;
+                key.height = genome.height;
+                key.scale *= scale;
+            }
+            frame_options.temporal_samples = genome.temporal_samples;
+            frame = input_from(path, [&] { return prepare_animation_frame(keys, time, frame_options); });
+        }
+        const ImageFormat format = image_format_of(path);
+        const int jpeg_quality = made.settings.value("jpeg_quality", static_cast<int>(a.integer("jpeg-quality", 75)));
+        if (jpeg_quality < 1 || jpeg_quality > 100) throw UsageError("--jpeg-quality must be in 1..100");
+        const PngImage first = as_in_file(render_frame(renderer, frame, seed), format, image.bits, jpeg_quality);
+        const PngImage second = as_in_file(render_frame(renderer, frame, seed + 1), format, image.bits, jpeg_quality);
+        const FidelityResult fidelity = fidelity_ratio(first, second, image);
+        const bool pass = fidelity.ratio <= threshold;
+        all_pass = all_pass && pass;
+        if (a.has("json")) {
+            const nlohmann::json line = {{"image", path},
+                                         {"ratio", std::isfinite(fidelity.ratio) ? nlohmann::json(fidelity.ratio)
+                                                                                 : nlohmann::json(nullptr)},
+                                         {"threshold", threshold},
+                                         {"pass", pass},
+                                         {"seeds", {seed, seed + 1}},
+                                         {"backend", renderer.backend_name()}};
+            std::printf("%s\n", line.dump().c_str());
+        } else {
+            std::printf("%s: fidelity ratio %.3f against two renders of its genome (seeds %llu, %llu; backend %s): %s\n",
+                        path.c_str(), fidelity.ratio, static_cast<unsigned long long>(seed),
+                        static_cast<unsigned long long>(seed + 1), renderer.backend_name().c_str(),
+                        pass ? "passes" : ("ABOVE the threshold " + message_number(threshold)).c_str());
+        }
+        std::fflush(stdout);
+    }
+    return all_pass ? 0 : 3;
+}
+
+}  // namespace
+
+int cmd_verify(const Args& args) { return run_guarded("verify", [&] { return run(args); }); }
+
+}  // namespace fj::cli

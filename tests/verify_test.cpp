@@ -1,0 +1,147 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+// `flamejit verify`, end to end on the CPU backend: renders of the genome an
+// image carries pass, flamejit's and flam3's alike, still or animation frame;
+// an image made otherwise than its genome says does not; what cannot be
+// verified is one line and exit 2.
+#include <doctest/doctest.h>
+
+#include <algorithm>
+#include <filesystem>
+#include <regex>
+
+#include <nlohmann/json.hpp>
+
+#include "test_support.h"
+
+using fj::test::quoted;
+using fj::test::run_command;
+
+namespace {
+
+// Density estimation and supersampling, so that the references take the
+// post-pass the image took.
+const char* kGenome =
+    "<flame size=\"96 72\" scale=\"30\" quality=\"40\" supersample=\"2\" estimator_radius=\"5\">\n"
+    "  <xform weight=\"1\" color=\"0\" spherical=\"1\" coefs=\"0.5 0 0 0.5 0.2 0\"/>\n"
+    "  <xform weight=\"1\" color=\"1\" julia=\"1\" coefs=\"0.5 0 0 0.5 -0.3 0.1\"/>\n"
+    "  <color index=\"0\" rgb=\"255 0 0\"/><color index=\"255\" rgb=\"0 0 255\"/>\n"
+    "</flame>\n";
+
+std::string flamejit() { return quoted(fj::test::flamejit_binary()); }
+
+// `flamejit verify ARGS` on the CPU backend with fixed reference seeds (and
+// threads, which the CPU backend's blocks of lanes follow).
+fj::test::CommandResult verify(const std::string& args) {
+    return run_command(flamejit() + " verify " + args + " --backend cpu --threads 2 --seed 77");
+}
+
+// The ratio a verify line prints.
+double ratio_of(const std::string& output) {
+    std::smatch m;
+    REQUIRE_MESSAGE(std::regex_search(output, m, std::regex("fidelity ratio ([0-9.]+)")), output);
+    return std::stod(m[1]);
+}
+
+int lines(const std::string& text) { return static_cast<int>(std::count(text.begin(), text.end(), '\n')); }
+
+}  // namespace
+
+TEST_CASE("verify: renders of the genome an image carries pass; an image made otherwise does not") {
+    const std::string dir = fj::test::scratch_dir("verify");
+    const std::string genome = dir + "/g.flam3";
+    fj::test::write_file(genome, kGenome);
+    const std::string render = flamejit() + " render " + quoted(genome) + " --backend cpu --seed 3 --threads 2";
+    // The genome in the image's text (PNG, JPEG), or only in its sidecar (a PPM).
+    auto r = run_command(render + " -o " + quoted(dir + "/g.png") + " -o " + quoted(dir + "/g.jpg") + " -o " +
+                         quoted(dir + "/g.ppm") + " --sidecar");
+    REQUIRE_MESSAGE(r.status == 0, r.output);
+    for (const char* image : {"/g.png", "/g.jpg", "/g.ppm"}) {
+        CAPTURE(image);
+        r = verify(quoted(dir + image));
+        CHECK_MESSAGE(r.status == 0, r.output);
+        CHECK(ratio_of(r.output) < 1.15);
+    }
+    // Another thread count plots other blocks of lanes: as close as another seed.
+    r = run_command(flamejit() + " render " + quoted(genome) + " --backend cpu --seed 3 --threads 1 -o " +
+                    quoted(dir + "/t1.png"));
+    REQUIRE_MESSAGE(r.status == 0, r.output);
+    r = verify(quoted(dir + "/t1.png") + " --json");
+    REQUIRE_MESSAGE(r.status == 0, r.output);
+    const auto line = nlohmann::json::parse(r.output);
+    CHECK(line.at("pass") == true);
+    CHECK(line.at("ratio").get<double>() < 1.15);
+    CHECK(line.at("seeds") == nlohmann::json::array({77, 78}));
+
+    SUBCASE("flam3-render's image of the genome passes") {
+        if (!fj::test::flam3_render_present()) return;
+        r = run_command("env in=" + quoted(genome) + " out=" + quoted(dir + "/flam3.png") +
+                        " isaac_seed=verify nthreads=2 flam3-render");
+        REQUIRE_MESSAGE(r.status == 0, r.output);
+        r = verify(quoted(dir + "/flam3.png"));
+        CHECK_MESSAGE(r.status == 0, r.output);
+    }
+    SUBCASE("an image of other tone values, of a changed xform or of fewer samples than its genome says: exit 3") {
+        const std::string brighter = fj::test::set_flame_attribute(kGenome, "brightness", "8");
+        const std::string reweighted = std::regex_replace(std::string(kGenome), std::regex("weight=\"1\""), "weight=\"2\"",
+                                                          std::regex_constants::format_first_only);
+        const std::string fewer = fj::test::set_flame_attribute(kGenome, "quality", "4");
+        int n = 0;
+        for (const std::string& made : {brighter, reweighted, fewer}) {
+            CAPTURE(made);
+            // The image from `made`, its sidecar claiming the genome.
+            const std::string image = dir + "/other" + std::to_string(n++) + ".png";
+            fj::test::write_file(dir + "/made.flam3", made);
+            r = run_command(flamejit() + " render " + quoted(dir + "/made.flam3") + " --backend cpu --seed 3 --threads 2 " +
+                            "--no-png-comments -o " + quoted(image));
+            REQUIRE_MESSAGE(r.status == 0, r.output);
+            fj::test::write_file(image + ".json", nlohmann::json{{"genome", fj::test::read_file(genome)}}.dump());
+            r = verify(quoted(image));
+            CHECK_MESSAGE(r.status == 3, r.output);
+            CHECK(ratio_of(r.output) > 1.25);
+            CHECK(r.output.find("ABOVE the threshold") != std::string::npos);
+        }
+        // A threshold of the caller's.
+        r = verify(quoted(dir + "/other2.png") + " --threshold 100");
+        CHECK_MESSAGE(r.status == 0, r.output);
+    }
+    SUBCASE("what cannot be verified: exit 2, one line") {
+        r = run_command(render + " --no-png-comments -o " + quoted(dir + "/bare.png") + " -o " + quoted(dir + "/g.exr"));
+        REQUIRE_MESSAGE(r.status == 0, r.output);
+        for (const std::string& bad :
+             {quoted(dir + "/bare.png"), quoted(dir + "/g.exr"), quoted(dir + "/missing.png"), std::string(""),
+              quoted(dir + "/g.png") + " --threshold 0"}) {
+            CAPTURE(bad);
+            r = verify(bad);
+            CHECK(r.status == 2);
+            CHECK(lines(r.output) == 1);
+        }
+    }
+}
+
+TEST_CASE("verify --sequence: an animation frame is rendered as animate renders it, motion blur included") {
+    const std::string dir = fj::test::scratch_dir("verify_frames");
+    const std::string sequence = dir + "/seq.flam3";
+    fj::test::write_file(sequence, "<flames>" +
+                                       fj::test::set_flame_attribute(
+                                           fj::test::set_flame_attribute(kGenome, "time", "0"), "rotate", "0") +
+                                       fj::test::set_flame_attribute(
+                                           fj::test::set_flame_attribute(kGenome, "time", "4"), "rotate", "90") +
+                                       "</flames>");
+    // A turn a loop, at half the size: the frame's camera says its scale.
+    auto r = run_command(flamejit() + " animate " + quoted(sequence) + " --loop 8 --frames 9:10 --size-scale 0.5 " +
+                         "--backend cpu --threads 2 --seed 5 -o " + quoted(dir + "/f%d.png"));
+    REQUIRE_MESSAGE(r.status == 0, r.output);
+    r = verify(quoted(dir + "/f9.png") + " " + quoted(dir + "/f10.png") + " --sequence " + quoted(sequence));
+    CHECK_MESSAGE(r.status == 0, r.output);
+    CHECK(lines(r.output) == 2);
+    // As a still (its genome at the frame's time, no motion) it reads the blur.
+    r = verify(quoted(dir + "/f9.png"));
+    CHECK_MESSAGE(r.status == 3, r.output);
+    if (!fj::test::flam3_render_present()) return;
+    // flam3-animate's frame, known by its genome's time.
+    r = run_command("cd " + quoted(dir) + " && env in=" + quoted(sequence) +
+                    " begin=2 end=2 nthreads=2 isaac_seed=verify prefix=flam3. flam3-animate");
+    REQUIRE_MESSAGE(r.status == 0, r.output);
+    r = verify(quoted(dir + "/flam3.00002.png") + " --sequence " + quoted(sequence));
+    CHECK_MESSAGE(r.status == 0, r.output);
+}
