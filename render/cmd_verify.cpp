@@ -14,6 +14,7 @@
 #include <cstdio>
 #include <filesystem>
 #include <map>
+#include <optional>
 #include <random>
 #include <string>
 
@@ -65,17 +66,17 @@ const char* kHelp =
     "usage, 1 internal or device failure.\n";
 
 // What an image says about how it was made: its text (PNG text chunks, JPEG
-// comments) and its sidecar's settings, when it has one.
+// comments) and, when it has a sidecar, the settings it records.
 struct Provenance {
     std::string genome_xml;
     std::map<std::string, std::string> text;
-    nlohmann::json settings = nlohmann::json::object();
+    std::optional<bool> transparent, earlyclip;
+    std::optional<int> jpeg_quality;
 };
 
 Provenance provenance_of(const std::string& image) {
     Provenance p;
     const ImageFormat format = image_format_of(image);
-    if (format == ImageFormat::Exr) throw UsageError(image + ": verify reads PNG, JPEG and PPM images, not OpenEXR");
     if (format == ImageFormat::Png) p.text = read_png_text(image);
     if (format == ImageFormat::Jpeg) p.text = read_jpeg_text(image);
     if (p.text.count("flam3_genome")) p.genome_xml = p.text.at("flam3_genome");
@@ -90,7 +91,17 @@ Provenance provenance_of(const std::string& image) {
         if (j.contains("text") && j["text"].is_object())
             for (const auto& [key, value] : j["text"].items())
                 if (value.is_string()) p.text.emplace(key, value.get<std::string>());
-        if (j.contains("settings") && j["settings"].is_object()) p.settings = j["settings"];
+        const nlohmann::json settings = j.contains("settings") ? j["settings"] : nlohmann::json::object();
+        const auto wrong = [&](const char* key) { return InputError(sidecar + ": settings." + key + " has the wrong type"); };
+        for (const char* key : {"transparent", "earlyclip"})
+            if (settings.is_object() && settings.contains(key)) {
+                if (!settings[key].is_boolean()) throw wrong(key);
+                (std::string(key) == "transparent" ? p.transparent : p.earlyclip) = settings[key].get<bool>();
+            }
+        if (settings.is_object() && settings.contains("jpeg_quality")) {
+            if (!settings["jpeg_quality"].is_number_integer()) throw wrong("jpeg_quality");
+            p.jpeg_quality = settings["jpeg_quality"].get<int>();
+        }
         if (p.genome_xml.empty() && j.contains("genome") && j["genome"].is_string()) p.genome_xml = j["genome"];
     }
     if (p.genome_xml.empty())
@@ -196,10 +207,16 @@ int run(const Args& args) {
     bool all_pass = true;
     for (const std::string& path : a.positional) {
         if (!std::filesystem::is_regular_file(path)) throw InputError(path + ": no such image");
-        const Provenance made = provenance_of(path);
+        if (image_format_of(path) == ImageFormat::Exr)
+            throw UsageError(path + ": verify reads PNG, JPEG and PPM images, not OpenEXR");
+        // A file that is not what its name says is bad input, as a genome's would be.
+        Provenance made;
         PngImage image;
         try {
+            made = provenance_of(path);
             image = read_image(path);
+        } catch (const InputError&) {
+            throw;
         } catch (const std::runtime_error& e) {
             throw InputError(e.what());
         }
@@ -212,8 +229,8 @@ int run(const Args& args) {
                              " and its genome " + std::to_string(genome.width) + "x" + std::to_string(genome.height));
 
         RenderOptions options = base;
-        options.transparent = made.settings.value("transparent", any_transparent(image));
-        options.earlyclip = made.settings.value("earlyclip", a.has("earlyclip"));
+        options.transparent = made.transparent.value_or(any_transparent(image));
+        options.earlyclip = made.earlyclip.value_or(a.has("earlyclip"));
         if (made.text.count("flamejit_pixel_aspect"))
             options.pixel_aspect = number_in(path, "flamejit_pixel_aspect", made.text.at("flamejit_pixel_aspect"));
         Renderer renderer(options);
@@ -247,7 +264,7 @@ int run(const Args& args) {
             frame = input_from(path, [&] { return prepare_animation_frame(keys, time, frame_options); });
         }
         const ImageFormat format = image_format_of(path);
-        const int jpeg_quality = made.settings.value("jpeg_quality", static_cast<int>(a.integer("jpeg-quality", 75)));
+        const int jpeg_quality = made.jpeg_quality.value_or(static_cast<int>(a.integer("jpeg-quality", 75)));
         if (jpeg_quality < 1 || jpeg_quality > 100) throw UsageError("--jpeg-quality must be in 1..100");
         const PngImage first = as_in_file(render_frame(renderer, frame, seed), format, image.bits, jpeg_quality);
         const PngImage second = as_in_file(render_frame(renderer, frame, seed + 1), format, image.bits, jpeg_quality);

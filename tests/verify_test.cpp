@@ -105,11 +105,17 @@ TEST_CASE("verify: renders of the genome an image carries pass; an image made ot
         CHECK_MESSAGE(r.status == 0, r.output);
     }
     SUBCASE("what cannot be verified: exit 2, one line") {
-        r = run_command(render + " --no-png-comments -o " + quoted(dir + "/bare.png") + " -o " + quoted(dir + "/g.exr"));
+        r = run_command(render + " --no-png-comments -o " + quoted(dir + "/bare.png") + " -o " + quoted(dir + "/g.exr") +
+                        " -o " + quoted(dir + "/odd.png"));
         REQUIRE_MESSAGE(r.status == 0, r.output);
+        // A sidecar whose settings are not what a sidecar's are; a PNG that is not one.
+        fj::test::write_file(dir + "/odd.png.json",
+                             nlohmann::json{{"genome", fj::test::read_file(genome)}, {"settings", {{"transparent", "yes"}}}}
+                                 .dump());
+        fj::test::write_file(dir + "/junk.png", "not an image\n");
         for (const std::string& bad :
              {quoted(dir + "/bare.png"), quoted(dir + "/g.exr"), quoted(dir + "/missing.png"), std::string(""),
-              quoted(dir + "/g.png") + " --threshold 0"}) {
+              quoted(dir + "/g.png") + " --threshold 0", quoted(dir + "/odd.png"), quoted(dir + "/junk.png")}) {
             CAPTURE(bad);
             r = verify(bad);
             CHECK(r.status == 2);
