@@ -102,12 +102,15 @@ LinkRun link_cubins(const std::vector<std::string>& objects, const std::string& 
     const char* options[] = {arch_option.c_str()};
     LinkerGuard guard{api};
     check(api.nvJitLinkCreate(&guard.handle, 1, options), "nvJitLinkCreate");
-    for (size_t i = 0; i < objects.size(); ++i) {
-        const std::string name = "program" + std::to_string(i);
+    // nvJitLink keeps the names it is given, not copies, and reads them again
+    // when the link completes (AddressSanitizer saw it read a name whose
+    // string was gone): they live as long as the link.
+    std::vector<std::string> names;
+    for (size_t i = 0; i < objects.size(); ++i) names.push_back("program" + std::to_string(i));
+    for (size_t i = 0; i < objects.size(); ++i)
         check(api.nvJitLinkAddData(guard.handle, NVJITLINK_INPUT_CUBIN, objects[i].data(), objects[i].size(),
-                                   name.c_str()),
+                                   names[i].c_str()),
               "nvJitLinkAddData");
-    }
     const nvJitLinkResult completed = api.nvJitLinkComplete(guard.handle);
     out.log = link_log(api.nvJitLinkGetErrorLogSize, api.nvJitLinkGetErrorLog, guard.handle);
     const std::string info = link_log(api.nvJitLinkGetInfoLogSize, api.nvJitLinkGetInfoLog, guard.handle);
