@@ -324,9 +324,13 @@ std::vector<std::string> image_extensions_from(const ParsedArgs& args) {
         const size_t end = std::min(list.find(',', begin), list.size());
         const std::string format = list.substr(begin, end - begin);
         std::string extension;
-        if (format == "png" || format == "exr" || format == "jpg" || format == "ppm") extension = "." + format;
-        else if (format == "jpeg") extension = ".jpg";
-        else throw UsageError("--format must be png, exr, jpg or ppm (or several of them, as png,exr), not \"" + format + "\"");
+        if (format == "png" || format == "exr" || format == "jpg" || format == "ppm")
+            extension = "." + format;
+        else if (format == "jpeg")
+            extension = ".jpg";
+        else
+            throw UsageError("--format must be png, exr, jpg or ppm (or several of them, as png,exr), not \"" + format +
+                             "\"");
         if (std::find(extensions.begin(), extensions.end(), extension) != extensions.end())
             throw UsageError("--format " + list + " names " + format + " twice");
         extensions.push_back(extension);

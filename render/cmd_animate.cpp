@@ -276,7 +276,8 @@ void render_worker(const Run& run, RenderOptions options, bool compile_ahead, st
         {
             std::lock_guard lock(print);
             structures.insert(frame.key.canonical());
-            std::printf("frame %lld: %s, %llu samples, %d time samples, %.2f s, backend %s", n, file_list(files).c_str(),
+            std::printf("frame %lld: %s, %llu samples, %d time samples, %.2f s, backend %s", n,
+                        file_list(files).c_str(),
                         static_cast<unsigned long long>(result.stats.samples), result.time_samples, result.seconds,
                         result.backend.c_str());
             if (strips.count > 1) std::printf(", %d strips", strips.count);

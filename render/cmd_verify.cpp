@@ -92,7 +92,9 @@ Provenance provenance_of(const std::string& image) {
             for (const auto& [key, value] : j["text"].items())
                 if (value.is_string()) p.text.emplace(key, value.get<std::string>());
         const nlohmann::json settings = j.contains("settings") ? j["settings"] : nlohmann::json::object();
-        const auto wrong = [&](const char* key) { return InputError(sidecar + ": settings." + key + " has the wrong type"); };
+        const auto wrong = [&](const char* key) {
+            return InputError(sidecar + ": settings." + key + " has the wrong type");
+        };
         for (const char* key : {"transparent", "earlyclip"})
             if (settings.is_object() && settings.contains(key)) {
                 if (!settings[key].is_boolean()) throw wrong(key);
@@ -174,8 +176,9 @@ double number_in(const std::string& image, const std::string& key, const std::st
 }
 
 int run(const Args& args) {
-    const ParsedArgs a = parse_args(args, {"threshold", "sequence", "seed", "jpeg-quality", "backend", "devices", "threads", "arch", "palettes"},
-                                    {"help", "h", "earlyclip", "json"});
+    const ParsedArgs a = parse_args(
+        args, {"threshold", "sequence", "seed", "jpeg-quality", "backend", "devices", "threads", "arch", "palettes"},
+        {"help", "h", "earlyclip", "json"});
     if (a.has("help") || a.has("h")) {
         std::printf(kHelp, kDefaultThreshold);
         return 0;
@@ -220,13 +223,16 @@ int run(const Args& args) {
         } catch (const std::runtime_error& e) {
             throw InputError(e.what());
         }
-        if (made.text.count("flamejit_fields")) throw InputError(path + ": interlaced frames (--fields) are not verified");
+        if (made.text.count("flamejit_fields"))
+            throw InputError(path + ": interlaced frames (--fields) are not verified");
         const std::vector<Flame> carried = read_flam3_string(made.genome_xml, path + " (its genome)", read);
-        if (carried.size() != 1) throw InputError(path + ": its text holds " + std::to_string(carried.size()) + " genomes, not one");
+        if (carried.size() != 1)
+            throw InputError(path + ": its text holds " + std::to_string(carried.size()) + " genomes, not one");
         const Flame& genome = carried[0];
         if (genome.width != image.width || genome.height != image.height)
-            throw InputError(path + ": the image is " + std::to_string(image.width) + "x" + std::to_string(image.height) +
-                             " and its genome " + std::to_string(genome.width) + "x" + std::to_string(genome.height));
+            throw InputError(path + ": the image is " + std::to_string(image.width) + "x" +
+                             std::to_string(image.height) + " and its genome " + std::to_string(genome.width) + "x" +
+                             std::to_string(genome.height));
 
         RenderOptions options = base;
         options.transparent = made.transparent.value_or(any_transparent(image));
@@ -281,7 +287,8 @@ int run(const Args& args) {
                                          {"backend", renderer.backend_name()}};
             std::printf("%s\n", line.dump().c_str());
         } else {
-            std::printf("%s: fidelity ratio %.3f against two renders of its genome (seeds %llu, %llu; backend %s): %s\n",
+            std::printf("%s: fidelity ratio %.3f against two renders of its genome (seeds %llu, %llu; backend %s): "
+                        "%s\n",
                         path.c_str(), fidelity.ratio, static_cast<unsigned long long>(seed),
                         static_cast<unsigned long long>(seed + 1), renderer.backend_name().c_str(),
                         pass ? "passes" : ("ABOVE the threshold " + message_number(threshold)).c_str());

@@ -26,8 +26,8 @@ struct ImageFile {
     bool text = true;      // whether it carries the image's text (png_comments_wanted for its format)
 };
 
-// The files at `paths`, of `formats` (output_formats_from), with
-// `transparent` and `threads` compressing each.
+// The files at `paths`, of `formats` (output_formats_from), each keeping
+// alpha where `transparent` and compressed on `threads` threads.
 std::vector<ImageFile> image_files(const ParsedArgs& args, const std::vector<std::string>& paths,
                                    const std::vector<OutputFormat>& formats, bool transparent, int threads);
 // The paths of `files`, joined by ", " (messages).

@@ -2,6 +2,7 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #include "genome/sequence.h"
 
+#include <algorithm>
 #include <cmath>
 #include <sstream>
 
