@@ -62,8 +62,9 @@ const char* kHelp =
     "  --json                one JSON object per image: image, ratio, threshold, pass, seeds\n"
     "\n"
     "Images with transparency (alpha below opaque) are compared with transparent renders.\n"
-    "Exit status: 0 every image passes, 3 an image reads above the threshold, 2 bad input or\n"
-    "usage, 1 internal or device failure.\n";
+    "An image that cannot be verified (no genome, not an image) is one line on stderr, and the\n"
+    "others are verified. Exit status: 0 every image passes, 3 an image reads above the\n"
+    "threshold, 2 an image could not be verified or bad usage, 1 internal or device failure.\n";
 
 // What an image says about how it was made: its text (PNG text chunks, JPEG
 // comments) and, when it has a sidecar, the settings it records.
@@ -103,6 +104,7 @@ Provenance provenance_of(const std::string& image) {
         if (settings.is_object() && settings.contains("jpeg_quality")) {
             if (!settings["jpeg_quality"].is_number_integer()) throw wrong("jpeg_quality");
             p.jpeg_quality = settings["jpeg_quality"].get<int>();
+            if (*p.jpeg_quality < 1 || *p.jpeg_quality > 100) throw wrong("jpeg_quality");
         }
         if (p.genome_xml.empty() && j.contains("genome") && j["genome"].is_string()) p.genome_xml = j["genome"];
     }
@@ -175,6 +177,114 @@ double number_in(const std::string& image, const std::string& key, const std::st
     throw InputError(image + ": its " + key + " \"" + text + "\" is not a number");
 }
 
+// What every image is verified with: the command's options, the
+// references' seeds and, with --sequence, the animation's keyframes.
+struct Verifier {
+    const ParsedArgs& a;
+    RenderOptions base;
+    uint64_t seed = 0;
+    double threshold = kDefaultThreshold;
+    ReadOptions read;
+    std::string sequence;
+    // The sequence read as animate reads it, and as a loop's keyframes
+    // (for frames that say they are a loop's).
+    std::vector<Flame> keyframes, loop_frames;
+
+    // Prints the image's ratio; whether it passes. Throws InputError for an
+    // image that cannot be verified.
+    bool check(const std::string& path) const;
+};
+
+bool Verifier::check(const std::string& path) const {
+    if (!std::filesystem::is_regular_file(path)) throw InputError(path + ": no such image");
+    if (image_format_of(path) == ImageFormat::Exr)
+        throw InputError(path + ": verify reads PNG, JPEG and PPM images, not OpenEXR");
+    // A file that is not what its name says is bad input, as a genome's would be.
+    Provenance made;
+    PngImage image;
+    try {
+        made = provenance_of(path);
+        image = read_image(path);
+    } catch (const InputError&) {
+        throw;
+    } catch (const std::runtime_error& e) {
+        throw InputError(e.what());
+    }
+    if (image.width < 2 || image.height < 2)
+        throw InputError(path + ": " + std::to_string(image.width) + "x" + std::to_string(image.height) +
+                         " is too small to compare (2x2 at least)");
+    if (made.text.count("flamejit_fields"))
+        throw InputError(path + ": interlaced frames (--fields) are not verified");
+    const std::vector<Flame> carried = read_flam3_string(made.genome_xml, path + " (its genome)", read);
+    if (carried.size() != 1)
+        throw InputError(path + ": its text holds " + std::to_string(carried.size()) + " genomes, not one");
+    const Flame& genome = carried[0];
+    if (genome.width != image.width || genome.height != image.height)
+        throw InputError(path + ": the image is " + std::to_string(image.width) + "x" +
+                         std::to_string(image.height) + " and its genome " + std::to_string(genome.width) + "x" +
+                         std::to_string(genome.height));
+
+    RenderOptions options = base;
+    options.transparent = made.transparent.value_or(any_transparent(image));
+    options.earlyclip = made.earlyclip.value_or(a.has("earlyclip"));
+    if (made.text.count("flamejit_pixel_aspect"))
+        options.pixel_aspect = number_in(path, "flamejit_pixel_aspect", made.text.at("flamejit_pixel_aspect"));
+    Renderer renderer(options);
+    FrameOptions frame_options = renderer.frame_options();
+    frame_options.quality = genome.quality;
+    PreparedFrame frame;
+    if (sequence.empty()) {
+        frame = input_from(path, [&] { return prepare_still(genome, frame_options); });
+    } else {
+        // flamejit's frames say their number (and loop); flam3-animate's
+        // genome has the frame's time.
+        const double number = made.text.count("flamejit_frame")
+                                  ? number_in(path, "flamejit_frame", made.text.at("flamejit_frame"))
+                                  : genome.time;
+        const double period = made.text.count("flamejit_loop")
+                                  ? number_in(path, "flamejit_loop", made.text.at("flamejit_loop"))
+                                  : 0;
+        std::vector<Flame> keys = period > 0 ? loop_keyframes(loop_frames, period, sequence) : keyframes;
+        const double time = period > 0 ? loop_time(number, loop_frames.front().time, period) : number;
+        // The frame's size scale (render's --size-scale), from its camera.
+        const double scale = genome.scale / interpolate(keys, time).scale;
+        if (!(scale > 0 && std::isfinite(scale)))
+            throw InputError(path + ": its genome's scale does not follow from " + sequence + "'s at time " +
+                             message_number(time));
+        for (Flame& key : keys) {
+            key.width = genome.width;
+            key.height = genome.height;
+            key.scale *= scale;
+        }
+        frame_options.temporal_samples = genome.temporal_samples;
+        frame = input_from(path, [&] { return prepare_animation_frame(keys, time, frame_options); });
+    }
+    const ImageFormat format = image_format_of(path);
+    const int jpeg_quality = made.jpeg_quality.value_or(static_cast<int>(a.integer("jpeg-quality", 75)));
+    const PngImage first = as_in_file(render_frame(renderer, frame, seed), format, image.bits, jpeg_quality);
+    const PngImage second = as_in_file(render_frame(renderer, frame, seed + 1), format, image.bits, jpeg_quality);
+    const FidelityResult fidelity = fidelity_ratio(first, second, image);
+    const bool pass = fidelity.ratio <= threshold;
+    if (a.has("json")) {
+        const nlohmann::json line = {{"image", path},
+                                     {"ratio", std::isfinite(fidelity.ratio) ? nlohmann::json(fidelity.ratio)
+                                                                             : nlohmann::json(nullptr)},
+                                     {"threshold", threshold},
+                                     {"pass", pass},
+                                     {"seeds", {seed, seed + 1}},
+                                     {"backend", renderer.backend_name()}};
+        std::printf("%s\n", line.dump().c_str());
+    } else {
+        std::printf("%s: fidelity ratio %.3f against two renders of its genome (seeds %llu, %llu; backend %s): "
+                    "%s\n",
+                    path.c_str(), fidelity.ratio, static_cast<unsigned long long>(seed),
+                    static_cast<unsigned long long>(seed + 1), renderer.backend_name().c_str(),
+                    pass ? "passes" : ("ABOVE the threshold " + message_number(threshold)).c_str());
+    }
+    std::fflush(stdout);
+    return pass;
+}
+
 int run(const Args& args) {
     const ParsedArgs a = parse_args(
         args, {"threshold", "sequence", "seed", "jpeg-quality", "backend", "devices", "threads", "arch", "palettes"},
@@ -184,118 +294,41 @@ int run(const Args& args) {
         return 0;
     }
     if (a.positional.empty()) throw UsageError("verify takes one or more images");
-    const double threshold = a.number("threshold", kDefaultThreshold);
-    if (!(threshold > 0)) throw UsageError("--threshold must be positive");
-    RenderOptions base;
-    backend_options_from(a, base);
-    base.threads = static_cast<int>(a.integer("threads", 0));
-    if (base.threads < 0 || base.threads > 4096) throw UsageError("--threads must be in 0..4096");
-    base.kernel = kernel_options_from(a);
-    const uint64_t seed = seed_from(a, std::random_device{}());
-    ReadOptions read;
-    read.palette_file = a.value("palettes");
-    // The animation's keyframes, read as animate reads them (a loop's
-    // when a frame says so, below).
-    std::vector<Flame> keyframes, loop_frames;
-    const std::string sequence = a.value("sequence");
-    if (!sequence.empty()) {
-        keyframes = read_flam3_file(sequence, read);
-        check_sequence(keyframes, sequence);
-        ReadOptions as_loop = read;
+    Verifier v{a};
+    v.threshold = a.number("threshold", kDefaultThreshold);
+    if (!(v.threshold > 0)) throw UsageError("--threshold must be positive");
+    const long long jpeg_quality = a.integer("jpeg-quality", 75);
+    if (jpeg_quality < 1 || jpeg_quality > 100) throw UsageError("--jpeg-quality must be in 1..100");
+    backend_options_from(a, v.base);
+    v.base.threads = static_cast<int>(a.integer("threads", 0));
+    if (v.base.threads < 0 || v.base.threads > 4096) throw UsageError("--threads must be in 0..4096");
+    v.base.kernel = kernel_options_from(a);
+    v.seed = seed_from(a, std::random_device{}());
+    v.read.palette_file = a.value("palettes");
+    v.sequence = a.value("sequence");
+    if (!v.sequence.empty()) {
+        v.keyframes = read_flam3_file(v.sequence, v.read);
+        check_sequence(v.keyframes, v.sequence);
+        ReadOptions as_loop = v.read;
         as_loop.loop = true;
-        loop_frames = read_flam3_file(sequence, as_loop);
-        check_sequence(loop_frames, sequence);
+        v.loop_frames = read_flam3_file(v.sequence, as_loop);
+        check_sequence(v.loop_frames, v.sequence);
     }
-
+    // An image that cannot be verified is one line; the rest are verified.
+    int unverified = 0;
     bool all_pass = true;
     for (const std::string& path : a.positional) {
-        if (!std::filesystem::is_regular_file(path)) throw InputError(path + ": no such image");
-        if (image_format_of(path) == ImageFormat::Exr)
-            throw UsageError(path + ": verify reads PNG, JPEG and PPM images, not OpenEXR");
-        // A file that is not what its name says is bad input, as a genome's would be.
-        Provenance made;
-        PngImage image;
         try {
-            made = provenance_of(path);
-            image = read_image(path);
-        } catch (const InputError&) {
-            throw;
-        } catch (const std::runtime_error& e) {
-            throw InputError(e.what());
+            all_pass = v.check(path) && all_pass;
+        } catch (const InputError& e) {
+            std::fprintf(stderr, "flamejit verify: %s\n", e.what());
+            ++unverified;
+        } catch (const GenomeError& e) {
+            std::fprintf(stderr, "flamejit verify: %s\n", e.what());
+            ++unverified;
         }
-        if (made.text.count("flamejit_fields"))
-            throw InputError(path + ": interlaced frames (--fields) are not verified");
-        const std::vector<Flame> carried = read_flam3_string(made.genome_xml, path + " (its genome)", read);
-        if (carried.size() != 1)
-            throw InputError(path + ": its text holds " + std::to_string(carried.size()) + " genomes, not one");
-        const Flame& genome = carried[0];
-        if (genome.width != image.width || genome.height != image.height)
-            throw InputError(path + ": the image is " + std::to_string(image.width) + "x" +
-                             std::to_string(image.height) + " and its genome " + std::to_string(genome.width) + "x" +
-                             std::to_string(genome.height));
-
-        RenderOptions options = base;
-        options.transparent = made.transparent.value_or(any_transparent(image));
-        options.earlyclip = made.earlyclip.value_or(a.has("earlyclip"));
-        if (made.text.count("flamejit_pixel_aspect"))
-            options.pixel_aspect = number_in(path, "flamejit_pixel_aspect", made.text.at("flamejit_pixel_aspect"));
-        Renderer renderer(options);
-        FrameOptions frame_options = renderer.frame_options();
-        frame_options.quality = genome.quality;
-        PreparedFrame frame;
-        if (sequence.empty()) {
-            frame = input_from(path, [&] { return prepare_still(genome, frame_options); });
-        } else {
-            // flamejit's frames say their number (and loop); flam3-animate's
-            // genome has the frame's time.
-            const double number = made.text.count("flamejit_frame")
-                                      ? number_in(path, "flamejit_frame", made.text.at("flamejit_frame"))
-                                      : genome.time;
-            const double period = made.text.count("flamejit_loop")
-                                      ? number_in(path, "flamejit_loop", made.text.at("flamejit_loop"))
-                                      : 0;
-            std::vector<Flame> keys = period > 0 ? loop_keyframes(loop_frames, period, sequence) : keyframes;
-            const double time = period > 0 ? loop_time(number, loop_frames.front().time, period) : number;
-            // The frame's size scale (render's --size-scale), from its camera.
-            const double scale = genome.scale / interpolate(keys, time).scale;
-            if (!(scale > 0 && std::isfinite(scale)))
-                throw InputError(path + ": its genome's scale does not follow from " + sequence + "'s at time " +
-                                 message_number(time));
-            for (Flame& key : keys) {
-                key.width = genome.width;
-                key.height = genome.height;
-                key.scale *= scale;
-            }
-            frame_options.temporal_samples = genome.temporal_samples;
-            frame = input_from(path, [&] { return prepare_animation_frame(keys, time, frame_options); });
-        }
-        const ImageFormat format = image_format_of(path);
-        const int jpeg_quality = made.jpeg_quality.value_or(static_cast<int>(a.integer("jpeg-quality", 75)));
-        if (jpeg_quality < 1 || jpeg_quality > 100) throw UsageError("--jpeg-quality must be in 1..100");
-        const PngImage first = as_in_file(render_frame(renderer, frame, seed), format, image.bits, jpeg_quality);
-        const PngImage second = as_in_file(render_frame(renderer, frame, seed + 1), format, image.bits, jpeg_quality);
-        const FidelityResult fidelity = fidelity_ratio(first, second, image);
-        const bool pass = fidelity.ratio <= threshold;
-        all_pass = all_pass && pass;
-        if (a.has("json")) {
-            const nlohmann::json line = {{"image", path},
-                                         {"ratio", std::isfinite(fidelity.ratio) ? nlohmann::json(fidelity.ratio)
-                                                                                 : nlohmann::json(nullptr)},
-                                         {"threshold", threshold},
-                                         {"pass", pass},
-                                         {"seeds", {seed, seed + 1}},
-                                         {"backend", renderer.backend_name()}};
-            std::printf("%s\n", line.dump().c_str());
-        } else {
-            std::printf("%s: fidelity ratio %.3f against two renders of its genome (seeds %llu, %llu; backend %s): "
-                        "%s\n",
-                        path.c_str(), fidelity.ratio, static_cast<unsigned long long>(seed),
-                        static_cast<unsigned long long>(seed + 1), renderer.backend_name().c_str(),
-                        pass ? "passes" : ("ABOVE the threshold " + message_number(threshold)).c_str());
-        }
-        std::fflush(stdout);
     }
-    return all_pass ? 0 : 3;
+    return unverified > 0 ? 2 : all_pass ? 0 : 3;
 }
 
 }  // namespace

@@ -121,6 +121,13 @@ TEST_CASE("verify: renders of the genome an image carries pass; an image made ot
             CHECK(r.status == 2);
             CHECK(lines(r.output) == 1);
         }
+        // Among others, each is one line, and the others are verified.
+        r = verify(quoted(dir + "/g.png") + " " + quoted(dir + "/junk.png") + " " + quoted(dir + "/bare.png") + " " +
+                   quoted(dir + "/g.jpg"));
+        CHECK(r.status == 2);
+        CHECK(lines(r.output) == 4);
+        CHECK(r.output.find("g.png: fidelity ratio") != std::string::npos);
+        CHECK(r.output.find("g.jpg: fidelity ratio") != std::string::npos);
     }
 }
 
