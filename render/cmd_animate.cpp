@@ -116,6 +116,13 @@ struct Run {
     double first_time = 0;    // the first keyframe's time
 };
 
+// Frame n's files: run.files with their patterns filled in.
+std::vector<ImageFile> frame_files(const Run& run, long long n) {
+    std::vector<ImageFile> files = run.files;
+    for (ImageFile& file : files) file.path = format_output(file.path, n);
+    return files;
+}
+
 // The time frame n shows: n, or with --loop n brought into the loop's first period.
 double frame_time(const Run& run, long long n) {
     const double t = static_cast<double>(n);
@@ -214,8 +221,7 @@ void render_worker(const Run& run, RenderOptions options, bool compile_ahead, st
         const size_t following = next++;
         if (following < run.todo.size()) pending = prepare(following);
         const long long n = run.todo[current];
-        std::vector<ImageFile> files = run.files;
-        for (ImageFile& file : files) file.path = format_output(file.path, n);
+        const std::vector<ImageFile> files = frame_files(run, n);
         // Messages name the frame by its first file, or by all of them.
         const std::string& path = files[0].path;
         {
@@ -394,10 +400,9 @@ int run(const Args& args) {
 
     int skipped = 0;
     for (long long f : frames) {
-        std::vector<ImageFile> files = run.files;
+        const std::vector<ImageFile> files = frame_files(run, f);
         std::set<std::string> taken;
-        for (ImageFile& file : files) {
-            file.path = format_output(file.path, f);
+        for (const ImageFile& file : files) {
             if (!taken.insert(std::filesystem::path(file.path).lexically_normal().string()).second)
                 throw UsageError("-o: frame " + std::to_string(f) + " would be written to " + file.path + " twice");
             check_output("-o", file.path);

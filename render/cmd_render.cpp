@@ -221,9 +221,20 @@ std::string file_name_of(const std::string& flame_name) {
 // before anything renders.
 std::vector<Job> plan_outputs(const std::vector<GenomeInput>& inputs, std::vector<std::string> outs,
                               const std::vector<std::string>& extensions, bool names) {
+    // Each image with its flame's name as a file name (--names), where the
+    // name is its file's only one.
     std::vector<Job> jobs;
-    for (const GenomeInput& input : inputs)
-        for (int index : input.selected) jobs.push_back({&input, index, {}});
+    std::vector<std::string> own_names;
+    for (const GenomeInput& input : inputs) {
+        std::map<std::string, int> named;  // how many of the file's flames give each name
+        if (names)
+            for (int index : input.selected) ++named[file_name_of(input.flames[index].name)];
+        for (int index : input.selected) {
+            jobs.push_back({&input, index, {}});
+            const std::string name = names ? file_name_of(input.flames[index].name) : "";
+            own_names.push_back(!name.empty() && named[name] == 1 ? name : "");
+        }
+    }
     if (outs.empty()) outs.push_back("");
     std::set<std::string> taken;
     for (const std::string& out : outs) {
@@ -236,29 +247,22 @@ std::vector<Job> plan_outputs(const std::vector<GenomeInput>& inputs, std::vecto
             throw UsageError("--names names the images after their flames: -o takes the folder they go into, not " + out);
         // A file names its own format; a folder takes every format listed.
         const std::vector<std::string> formats = into_folder || out.empty() ? extensions : std::vector<std::string>{""};
-        for (const std::string& extension : formats) {
-            auto job = jobs.begin();
-            for (const GenomeInput& input : inputs) {
+        for (const std::string& extension : formats)
+            for (size_t n = 0; n < jobs.size(); ++n) {
+                const GenomeInput& input = *jobs[n].input;
                 const std::string base = into_folder ? (folder / default_output(input.label, extension)).string()
                                                      : (out.empty() ? default_output(input.label, extension) : out);
-                std::map<std::string, int> named;  // how many of the file's flames give each name
-                if (names)
-                    for (int index : input.selected) ++named[file_name_of(input.flames[index].name)];
-                for (int index : input.selected) {
-                    const std::string name = names ? file_name_of(input.flames[index].name) : "";
-                    const std::string path = !name.empty() && named[name] == 1 ? (folder / (name + extension)).string()
-                                             : input.selected.size() > 1 ? indexed_output(base, index)
-                                                                         : base;
-                    if (!taken.insert(std::filesystem::path(path).lexically_normal().string()).second)
-                        throw UsageError("two images would be written to " + path +
-                                         (outs.size() > 1 ? " (-o names it twice)"
-                                                          : " (genome files of the same name: render them into "
-                                                            "separate folders)"));
-                    check_output("-o", path);
-                    (job++)->paths.push_back(path);
-                }
+                const std::string path = !own_names[n].empty()       ? (folder / (own_names[n] + extension)).string()
+                                         : input.selected.size() > 1 ? indexed_output(base, jobs[n].index)
+                                                                     : base;
+                if (!taken.insert(std::filesystem::path(path).lexically_normal().string()).second)
+                    throw UsageError("two images would be written to " + path +
+                                     (outs.size() > 1 ? " (-o names it twice)"
+                                                      : " (genome files of the same name: render them into "
+                                                        "separate folders)"));
+                check_output("-o", path);
+                jobs[n].paths.push_back(path);
             }
-        }
     }
     return jobs;
 }

@@ -307,12 +307,14 @@ int run(const Args& args) {
     v.read.palette_file = a.value("palettes");
     v.sequence = a.value("sequence");
     if (!v.sequence.empty()) {
-        v.keyframes = read_flam3_file(v.sequence, v.read);
-        check_sequence(v.keyframes, v.sequence);
+        // Read once as a loop's keyframes; an open sequence's are those with
+        // flam3's fix-ups at its ends.
         ReadOptions as_loop = v.read;
         as_loop.loop = true;
         v.loop_frames = read_flam3_file(v.sequence, as_loop);
         check_sequence(v.loop_frames, v.sequence);
+        v.keyframes = v.loop_frames;
+        apply_sequence_fixups(v.keyframes);
     }
     // An image that cannot be verified is one line; the rest are verified.
     int unverified = 0;
