@@ -11,6 +11,7 @@
 
 #include "commands.h"
 #include "image/fidelity.h"
+#include "image/level.h"
 #include "image/png_io.h"
 
 namespace fj::cli {
@@ -25,6 +26,9 @@ constexpr const char* compare_usage =
     "2x box downsample (16-bit images are scaled to the 8-bit range first). R near 1 means C is as\n"
     "close to flam3 as flam3 is to itself; a systematic error reads well above 1. Images are\n"
     "PNG, JPEG or binary PPM (told by their first bytes, as flam3-render writes them).\n"
+    "Also prints C's mean level against A's and B's (in the one of R, G, B where it differs most,\n"
+    "as a share of their level) and how far A's and B's levels are apart: a change of tone moves\n"
+    "the level beyond the references' spread where per-pixel noise hides it from R.\n"
     "\n"
     "  --json   print the ratio and its parts as one JSON object (infinite values as null)\n"
     "  --help   print this text\n";
@@ -66,11 +70,13 @@ int cmd_compare(const Args& args) {
     }
 
     FidelityResult result;
+    LevelShift level;
     try {
         const PngImage a = read_image(images[0]);
         const PngImage b = read_image(images[1]);
         const PngImage c = read_image(images[2]);
         result = fidelity_ratio(a, b, c);
+        level = level_shift({channel_means(a), channel_means(b)}, channel_means(c));
     } catch (const std::exception& error) {
         std::cerr << "flamejit compare: " << error.what() << "\n";
         return 2;
@@ -84,6 +90,8 @@ int cmd_compare(const Args& args) {
             {"error_ca", result.error_ca},
             {"error_cb", result.error_cb},
             {"error_ab", result.error_ab},
+            {"level_shift", level.shift},
+            {"level_spread", level.spread},
             {"width", result.width},
             {"height", result.height},
             {"a", images[0]},
@@ -96,7 +104,9 @@ int cmd_compare(const Args& args) {
                   << ", R2 vs B = " << fixed(result.ratio_b, 4) << ")\n"
                   << "mean |C-A| = " << fixed(result.error_ca, 4) << ", mean |C-B| = " << fixed(result.error_cb, 4)
                   << ", mean |A-B| = " << fixed(result.error_ab, 4) << "  (8-bit RGB, downsampled to "
-                  << result.width << "x" << result.height << ")\n";
+                  << result.width << "x" << result.height << ")\n"
+                  << "mean level of C " << (level.shift >= 0 ? "+" : "") << fixed(100 * level.shift, 2)
+                  << " % against A's and B's (A and B " << fixed(100 * level.spread, 2) << " % apart)\n";
     }
     return 0;
 }

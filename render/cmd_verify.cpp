@@ -7,7 +7,10 @@
 // the genome the image carries, with seeds of their own, give the fidelity
 // ratio of the image against them (image/fidelity.h), about 1 for a render of
 // that genome and more for an image of other settings, another genome or
-// fewer samples than it claims.
+// fewer samples than it claims. A change of tone that per-pixel noise hides
+// from the ratio still moves the image's mean level (image/level.h): an
+// image whose level is off by more than a tolerance is held against more
+// references before it fails.
 #include <unistd.h>
 
 #include <cmath>
@@ -28,6 +31,7 @@
 #include "genome/sequence.h"
 #include "image/fidelity.h"
 #include "image/jpeg_io.h"
+#include "image/level.h"
 #include "image/png_io.h"
 #include "sidecar.h"
 
@@ -35,8 +39,11 @@ namespace fj::cli {
 namespace {
 
 constexpr double kDefaultThreshold = 1.25;
+// Percent: a mean level within this of the references' passes as it is.
+constexpr double kDefaultLevelTolerance = 1.5;
 
-// A printf format: %g takes kDefaultThreshold.
+// A printf format: %g takes kDefaultThreshold, then kDefaultLevelTolerance
+// and the references of a level test.
 const char* kHelp =
     "usage: flamejit verify IMAGE... [--sequence SEQ.flam3] [options]\n"
     "\n"
@@ -46,9 +53,14 @@ const char* kHelp =
     "seeds of its own, at the image's size and quality, and the image's fidelity ratio against\n"
     "the two (as flamejit compare) is printed: a render of that genome reads about 1, on any\n"
     "device and with flam3 too; an image of another genome, other tone values or fewer samples\n"
-    "than it claims reads more.\n"
+    "than it claims reads more. A change of tone moves the image's mean level: where it differs\n"
+    "from the references' by more than the level tolerance, the genome is rendered again until\n"
+    "there are %d references, and the image fails when its level lies outside theirs by Student's\n"
+    "t test (one render of the genome in a thousand would fail it).\n"
     "\n"
     "  --threshold R         the largest ratio that passes (default %g)\n"
+    "  --level-tolerance P   the mean level (of R, G or B) may differ from the references' by P\n"
+    "                        percent without more references (default %g)\n"
     "  --sequence FILE       the image is a frame of this animation (flamejit animate's frames\n"
     "                        say their number, flam3-animate's their genome's time): rendered as\n"
     "                        animate renders that frame, motion blur included (the frame's\n"
@@ -57,14 +69,17 @@ const char* kHelp =
     "                        this says it)\n"
     "  --jpeg-quality Q      a JPEG's compression quality (its sidecar says it; default 75): the\n"
     "                        references are compressed alike\n"
-    "  --seed N              the references' seeds: N and N + 1 (default: fresh ones)\n"
+    "  --seed N              the references' seeds: N, N + 1 (and on for the level test)\n"
+    "                        (default: fresh ones)\n"
     "  --backend B, --devices LIST, --threads N, --arch sm_XX, --palettes FILE: as render\n"
-    "  --json                one JSON object per image: image, ratio, threshold, pass, seeds\n"
+    "  --json                one JSON object per image: image, ratio, threshold, level (shift,\n"
+    "                        t, references, tolerance, pass), pass, seeds (first and last)\n"
     "\n"
     "Images with transparency (alpha below opaque) are compared with transparent renders.\n"
     "An image that cannot be verified (no genome, not an image) is one line on stderr, and the\n"
     "others are verified. Exit status: 0 every image passes, 3 an image reads above the\n"
-    "threshold, 2 an image could not be verified or bad usage, 1 internal or device failure.\n";
+    "threshold or fails the level test, 2 an image could not be verified or bad usage, 1\n"
+    "internal or device failure.\n";
 
 // What an image says about how it was made: its text (PNG text chunks, JPEG
 // comments) and, when it has a sidecar, the settings it records.
@@ -184,6 +199,7 @@ struct Verifier {
     RenderOptions base;
     uint64_t seed = 0;
     double threshold = kDefaultThreshold;
+    double level_tolerance = kDefaultLevelTolerance / 100;
     ReadOptions read;
     std::string sequence;
     // The sequence read as animate reads it, and as a loop's keyframes
@@ -261,25 +277,51 @@ bool Verifier::check(const std::string& path) const {
     }
     const ImageFormat format = image_format_of(path);
     const int jpeg_quality = made.jpeg_quality.value_or(static_cast<int>(a.integer("jpeg-quality", 75)));
-    const PngImage first = as_in_file(render_frame(renderer, frame, seed), format, image.bits, jpeg_quality);
-    const PngImage second = as_in_file(render_frame(renderer, frame, seed + 1), format, image.bits, jpeg_quality);
+    const auto reference = [&](uint64_t s) {
+        return as_in_file(render_frame(renderer, frame, s), format, image.bits, jpeg_quality);
+    };
+    const PngImage first = reference(seed), second = reference(seed + 1);
     const FidelityResult fidelity = fidelity_ratio(first, second, image);
-    const bool pass = fidelity.ratio <= threshold;
+    const bool ratio_passes = fidelity.ratio <= threshold;
+    // More references only where the level is in doubt.
+    std::vector<std::array<double, 3>> levels = {channel_means(first), channel_means(second)};
+    const std::array<double, 3> own_level = channel_means(image);
+    LevelShift level = level_shift(levels, own_level);
+    if (std::fabs(level.shift) > level_tolerance) {
+        while (levels.size() < static_cast<size_t>(kLevelReferences))
+            levels.push_back(channel_means(reference(seed + levels.size())));
+        level = level_shift(levels, own_level);
+    }
+    const bool level_passes =
+        !(std::fabs(level.shift) > level_tolerance && std::fabs(level.t) > level_t_critical(level.references));
+    const bool pass = ratio_passes && level_passes;
+    const uint64_t last_seed = seed + levels.size() - 1;
     if (a.has("json")) {
+        const auto number = [](double v) { return std::isfinite(v) ? nlohmann::json(v) : nlohmann::json(nullptr); };
         const nlohmann::json line = {{"image", path},
-                                     {"ratio", std::isfinite(fidelity.ratio) ? nlohmann::json(fidelity.ratio)
-                                                                             : nlohmann::json(nullptr)},
+                                     {"ratio", number(fidelity.ratio)},
                                      {"threshold", threshold},
+                                     {"level",
+                                      {{"shift", level.shift},
+                                       {"t", number(level.t)},
+                                       {"references", level.references},
+                                       {"tolerance", level_tolerance},
+                                       {"pass", level_passes}}},
                                      {"pass", pass},
-                                     {"seeds", {seed, seed + 1}},
+                                     {"seeds", {seed, last_seed}},
                                      {"backend", renderer.backend_name()}};
         std::printf("%s\n", line.dump().c_str());
     } else {
-        std::printf("%s: fidelity ratio %.3f against two renders of its genome (seeds %llu, %llu; backend %s): "
-                    "%s\n",
-                    path.c_str(), fidelity.ratio, static_cast<unsigned long long>(seed),
-                    static_cast<unsigned long long>(seed + 1), renderer.backend_name().c_str(),
-                    pass ? "passes" : ("ABOVE the threshold " + message_number(threshold)).c_str());
+        std::string verdict = "passes";
+        if (!ratio_passes) verdict = "ABOVE the threshold " + message_number(threshold);
+        if (!level_passes)
+            verdict = (ratio_passes ? "" : verdict + ", ") + "its LEVEL differs from its genome's";
+        char t_text[64] = "";
+        if (level.references > 2) std::snprintf(t_text, sizeof t_text, ", t %.1f over %d renders", level.t, level.references);
+        std::printf("%s: fidelity ratio %.3f, mean level %+.2f %%%s, against renders of its genome (seeds %llu..%llu; "
+                    "backend %s): %s\n",
+                    path.c_str(), fidelity.ratio, 100 * level.shift, t_text, static_cast<unsigned long long>(seed),
+                    static_cast<unsigned long long>(last_seed), renderer.backend_name().c_str(), verdict.c_str());
     }
     std::fflush(stdout);
     return pass;
@@ -287,16 +329,18 @@ bool Verifier::check(const std::string& path) const {
 
 int run(const Args& args) {
     const ParsedArgs a = parse_args(
-        args, {"threshold", "sequence", "seed", "jpeg-quality", "backend", "devices", "threads", "arch", "palettes"},
+        args, {"threshold", "level-tolerance", "sequence", "seed", "jpeg-quality", "backend", "devices", "threads", "arch", "palettes"},
         {"help", "h", "earlyclip", "json"});
     if (a.has("help") || a.has("h")) {
-        std::printf(kHelp, kDefaultThreshold);
+        std::printf(kHelp, kLevelReferences, kDefaultThreshold, kDefaultLevelTolerance);
         return 0;
     }
     if (a.positional.empty()) throw UsageError("verify takes one or more images");
     Verifier v{a};
     v.threshold = a.number("threshold", kDefaultThreshold);
     if (!(v.threshold > 0)) throw UsageError("--threshold must be positive");
+    v.level_tolerance = a.number("level-tolerance", kDefaultLevelTolerance) / 100;
+    if (!(v.level_tolerance >= 0)) throw UsageError("--level-tolerance must be 0 or more (percent)");
     const long long jpeg_quality = a.integer("jpeg-quality", 75);
     if (jpeg_quality < 1 || jpeg_quality > 100) throw UsageError("--jpeg-quality must be in 1..100");
     backend_options_from(a, v.base);

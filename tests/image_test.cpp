@@ -19,6 +19,7 @@
 #include <cstdio>
 #include <filesystem>
 #include <limits>
+#include <random>
 #include <string>
 #include <tuple>
 
@@ -26,6 +27,7 @@
 
 #include "atomic_file.h"
 #include "image/fidelity.h"
+#include "image/level.h"
 #include "image/png_bands.h"
 #include "image/png_io.h"
 #include "test_support.h"
@@ -458,6 +460,64 @@ TEST_CASE("fidelity: mismatched or tiny images are rejected") {
     CHECK_THROWS_AS(fj::fidelity_ratio(line, line, line), std::runtime_error);
 }
 
+TEST_CASE("level: channel means in the 8-bit range, the shift in the channel that moved most") {
+    const PngImage a = make_png_image(4, 3, [](int x, int, int c) { return c == 0 ? 10 * x : 40; });
+    const auto means = fj::channel_means(a);
+    CHECK(means[0] == doctest::Approx(15.0));  // (0 + 10 + 20 + 30) / 4
+    CHECK(means[1] == doctest::Approx(40.0));
+    PngImage wide = a;
+    wide.bits = 16;
+    for (auto& v : wide.rgba) v = static_cast<uint16_t>(v * 256);
+    CHECK(fj::channel_means(wide)[0] == doctest::Approx(15.0));
+
+    // References of level 30 (means 20, 30, 40 and 22, 30, 38); the image's
+    // green 3 above theirs, its red 1: the shift is green's, 3/30.
+    const auto shift = fj::level_shift({{20, 30, 40}, {22, 30, 38}}, {22, 33, 39});
+    CHECK(shift.shift == doctest::Approx(0.1));
+    CHECK(shift.spread == 0.0);
+    CHECK(std::isinf(shift.t));  // the references agree in green exactly
+    CHECK(shift.references == 2);
+    // Red 1 above the mean 21 (and blue as far below: the first counts),
+    // against a sample deviation √2 · √1.5.
+    const auto red = fj::level_shift({{20, 30, 40}, {22, 30, 38}}, {22, 30, 38});
+    CHECK(red.shift == doctest::Approx(1.0 / 30.0));
+    CHECK(red.spread == doctest::Approx(2.0 / 30.0));
+    CHECK(red.t == doctest::Approx(1.0 / std::sqrt(3.0)));
+    // A black image divides by one 8-bit step; a level of its references' is 0.
+    CHECK(fj::level_shift({{0, 0, 0}, {0, 0, 0}}, {0.5, 0, 0}).shift == doctest::Approx(0.5));
+    CHECK(fj::level_shift({{0, 0, 0}, {0, 0, 0}}, {0, 0, 0}).t == 0.0);
+    CHECK_THROWS(fj::level_shift({{1, 1, 1}}, {1, 1, 1}));
+    CHECK_THROWS(fj::level_t_critical(1));
+    CHECK_THROWS(fj::level_t_critical(fj::kLevelReferences + 1));
+}
+
+TEST_CASE("level: the t test fails one render of the genome in a thousand and finds a shift of eight sigmas") {
+    // Means drawn from one normal distribution stand for renders of one
+    // genome: the image's t beyond the critical value should be as rare as
+    // its 0.1 % says, for every number of references. Shifted by 8 sigmas,
+    // the image is found 19 times in 20 or more with all ten.
+    std::mt19937_64 random(2026);
+    std::normal_distribution<double> noise(0.0, 0.5);
+    const auto draw = [&](double offset) {
+        const double v = 50 + offset + noise(random);
+        return std::array<double, 3>{v, v, v};
+    };
+    const int trials = 100000;
+    for (int n = 2; n <= fj::kLevelReferences; n += 4) {
+        CAPTURE(n);
+        int beyond = 0, found = 0;
+        for (int i = 0; i < trials; ++i) {
+            std::vector<std::array<double, 3>> references;
+            for (int k = 0; k < n; ++k) references.push_back(draw(0));
+            beyond += std::fabs(fj::level_shift(references, draw(0)).t) > fj::level_t_critical(n);
+            found += std::fabs(fj::level_shift(references, draw(4.0)).t) > fj::level_t_critical(n);
+        }
+        CHECK(beyond > trials / 2000);  // about 100 in 100,000
+        CHECK(beyond < trials / 500);
+        if (n == fj::kLevelReferences) CHECK(found > trials * 19 / 20);
+    }
+}
+
 TEST_CASE("fidelity: flam3 against itself reads about 1") {
     if (!fj::test::flam3_render_present()) return;
     const std::string dir = fj::test::scratch_dir("image-self");
@@ -504,6 +564,11 @@ TEST_CASE("cli: flamejit compare") {
     REQUIRE_FALSE(parsed.is_discarded());
     CHECK(parsed["ratio"].get<double>() == doctest::Approx(0.5));
     CHECK(parsed["ratio_a"].get<double>() == doctest::Approx(0.0));
+    // C's level is A's, half way from B's: it lies below the references'
+    // mean by half their spread.
+    CHECK(parsed["level_shift"].get<double>() < -0.01);
+    CHECK(parsed["level_spread"].get<double>() == doctest::Approx(-2 * parsed["level_shift"].get<double>()));
+    CHECK(text.output.find("mean level of C -") != std::string::npos);
 
     CHECK(fj::test::run_command(binary + " compare " + dir + "/a.png " + dir + "/b.png").status == 2);
     CHECK(fj::test::run_command(binary + " compare " + dir + "/a.png " + dir + "/b.png " + dir + "/nope.png")
