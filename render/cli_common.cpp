@@ -292,6 +292,11 @@ OutputFormat output_format(const ParsedArgs& args, const std::string& output, co
     }
     if (args.has("transparent") && !has_alpha(f.format))
         throw UsageError("--transparent keeps alpha, which " + name + " images do not have: write .png or .exr");
+    const std::string space = args.value("color-space", "srgb");
+    if (!parse_color_space(space, &f.color_space))
+        throw UsageError("--color-space must be srgb, display-p3, adobe-rgb or rec2020, not \"" + space + "\"");
+    if (f.color_space != ColorSpace::Srgb && f.format == ImageFormat::Ppm)
+        throw UsageError("--color-space " + space + ": a PPM carries no colour profile; write .png, .jpg or .exr");
     f.linear = args.has("linear");
     if (f.linear && !exr) throw UsageError("--linear writes EXR images: name the output .exr");
     if (f.linear && args.has("earlyclip")) throw UsageError("--linear and --earlyclip exclude each other");

@@ -108,6 +108,7 @@ struct OutputFormat {
     int bits = 8;
     int jpeg_quality = 75;
     bool linear = false;
+    ColorSpace color_space = ColorSpace::Srgb;  // --color-space
 };
 // The formats of one image's files (-o given several times, a --format
 // list): each checked as above, --format naming each one's format, and
@@ -130,6 +131,10 @@ inline constexpr const char* kFormatHelp =
     "                        (OpenEXR, RGBA premultiplied), 16 (half, default) or 32 (float);\n"
     "                        .jpg (JPEG) and .ppm (binary PPM) are RGB of 8 bits, as flam3's\n"
     "  --jpeg-quality Q      JPEG compression quality, 1..100 (default 75, as flam3)\n"
+    "  --color-space S       srgb (default: as flam3, no profile), display-p3, adobe-rgb or\n"
+    "                        rec2020: the image converted from sRGB to S, its file tagged with\n"
+    "                        S's ICC profile (EXR: its chromaticities), so that colour-managed\n"
+    "                        viewers show the same picture; not for PPM\n"
     "  --linear              EXR only: the filtered log-density values before gamma, vibrancy,\n"
     "                        background and clipping, for compositing\n";
 // A quarter of the cores, 1 to 4: the default of threads that help the

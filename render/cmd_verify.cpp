@@ -75,7 +75,8 @@ const char* kHelp =
     "  --json                one JSON object per image: image, ratio, threshold, level (shift,\n"
     "                        t, references, tolerance, pass), pass, seeds (first and last)\n"
     "\n"
-    "Images with transparency (alpha below opaque) are compared with transparent renders.\n"
+    "Images with transparency (alpha below opaque) are compared with transparent renders, images\n"
+    "of another colour space (render --color-space; their profile says it) with renders in it.\n"
     "An image that cannot be verified (no genome, not an image) is one line on stderr, and the\n"
     "others are verified. Exit status: 0 every image passes, 3 an image reads above the\n"
     "threshold or fails the level test, 2 an image could not be verified or bad usage, 1\n"
@@ -138,8 +139,9 @@ bool any_transparent(const PngImage& image) {
 
 // The samples a file like the one verified holds of `image`: a PNG's or a
 // PPM's of `bits` (flam3's quantisation), or what a JPEG of `jpeg_quality`
-// decodes to, so that a JPEG is compared with JPEGs, compression and all.
-PngImage as_in_file(const ImageF& image, ImageFormat format, int bits, int jpeg_quality) {
+// decodes to, so that a JPEG is compared with JPEGs, compression and all;
+// in the file's colour space.
+PngImage as_in_file(ImageF image, ImageFormat format, int bits, int jpeg_quality, ColorSpace space) {
     if (format == ImageFormat::Jpeg) {
         static int count = 0;
         const std::filesystem::path file = std::filesystem::temp_directory_path() /
@@ -147,6 +149,7 @@ PngImage as_in_file(const ImageF& image, ImageFormat format, int bits, int jpeg_
                                             std::to_string(count++) + ".jpg");
         ImageOptions options;
         options.jpeg_quality = jpeg_quality;
+        options.color_space = space;
         write_image(file.string(), image, options, false);
         PngImage decoded;
         try {
@@ -158,6 +161,7 @@ PngImage as_in_file(const ImageF& image, ImageFormat format, int bits, int jpeg_
         std::filesystem::remove(file);
         return decoded;
     }
+    if (space != ColorSpace::Srgb) ColorConversion(space, false).apply(image);
     PngImage out;
     out.width = image.width;
     out.height = image.height;
@@ -231,6 +235,9 @@ bool Verifier::check(const std::string& path) const {
                          " is too small to compare (2x2 at least)");
     if (made.text.count("flamejit_fields"))
         throw InputError(path + ": interlaced frames (--fields) are not verified");
+    ColorSpace space = ColorSpace::Srgb;
+    if (!image.icc_profile.empty() && !color_space_of_profile(image.icc_profile, &space))
+        throw InputError(path + ": carries a colour profile that render --color-space does not write");
     const std::vector<Flame> carried = read_flam3_string(made.genome_xml, path + " (its genome)", read);
     if (carried.size() != 1)
         throw InputError(path + ": its text holds " + std::to_string(carried.size()) + " genomes, not one");
@@ -278,7 +285,7 @@ bool Verifier::check(const std::string& path) const {
     const ImageFormat format = image_format_of(path);
     const int jpeg_quality = made.jpeg_quality.value_or(static_cast<int>(a.integer("jpeg-quality", 75)));
     const auto reference = [&](uint64_t s) {
-        return as_in_file(render_frame(renderer, frame, s), format, image.bits, jpeg_quality);
+        return as_in_file(render_frame(renderer, frame, s), format, image.bits, jpeg_quality, space);
     };
     const PngImage first = reference(seed), second = reference(seed + 1);
     const FidelityResult fidelity = fidelity_ratio(first, second, image);

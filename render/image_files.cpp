@@ -16,6 +16,7 @@ std::vector<ImageFile> image_files(const ParsedArgs& args, const std::vector<std
         ImageFile file{paths[i], formats[i], {}, png_comments_wanted(args, formats[i].format)};
         file.options.bits = formats[i].bits;
         file.options.jpeg_quality = formats[i].jpeg_quality;
+        file.options.color_space = formats[i].color_space;
         file.options.transparent = transparent;
         file.options.threads = threads;
         files.push_back(std::move(file));

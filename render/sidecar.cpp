@@ -43,6 +43,7 @@ std::string sidecar_text(const std::string& image, const char* command, const Ar
         {"format", to_string(format.format)},
         {"bits", format.bits},
         {"linear", format.linear},
+        {"color_space", to_string(format.color_space)},
         {"transparent", options.transparent},
         {"earlyclip", options.earlyclip}};
     if (format.format == ImageFormat::Jpeg) j["settings"]["jpeg_quality"] = format.jpeg_quality;

@@ -11,6 +11,7 @@
 
 #include <nlohmann/json.hpp>
 
+#include "image/png_io.h"
 #include "test_support.h"
 
 using fj::test::quoted;
@@ -107,6 +108,26 @@ TEST_CASE("verify: renders of the genome an image carries pass; an image made ot
         // A threshold of the caller's.
         r = verify(quoted(dir + "/other2.png") + " --threshold 100");
         CHECK_MESSAGE(r.status == 0, r.output);
+    }
+    SUBCASE("an image of another colour space is held against renders in that space") {
+        r = run_command(render + " --color-space display-p3 -o " + quoted(dir + "/p3.png") + " -o " +
+                        quoted(dir + "/p3.jpg"));
+        REQUIRE_MESSAGE(r.status == 0, r.output);
+        r = verify(quoted(dir + "/p3.png") + " " + quoted(dir + "/p3.jpg"));
+        CHECK_MESSAGE(r.status == 0, r.output);
+        // The same pixels without their profile, held against sRGB renders, fail.
+        const fj::PngImage p3 = fj::read_png(dir + "/p3.png");
+        REQUIRE_FALSE(p3.icc_profile.empty());
+        fj::ImageF untagged;
+        untagged.width = p3.width;
+        untagged.height = p3.height;
+        for (size_t i = 0; i < p3.rgba.size(); ++i)
+            untagged.rgba.push_back(i % 4 == 3 ? 1.0f : static_cast<float>(p3.rgba[i]));
+        fj::ImageOptions options;
+        options.genome_xml = fj::read_png_text(dir + "/p3.png").at("flam3_genome");
+        fj::write_png(dir + "/untagged.png", untagged, options);
+        r = verify(quoted(dir + "/untagged.png"));
+        CHECK_MESSAGE(r.status == 3, r.output);
     }
     SUBCASE("a change of tone that the ratio misses moves the mean level: more references, exit 3") {
         // At quality 200 the image's mean strays little from render to

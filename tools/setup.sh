@@ -8,7 +8,7 @@ FJ_BUILD="$FJ_ROOT/build"
 # Build tools and libraries; flam3-utils, libflam3-dev and libopenexr-dev are
 # the test oracles.
 FJ_PACKAGES=(cmake make g++ pkg-config libpng-dev zlib1g-dev libjpeg-dev nlohmann-json3-dev libpugixml-dev
-             doctest-dev flam3-utils libflam3-dev libopenexr-dev)
+             doctest-dev flam3-utils libflam3-dev libopenexr-dev liblcms2-dev)
 
 fj_die() { echo "flamejit set-up: $*" >&2; exit 1; }
 

@@ -133,6 +133,13 @@ std::string exr_header(int w, int h, bool half, const ImageOptions& options) {
             v.i32(h - 1);
         });
     header.attribute("lineOrder", "lineOrder", [](Bytes& v) { v.u8(0); });  // increasing y
+    // Without the attribute EXR's primaries are Rec. 709's, which are sRGB's.
+    if (options.color_space != ColorSpace::Srgb)
+        header.attribute("chromaticities", "chromaticities", [&](Bytes& v) {
+            const Chromaticities c = chromaticities_of(options.color_space);
+            for (const auto& xy : {c.red, c.green, c.blue, c.white})
+                for (double value : xy) v.f32(static_cast<float>(value));
+        });
     header.attribute("pixelAspectRatio", "float", [](Bytes& v) { v.f32(1.0f); });
     header.attribute("screenWindowCenter", "v2f", [](Bytes& v) {
         v.f32(0.0f);
@@ -161,7 +168,7 @@ struct ExrStream::State {
 };
 
 ExrStream::ExrStream(const std::string& path, int width, int height, const ImageOptions& options, bool linear)
-    : ImageStream(path, width, height), state_(std::make_unique<State>()) {
+    : ImageStream(path, width, height, options, linear), state_(std::make_unique<State>()) {
     if (options.bits != 16 && options.bits != 32)
         throw std::runtime_error("EXR samples are 16 (half) or 32 (float) bits, not " + std::to_string(options.bits));
     State& s = *state_;

@@ -45,17 +45,25 @@ const char* to_string(ImageFormat format) {
 
 bool has_alpha(ImageFormat format) { return format == ImageFormat::Png || format == ImageFormat::Exr; }
 
-ImageStream::ImageStream(const std::string& path, int width, int height) : width_(width), height_(height) {
+ImageStream::ImageStream(const std::string& path, int width, int height, const ImageOptions& options, bool linear)
+    : width_(width), height_(height) {
     if (width <= 0 || height <= 0)
         throw std::runtime_error("cannot write " + path + ": image is " + std::to_string(width) + "x" +
                                  std::to_string(height));
+    if (options.color_space != ColorSpace::Srgb) conversion_.emplace(options.color_space, linear);
 }
 
 void ImageStream::write_rows(const ImageF& rows) {
     if (rows.width != width_ || rows.height < 0 ||
         rows.rgba.size() != static_cast<size_t>(rows.width) * rows.height * 4 || rows_written_ + rows.height > height_)
         throw std::logic_error("ImageStream: rows that do not fit the image");
-    add_rows(rows, rows_written_);
+    if (conversion_) {
+        ImageF converted = rows;
+        conversion_->apply(converted);
+        add_rows(converted, rows_written_);
+    } else {
+        add_rows(rows, rows_written_);
+    }
     rows_written_ += rows.height;
 }
 

@@ -10,11 +10,13 @@
 #pragma once
 
 #include <memory>
+#include <optional>
 #include <string>
 #include <utility>
 #include <vector>
 
 #include "backend.h"
+#include "image/color_space.h"
 
 namespace fj {
 
@@ -39,6 +41,9 @@ struct ImageOptions {
     int threads = 1;           // PNG, EXR: threads that compress it (the same bytes for any count)
     std::vector<std::pair<std::string, std::string>> text;  // key and value, in order
     std::string genome_xml;    // under "flam3_genome" when not empty
+    // The space the file is in: sRGB (no profile, as flam3's), or the image
+    // converted from sRGB and the file tagged (image/color_space.h); not PPM.
+    ColorSpace color_space = ColorSpace::Srgb;
 };
 
 class ImageStream {
@@ -50,8 +55,9 @@ public:
     void finish(const ImageOptions& options);
 
 protected:
-    // Throws for an image of no pixels, naming `path`.
-    ImageStream(const std::string& path, int width, int height);
+    // Throws for an image of no pixels, naming `path`. Rows are converted
+    // to options.color_space (`linear`: the values of render --linear).
+    ImageStream(const std::string& path, int width, int height, const ImageOptions& options, bool linear);
     int width() const { return width_; }
     int height() const { return height_; }
 
@@ -62,6 +68,7 @@ private:
     virtual void close(const ImageOptions& options) = 0;
 
     int width_, height_, rows_written_ = 0;
+    std::optional<ColorConversion> conversion_;
 };
 
 // The stream of path's format (image_format_of; `linear`: the image of a

@@ -5,6 +5,7 @@
 #include <cerrno>
 #include <csetjmp>
 #include <cstdio>
+#include <cstdlib>
 #include <cstring>
 #include <filesystem>
 #include <stdexcept>
@@ -113,7 +114,7 @@ struct JpegStream::State {
 };
 
 JpegStream::JpegStream(const std::string& path, int width, int height, const ImageOptions& options)
-    : ImageStream(path, width, height), state_(std::make_unique<State>()) {
+    : ImageStream(path, width, height, options, false), state_(std::make_unique<State>()) {
     if (options.bits != 8)
         throw std::runtime_error("JPEG samples are 8 bits, not " + std::to_string(options.bits));
     if (options.jpeg_quality < 1 || options.jpeg_quality > 100)
@@ -138,6 +139,10 @@ JpegStream::JpegStream(const std::string& path, int width, int height, const Ima
         jpeg_set_defaults(&s.jpeg);
         jpeg_set_quality(&s.jpeg, options.jpeg_quality, TRUE);
         jpeg_start_compress(&s.jpeg, TRUE);
+        if (options.color_space != ColorSpace::Srgb) {
+            const std::vector<uint8_t> profile = icc_profile(options.color_space);
+            jpeg_write_icc_profile(&s.jpeg, profile.data(), static_cast<unsigned>(profile.size()));
+        }
     });
 }
 
@@ -204,6 +209,7 @@ struct DecodedJpeg {
     int width = 0, height = 0;
     std::vector<unsigned char> rgb;  // when asked for
     std::map<std::string, std::string> text;
+    std::vector<uint8_t> icc_profile;
     int warnings = 0;
 };
 
@@ -225,10 +231,18 @@ std::string decode_with_libjpeg(FILE* file, DecodedJpeg& out, std::vector<unsign
     }
     jpeg_stdio_src(&jpeg, file);
     if (comments) jpeg_save_markers(&jpeg, JPEG_COM, 0xffff);
+    if (pixels) jpeg_save_markers(&jpeg, JPEG_APP0 + 2, 0xffff);  // an ICC profile
     jpeg_read_header(&jpeg, TRUE);
     out.width = static_cast<int>(jpeg.image_width);
     out.height = static_cast<int>(jpeg.image_height);
+    JOCTET* profile = nullptr;
+    unsigned int profile_size = 0;
+    if (pixels && jpeg_read_icc_profile(&jpeg, &profile, &profile_size)) {
+        out.icc_profile.assign(profile, profile + profile_size);
+        std::free(profile);
+    }
     for (jpeg_saved_marker_ptr m = jpeg.marker_list; m; m = m->next) {
+        if (m->marker != JPEG_COM) continue;
         const std::string text(reinterpret_cast<const char*>(m->data), m->data_length);
         const size_t colon = text.find(": ");
         if (colon == std::string::npos) out.text[text] = "";
@@ -282,6 +296,7 @@ PngImage read_jpeg(const std::string& path) {
     image.width = d.width;
     image.height = d.height;
     image.bits = 8;
+    image.icc_profile = d.icc_profile;
     const size_t pixels = static_cast<size_t>(d.width) * d.height;
     image.rgba.resize(4 * pixels);
     for (size_t i = 0; i < pixels; ++i) {

@@ -87,6 +87,23 @@ void write_header(FILE* file, int width, int height, int bits) {
     write_chunk(file, "IHDR", ihdr);
 }
 
+// The space's ICC profile in an iCCP chunk (before the image data, as PNG
+// requires): its name, then the profile deflated.
+void write_profile(FILE* file, ColorSpace space) {
+    const std::vector<uint8_t> profile = icc_profile(space);
+    const std::string name = to_string(space);
+    std::vector<uint8_t> data(name.begin(), name.end());
+    data.push_back(0);
+    data.push_back(0);  // compression method: deflate
+    uLongf size = compressBound(static_cast<uLong>(profile.size()));
+    const size_t at = data.size();
+    data.resize(at + size);
+    if (compress2(data.data() + at, &size, profile.data(), static_cast<uLong>(profile.size()), Z_BEST_COMPRESSION) != Z_OK)
+        throw std::runtime_error("zlib could not compress the colour profile");
+    data.resize(at + size);
+    write_chunk(file, "iCCP", data);
+}
+
 struct TextChunk {
     std::string key;
     const std::string* value;
@@ -185,6 +202,7 @@ struct DecodedPng {
     int width = 0, height = 0, bits = 8;
     std::vector<uint8_t> bytes;  // RGBA rows after libpng's transformations
     std::map<std::string, std::string> text;
+    std::vector<uint8_t> icc_profile;
 };
 
 void collect_text(png_structp png, png_infop info, DecodedPng& out) {
@@ -218,6 +236,12 @@ std::string read_with_libpng(FILE* file, DecodedPng& out, std::vector<png_bytep>
     png_init_io(png, file);
     png_read_info(png, info);
     collect_text(png, info, out);
+    png_charp profile_name = nullptr;
+    png_bytep profile = nullptr;
+    png_uint_32 profile_size = 0;
+    int profile_compression = 0;
+    if (png_get_iCCP(png, info, &profile_name, &profile_compression, &profile, &profile_size) == PNG_INFO_iCCP)
+        out.icc_profile.assign(profile, profile + profile_size);
     const int colour_type = png_get_color_type(png, info);
     const int depth = png_get_bit_depth(png, info);
     // Expand everything to 8- or 16-bit RGBA so callers see one layout.
@@ -309,7 +333,7 @@ struct PngStream::State {
 };
 
 PngStream::PngStream(const std::string& path, int width, int height, const ImageOptions& options, bool text_first)
-    : ImageStream(path, width, height), state_(std::make_unique<State>()) {
+    : ImageStream(path, width, height, options, false), state_(std::make_unique<State>()) {
     check_bits(options.bits);
     State& s = *state_;
     s.path = path;
@@ -330,6 +354,7 @@ PngStream::PngStream(const std::string& path, int width, int height, const Image
     try {
         writing(path, [&] {
             write_header(s.file, width, height, s.bits);
+            if (options.color_space != ColorSpace::Srgb) write_profile(s.file, options.color_space);
             write_text(s.file, text);
         });
     } catch (...) {
@@ -402,6 +427,7 @@ PngImage read_png(const std::string& path) {
     image.width = decoded.width;
     image.height = decoded.height;
     image.bits = decoded.bits;
+    image.icc_profile = std::move(decoded.icc_profile);
     const size_t samples = static_cast<size_t>(decoded.width) * decoded.height * 4;
     image.rgba.resize(samples);
     if (decoded.bits == 16) {

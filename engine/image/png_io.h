@@ -59,6 +59,7 @@ struct PngImage {
     int width = 0, height = 0;
     int bits = 8;                // 8 or 16: the range of `rgba` (255 or 65535)
     std::vector<uint16_t> rgba;  // width·height·4 samples, row 0 at the top
+    std::vector<uint8_t> icc_profile;  // the file's colour profile (PNG iCCP, JPEG APP2); empty: none
     // Sample scaled to the 8-bit range (16-bit values divided by 256, the
     // inverse of flam3's 16-bit quantisation).
     double at8(int x, int y, int channel) const;

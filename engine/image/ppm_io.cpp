@@ -27,8 +27,11 @@ struct PpmStream::State {
 };
 
 PpmStream::PpmStream(const std::string& path, int width, int height, const ImageOptions& options)
-    : ImageStream(path, width, height), state_(std::make_unique<State>()) {
+    : ImageStream(path, width, height, options, false), state_(std::make_unique<State>()) {
     if (options.bits != 8) throw std::runtime_error("PPM samples are 8 bits here, not " + std::to_string(options.bits));
+    if (options.color_space != ColorSpace::Srgb)
+        throw std::runtime_error("a PPM carries no colour profile: " + path + " cannot be in " +
+                                 to_string(options.color_space));
     State& s = *state_;
     s.path = path;
     s.row.resize(static_cast<size_t>(width) * 3);
