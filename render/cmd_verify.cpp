@@ -30,6 +30,7 @@
 #include "genome/interpolate.h"
 #include "genome/sequence.h"
 #include "image/fidelity.h"
+#include "image/exr_io.h"
 #include "image/jpeg_io.h"
 #include "image/level.h"
 #include "image/png_io.h"
@@ -47,9 +48,10 @@ constexpr double kDefaultLevelTolerance = 1.5;
 const char* kHelp =
     "usage: flamejit verify IMAGE... [--sequence SEQ.flam3] [options]\n"
     "\n"
-    "Checks that each IMAGE (PNG, JPEG or binary PPM) is a render of the genome it carries: the\n"
-    "flam3_genome text that flamejit and flam3 write into their images, or its sidecar\n"
-    "IMAGE.json (render --sidecar; a PPM has no text). The genome is rendered twice more, with\n"
+    "Checks that each IMAGE (PNG, JPEG, binary PPM, or OpenEXR as flamejit writes it) is a render\n"
+    "of the genome it carries: the flam3_genome text that flamejit and flam3 write into their\n"
+    "images, or its sidecar IMAGE.json (render --sidecar; a PPM has no text). An EXR of\n"
+    "render --linear's values is not verified. The genome is rendered twice more, with\n"
     "seeds of its own, at the image's size and quality, and the image's fidelity ratio against\n"
     "the two (as flamejit compare) is printed: a render of that genome reads about 1, on any\n"
     "device and with flam3 too; an image of another genome, other tone values or fewer samples\n"
@@ -89,6 +91,8 @@ struct Provenance {
     std::map<std::string, std::string> text;
     std::optional<bool> transparent, earlyclip;
     std::optional<int> jpeg_quality;
+    int exr_bits = 0;  // an EXR's: 16 (half) or 32
+    std::vector<float> exr_chromaticities;
 };
 
 Provenance provenance_of(const std::string& image) {
@@ -96,6 +100,12 @@ Provenance provenance_of(const std::string& image) {
     const ImageFormat format = image_format_of(image);
     if (format == ImageFormat::Png) p.text = read_png_text(image);
     if (format == ImageFormat::Jpeg) p.text = read_jpeg_text(image);
+    if (format == ImageFormat::Exr) {
+        ExrImage exr = read_exr(image);
+        p.text = std::move(exr.text);
+        p.exr_bits = exr.half ? 16 : 32;
+        p.exr_chromaticities = std::move(exr.chromaticities);
+    }
     if (p.text.count("flam3_genome")) p.genome_xml = p.text.at("flam3_genome");
     const std::string sidecar = sidecar_path(image);
     if (std::filesystem::exists(sidecar)) {
@@ -130,26 +140,38 @@ Provenance provenance_of(const std::string& image) {
     return p;
 }
 
-bool any_transparent(const PngImage& image) {
-    const uint16_t opaque = image.bits == 16 ? 65535 : 255;
+// An EXR's samples read opaque at 65280 (exr_samples), a 16-bit PNG's at 65535.
+bool any_transparent(const PngImage& image, ImageFormat format) {
+    const uint16_t opaque = format == ImageFormat::Exr ? 65280 : image.bits == 16 ? 65535 : 255;
     for (size_t i = 3; i < image.rgba.size(); i += 4)
         if (image.rgba[i] != opaque) return true;
     return false;
 }
 
+// How the verified image's file holds a render.
+struct FileKind {
+    ImageFormat format = ImageFormat::Png;
+    int bits = 8;             // PNG: 8 or 16; EXR: 16 (half) or 32
+    int jpeg_quality = 75;
+    bool transparent = false;
+    ColorSpace space = ColorSpace::Srgb;
+};
+
 // The samples a file like the one verified holds of `image`: a PNG's or a
-// PPM's of `bits` (flam3's quantisation), or what a JPEG of `jpeg_quality`
-// decodes to, so that a JPEG is compared with JPEGs, compression and all;
-// in the file's colour space.
-PngImage as_in_file(ImageF image, ImageFormat format, int bits, int jpeg_quality, ColorSpace space) {
+// PPM's of `bits` (flam3's quantisation), an EXR's values in half or float,
+// or what a JPEG of `jpeg_quality` decodes to, so that a JPEG is compared
+// with JPEGs, compression and all; in the file's colour space.
+PngImage as_in_file(ImageF image, const FileKind& kind) {
+    const ImageFormat format = kind.format;
+    const int bits = kind.bits;
     if (format == ImageFormat::Jpeg) {
         static int count = 0;
         const std::filesystem::path file = std::filesystem::temp_directory_path() /
                                            ("flamejit-verify-" + std::to_string(getpid()) + "-" +
                                             std::to_string(count++) + ".jpg");
         ImageOptions options;
-        options.jpeg_quality = jpeg_quality;
-        options.color_space = space;
+        options.jpeg_quality = kind.jpeg_quality;
+        options.color_space = kind.space;
         write_image(file.string(), image, options, false);
         PngImage decoded;
         try {
@@ -161,7 +183,16 @@ PngImage as_in_file(ImageF image, ImageFormat format, int bits, int jpeg_quality
         std::filesystem::remove(file);
         return decoded;
     }
-    if (space != ColorSpace::Srgb) ColorConversion(space, false).apply(image);
+    if (kind.space != ColorSpace::Srgb) ColorConversion(kind.space, false).apply(image);
+    if (format == ImageFormat::Exr) {
+        std::vector<float> stored(image.rgba.size());
+        for (size_t i = 0; i < stored.size(); i += 4)
+            for (int c = 0; c < 4; ++c) {
+                const float v = exr_value(&image.rgba[i], c, false, kind.transparent);
+                stored[i + c] = bits == 16 ? float_of_half(half_of(v)) : v;
+            }
+        return exr_samples(image.width, image.height, stored);
+    }
     PngImage out;
     out.width = image.width;
     out.height = image.height;
@@ -217,8 +248,6 @@ struct Verifier {
 
 bool Verifier::check(const std::string& path) const {
     if (!std::filesystem::is_regular_file(path)) throw InputError(path + ": no such image");
-    if (image_format_of(path) == ImageFormat::Exr)
-        throw InputError(path + ": verify reads PNG, JPEG and PPM images, not OpenEXR");
     // A file that is not what its name says is bad input, as a genome's would be.
     Provenance made;
     PngImage image;
@@ -235,9 +264,13 @@ bool Verifier::check(const std::string& path) const {
                          " is too small to compare (2x2 at least)");
     if (made.text.count("flamejit_fields"))
         throw InputError(path + ": interlaced frames (--fields) are not verified");
-    ColorSpace space = ColorSpace::Srgb;
-    if (!image.icc_profile.empty() && !color_space_of_profile(image.icc_profile, &space))
+    FileKind kind;
+    kind.format = image_format_of(path);
+    kind.bits = kind.format == ImageFormat::Exr ? made.exr_bits : image.bits;
+    if (!image.icc_profile.empty() && !color_space_of_profile(image.icc_profile, &kind.space))
         throw InputError(path + ": carries a colour profile that render --color-space does not write");
+    if (!made.exr_chromaticities.empty() && !color_space_of_chromaticities(made.exr_chromaticities, &kind.space))
+        throw InputError(path + ": has chromaticities that render --color-space does not write");
     const std::vector<Flame> carried = read_flam3_string(made.genome_xml, path + " (its genome)", read);
     if (carried.size() != 1)
         throw InputError(path + ": its text holds " + std::to_string(carried.size()) + " genomes, not one");
@@ -248,7 +281,7 @@ bool Verifier::check(const std::string& path) const {
                          std::to_string(genome.height));
 
     RenderOptions options = base;
-    options.transparent = made.transparent.value_or(any_transparent(image));
+    options.transparent = made.transparent.value_or(any_transparent(image, kind.format));
     options.earlyclip = made.earlyclip.value_or(a.has("earlyclip"));
     if (made.text.count("flamejit_pixel_aspect"))
         options.pixel_aspect = number_in(path, "flamejit_pixel_aspect", made.text.at("flamejit_pixel_aspect"));
@@ -282,11 +315,9 @@ bool Verifier::check(const std::string& path) const {
         frame_options.temporal_samples = genome.temporal_samples;
         frame = input_from(path, [&] { return prepare_animation_frame(keys, time, frame_options); });
     }
-    const ImageFormat format = image_format_of(path);
-    const int jpeg_quality = made.jpeg_quality.value_or(static_cast<int>(a.integer("jpeg-quality", 75)));
-    const auto reference = [&](uint64_t s) {
-        return as_in_file(render_frame(renderer, frame, s), format, image.bits, jpeg_quality, space);
-    };
+    kind.jpeg_quality = made.jpeg_quality.value_or(static_cast<int>(a.integer("jpeg-quality", 75)));
+    kind.transparent = options.transparent;
+    const auto reference = [&](uint64_t s) { return as_in_file(render_frame(renderer, frame, s), kind); };
     const PngImage first = reference(seed), second = reference(seed + 1);
     const FidelityResult fidelity = fidelity_ratio(first, second, image);
     const bool ratio_passes = fidelity.ratio <= threshold;

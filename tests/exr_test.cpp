@@ -3,7 +3,8 @@
 // oracle: halves as Imath rounds them, premultiplied RGBA of half and float
 // files, the text as string attributes; and the linear post-pass, which
 // with gamma 1 and vibrancy 1 is the tone-mapped image premultiplied (but
-// for flam3's 256/255).
+// for flam3's 256/255); and flamejit's own reader of its files (verify's,
+// compare's), which must read what OpenEXR reads.
 #include <doctest/doctest.h>
 
 #include <ImfFrameBuffer.h>
@@ -12,6 +13,7 @@
 #include <ImfStringAttribute.h>
 #include <half.h>
 
+#include <algorithm>
 #include <cmath>
 #include <cstring>
 #include <filesystem>
@@ -21,6 +23,7 @@
 
 #include "genome/flam3_reader.h"
 #include "image/exr_io.h"
+#include "image/png_io.h"
 #include "pipeline/renderer.h"
 #include "test_support.h"
 
@@ -32,7 +35,7 @@ struct ExrPixels {
     std::string genome;
 };
 
-ExrPixels read_exr(const std::string& path) {
+ExrPixels read_with_openexr(const std::string& path) {
     Imf::InputFile file(path.c_str());
     const Imath::Box2i window = file.header().dataWindow();
     ExrPixels out;
@@ -95,7 +98,7 @@ TEST_CASE("exr: half and float files read back premultiplied, with the genome as
             options.genome_xml = "<flame name=\"x\"/>";
             const std::string path = dir + "/i" + std::to_string(bits) + (transparent ? "t" : "o") + ".exr";
             fj::write_image(path, image, options, false);
-            const ExrPixels read = read_exr(path);
+            const ExrPixels read = read_with_openexr(path);
             REQUIRE(read.width == 37);
             REQUIRE(read.height == 5);
             CHECK(read.genome == options.genome_xml);
@@ -113,7 +116,7 @@ TEST_CASE("exr: half and float files read back premultiplied, with the genome as
     fj::ImageOptions options;
     options.bits = 32;
     fj::write_image(dir + "/linear.exr", image, options, true);
-    const ExrPixels linear = read_exr(dir + "/linear.exr");
+    const ExrPixels linear = read_with_openexr(dir + "/linear.exr");
     for (size_t p = 0; p < linear.rgba.size(); p += 4)
         for (int c = 0; c < 4; ++c)
             CHECK(linear.rgba[p + c] == (c == 3 ? image.rgba[p + 3] : image.rgba[p + c] / 255.0f));
@@ -152,6 +155,69 @@ TEST_CASE("exr: half and float files read back premultiplied, with the genome as
     CHECK(fj::image_format_of("a/B.EXR") == fj::ImageFormat::Exr);
     CHECK(fj::image_format_of("b.png") == fj::ImageFormat::Png);
     CHECK_THROWS_AS(fj::write_image(dir + "/bad.exr", image, fj::ImageOptions{}, false), std::runtime_error);  // 8 bits
+}
+
+TEST_CASE("exr: flamejit reads back its files as OpenEXR does; damaged ones are an error") {
+    const std::string dir = fj::test::scratch_dir("exr-read");
+    // Random values (lines stored raw, they do not shrink) and a smooth
+    // image (lines deflated).
+    fj::ImageF noisy, smooth;
+    noisy.width = smooth.width = 41;
+    noisy.height = smooth.height = 7;
+    std::mt19937 rng(3);
+    std::uniform_real_distribution<float> colour(-20.0f, 300.0f), alpha(-0.2f, 1.2f);
+    for (int y = 0; y < 7; ++y)
+        for (int x = 0; x < 41; ++x) {
+            for (int c = 0; c < 3; ++c) noisy.rgba.push_back(colour(rng));
+            noisy.rgba.push_back(alpha(rng));
+            smooth.rgba.insert(smooth.rgba.end(), {4.0f * x, 30.0f * y, 100.0f, 1.0f - 0.02f * x});
+        }
+    int n = 0;
+    for (const fj::ImageF* image : {&noisy, &smooth})
+        for (int bits : {16, 32})
+            for (bool linear : {false, true}) {
+                CAPTURE(n);
+                fj::ImageOptions options;
+                options.bits = bits;
+                options.transparent = n % 3 == 0;
+                options.genome_xml = "<flame name=\"n" + std::to_string(n) + "\"/>";
+                options.color_space = n % 2 ? fj::ColorSpace::Rec2020 : fj::ColorSpace::Srgb;
+                const std::string path = dir + "/f" + std::to_string(n++) + ".exr";
+                fj::write_image(path, *image, options, linear);
+                const fj::ExrImage ours = fj::read_exr(path);
+                const ExrPixels theirs = read_with_openexr(path);
+                CHECK(ours.width == theirs.width);
+                CHECK(ours.height == theirs.height);
+                CHECK(ours.half == (bits == 16));
+                CHECK(ours.linear == linear);
+                CHECK(ours.rgba == theirs.rgba);
+                CHECK(ours.text.at("flam3_genome") == theirs.genome);
+                fj::ColorSpace space = fj::ColorSpace::Srgb;
+                CHECK(ours.chromaticities.empty() == (options.color_space == fj::ColorSpace::Srgb));
+                if (!ours.chromaticities.empty()) {
+                    CHECK(fj::color_space_of_chromaticities(ours.chromaticities, &space));
+                    CHECK(space == options.color_space);
+                }
+                // read_image: a PNG's range, and no linear values.
+                if (linear) {
+                    CHECK_THROWS_WITH(fj::read_image(path), doctest::Contains("--linear"));
+                } else {
+                    const fj::PngImage samples = fj::read_image(path);
+                    CHECK(samples.bits == 16);
+                    CHECK(samples.at8(1, 1, 3) == doctest::Approx(255.0 * std::clamp(theirs.rgba[4 * 42 + 3], 0.0f, 1.0f)).epsilon(1e-3));
+                }
+            }
+    // Cut short anywhere, or with a line's deflated bytes damaged: an error, not a crash.
+    const std::string whole = fj::test::read_file(dir + "/f4.exr");  // smooth, half: deflated lines
+    for (size_t cut : {size_t(3), size_t(20), whole.size() / 3, whole.size() / 2, whole.size() - 1}) {
+        CAPTURE(cut);
+        fj::test::write_file(dir + "/cut.exr", whole.substr(0, cut));
+        CHECK_THROWS_AS(fj::read_exr(dir + "/cut.exr"), std::runtime_error);
+    }
+    std::string damaged = whole;
+    damaged[damaged.size() - 5] ^= 0x5a;
+    fj::test::write_file(dir + "/damaged.exr", damaged);
+    CHECK_THROWS_AS(fj::read_exr(dir + "/damaged.exr"), std::runtime_error);
 }
 
 TEST_CASE("exr: the linear post-pass is the tone-mapped image premultiplied when gamma and vibrancy are 1") {

@@ -109,6 +109,28 @@ TEST_CASE("verify: renders of the genome an image carries pass; an image made ot
         r = verify(quoted(dir + "/other2.png") + " --threshold 100");
         CHECK_MESSAGE(r.status == 0, r.output);
     }
+    SUBCASE("OpenEXR images: tone-mapped ones in half or float verified; linear values not (exit 2)") {
+        r = run_command(render + " -o " + quoted(dir + "/half.exr"));
+        REQUIRE_MESSAGE(r.status == 0, r.output);
+        r = run_command(render + " --bits 32 --transparent --color-space adobe-rgb -o " + quoted(dir + "/float.exr"));
+        REQUIRE_MESSAGE(r.status == 0, r.output);
+        r = verify(quoted(dir + "/half.exr") + " " + quoted(dir + "/float.exr"));
+        CHECK_MESSAGE(r.status == 0, r.output);
+        CHECK(lines(r.output) == 2);
+        r = run_command(render + " --linear -o " + quoted(dir + "/linear.exr"));
+        REQUIRE_MESSAGE(r.status == 0, r.output);
+        r = verify(quoted(dir + "/linear.exr"));
+        CHECK(r.status == 2);
+        CHECK(r.output.find("--linear") != std::string::npos);
+        // An EXR of a brighter genome that claims this one.
+        fj::test::write_file(dir + "/bright.flam3", fj::test::set_flame_attribute(kGenome, "brightness", "8"));
+        r = run_command(flamejit() + " render " + quoted(dir + "/bright.flam3") +
+                        " --backend cpu --seed 3 --threads 2 --no-png-comments -o " + quoted(dir + "/bright.exr"));
+        REQUIRE_MESSAGE(r.status == 0, r.output);
+        fj::test::write_file(dir + "/bright.exr.json", nlohmann::json{{"genome", fj::test::read_file(genome)}}.dump());
+        r = verify(quoted(dir + "/bright.exr"));
+        CHECK_MESSAGE(r.status == 3, r.output);
+    }
     SUBCASE("an image of another colour space is held against renders in that space") {
         r = run_command(render + " --color-space display-p3 -o " + quoted(dir + "/p3.png") + " -o " +
                         quoted(dir + "/p3.jpg"));

@@ -263,6 +263,20 @@ bool color_space_of_profile(const std::vector<uint8_t>& profile, ColorSpace* spa
     return false;
 }
 
+bool color_space_of_chromaticities(const std::vector<float>& xy, ColorSpace* space) {
+    for (ColorSpace s : {ColorSpace::Srgb, ColorSpace::DisplayP3, ColorSpace::AdobeRgb, ColorSpace::Rec2020}) {
+        const Chromaticities c = chromaticities_of(s);
+        std::vector<float> ours;
+        for (const auto& point : {c.red, c.green, c.blue, c.white})
+            for (double v : point) ours.push_back(static_cast<float>(v));
+        if (xy == ours) {
+            *space = s;
+            return true;
+        }
+    }
+    return false;
+}
+
 ColorConversion::ColorConversion(ColorSpace to, bool linear)
     : matrix_(multiply(inverse(rgb_to_xyz(to)), rgb_to_xyz(ColorSpace::Srgb))),
       from_(transfer_curve_of(ColorSpace::Srgb)),

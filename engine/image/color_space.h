@@ -57,6 +57,11 @@ std::vector<uint8_t> icc_profile(ColorSpace space);
 // profiles.
 bool color_space_of_profile(const std::vector<uint8_t>& profile, ColorSpace* space);
 
+// Which of these spaces an OpenEXR file's chromaticities (red, green, blue
+// and white x, y as floats, the attribute ExrStream writes) are; false for
+// others.
+bool color_space_of_chromaticities(const std::vector<float>& xy, ColorSpace* space);
+
 // sRGB colours to `space`, in place, pixel by pixel (alpha kept).
 // `linear` images (render --linear) hold linear light already and take the
 // matrix alone; the others hold encoded values in 0..255 (a PNG's before

@@ -106,11 +106,44 @@ uint16_t half_of(float value) {
     return static_cast<uint16_t>(h);
 }
 
+float exr_value(const float* p, int c, bool linear, bool transparent) {
+    // As the PNG quantises: NaN as 0, clamped; the linear values as they are.
+    auto bounded = [](float v, float top) { return std::isnan(v) ? 0.0f : std::clamp(v, 0.0f, top); };
+    const float alpha = linear ? p[3] : transparent ? bounded(p[3], 1.0f) : 1.0f;
+    if (c == 3) return alpha;
+    if (linear) return p[c] / 255.0f;             // premultiplied already
+    return bounded(p[c], 255.0f) / 255.0f * alpha;  // straight: premultiply
+}
+
+float float_of_half(uint16_t h) {
+    const uint32_t sign = static_cast<uint32_t>(h & 0x8000u) << 16;
+    const int exponent = (h >> 10) & 0x1f;
+    uint32_t mantissa = h & 0x3ffu, bits;
+    if (exponent == 31) {
+        bits = sign | 0x7f800000u | (mantissa << 13);
+    } else if (exponent > 0) {
+        bits = sign | static_cast<uint32_t>(exponent - 15 + 127) << 23 | (mantissa << 13);
+    } else if (mantissa == 0) {
+        bits = sign;
+    } else {
+        // Subnormal: normalise the mantissa.
+        int e = -14;
+        while (!(mantissa & 0x400u)) {
+            mantissa <<= 1;
+            --e;
+        }
+        bits = sign | static_cast<uint32_t>(e + 127) << 23 | ((mantissa & 0x3ffu) << 13);
+    }
+    float value;
+    std::memcpy(&value, &bits, sizeof value);
+    return value;
+}
+
 namespace {
 
 // Everything up to the offset table: the required attributes, then the text
 // as string attributes.
-std::string exr_header(int w, int h, bool half, const ImageOptions& options) {
+std::string exr_header(int w, int h, bool half, bool linear, const ImageOptions& options) {
     Bytes header;
     header.u32(20000630);  // the magic number
     header.u32(2);         // version 2, single-part scanline
@@ -153,6 +186,7 @@ std::string exr_header(int w, int h, bool half, const ImageOptions& options) {
     };
     for (const auto& [key, value] : options.text) string_attribute(key, value);
     if (!options.genome_xml.empty()) string_attribute("flam3_genome", options.genome_xml);
+    if (linear) string_attribute("flamejit_linear", "1");
     header.u8(0);
     return std::move(header.data());
 }
@@ -198,8 +232,6 @@ ExrStream::~ExrStream() {
 void ExrStream::add_rows(const ImageF& rows, int first_row) {
     State& s = *state_;
     const int w = width();
-    // As the PNG quantises: NaN as 0, clamped; the linear values as they are.
-    auto bounded = [](float v, float top) { return std::isnan(v) ? 0.0f : std::clamp(v, 0.0f, top); };
     // Each line made and compressed on its own, several at once.
     std::vector<std::string> blocks(rows.height);
     parallel_for(rows.height, s.threads, [&](int y, int) {
@@ -208,12 +240,7 @@ void ExrStream::add_rows(const ImageF& rows, int first_row) {
         line.reserve(static_cast<size_t>(w) * 4 * (s.half ? 2 : 4));
         for (int c : kChannelOfRgba) {
             for (int x = 0; x < w; ++x) {
-                const float* p = row + 4 * x;
-                const float alpha = s.linear ? p[3] : s.transparent ? bounded(p[3], 1.0f) : 1.0f;
-                float v;
-                if (c == 3) v = alpha;
-                else if (s.linear) v = p[c] / 255.0f;                 // premultiplied already
-                else v = bounded(p[c], 255.0f) / 255.0f * alpha;     // straight: premultiply
+                const float v = exr_value(row + 4 * x, c, s.linear, s.transparent);
                 if (s.half) {
                     const uint16_t bits = half_of(v);
                     line.push_back(static_cast<char>(bits & 0xff));
@@ -243,7 +270,7 @@ void ExrStream::close(const ImageOptions& options) {
     State& s = *state_;
     s.lines.close();
     if (!s.lines) throw std::runtime_error("cannot write " + s.path + ": " + std::strerror(errno));
-    const std::string header = exr_header(width(), height(), s.half, options);
+    const std::string header = exr_header(width(), height(), s.half, s.linear, options);
     Bytes offsets;
     uint64_t offset = header.size() + 8ull * height();
     for (uint32_t size : s.block_sizes) {

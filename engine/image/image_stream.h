@@ -85,8 +85,10 @@ void check_whole_image(const std::string& path, const ImageF& image);
 
 struct PngImage;  // image/png_io.h
 
-// For comparison tools and tests: a PNG, JPEG or binary PPM, told apart by
-// its first bytes, as RGBA samples. Throws std::runtime_error.
+// For comparison tools and tests: a PNG, JPEG, binary PPM or tone-mapped
+// OpenEXR (as flamejit writes it; exr_samples), told apart by its first
+// bytes, as RGBA samples. Throws std::runtime_error (also for an EXR of
+// render --linear's values).
 PngImage read_image(const std::string& path);
 
 }  // namespace fj
