@@ -36,6 +36,7 @@
 
 #include "codegen/variation_registry.h"
 #include "image/fidelity.h"
+#include "image/level.h"
 #include "image/png_io.h"
 #include "test_support.h"
 
@@ -61,6 +62,7 @@ struct Outcome {
     int xforms = 0;         // of that genome, symmetry and final included
     double lit = 0;         // share of lit pixels in flam3's render A
     fj::FidelityResult fidelity;
+    fj::LevelShift level;   // C's mean level against A's and B's (printed, not judged: two references)
     std::string error;      // set when no ratio could be measured
 };
 
@@ -154,7 +156,9 @@ Outcome judge(const fj::VariationInfo& info, const std::string& dir) {
             out.error = "flamejit render failed: " + ours.output;
             return out;
         }
-        out.fidelity = fj::fidelity_ratio(fj::read_png(a), fj::read_png(b), fj::read_png(c));
+        const fj::PngImage pa = fj::read_png(a), pb = fj::read_png(b), pc = fj::read_png(c);
+        out.fidelity = fj::fidelity_ratio(pa, pb, pc);
+        out.level = fj::level_shift({fj::channel_means(pa), fj::channel_means(pb)}, fj::channel_means(pc));
         out.error.clear();
         return out;
     }
@@ -195,14 +199,15 @@ TEST_CASE("variation images: each variation's flam3-genome genome renders with f
     second.join();
     const double seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
 
-    std::printf("%3s  %-14s %5s %6s %6s %7s   %7s %7s %7s   %s\n", "id", "name", "seed", "xforms", "lit", "|A-B|", "R",
-                "R1", "R2", "verdict");
+    std::printf("%3s  %-14s %5s %6s %6s %7s   %7s %7s %7s %7s %6s   %s\n", "id", "name", "seed", "xforms", "lit", "|A-B|",
+                "R", "R1", "R2", "level%", "A-B %", "verdict");
     int failed = 0;
     for (const Outcome& o : outcomes) {
         const bool ok = o.error.empty() && o.fidelity.ratio <= kMaxRatio;
         failed += !ok;
-        std::printf("%3d  %-14s %5d %6d %5.1f%% %7.3f   %7.3f %7.3f %7.3f   %s\n", o.info->id, o.info->name.c_str(),
-                    o.seed, o.xforms, 100 * o.lit, o.fidelity.error_ab, o.fidelity.ratio, o.fidelity.ratio_a, o.fidelity.ratio_b,
+        std::printf("%3d  %-14s %5d %6d %5.1f%% %7.3f   %7.3f %7.3f %7.3f %+7.2f %6.2f   %s\n", o.info->id,
+                    o.info->name.c_str(), o.seed, o.xforms, 100 * o.lit, o.fidelity.error_ab, o.fidelity.ratio,
+                    o.fidelity.ratio_a, o.fidelity.ratio_b, 100 * o.level.shift, 100 * o.level.spread,
                     !o.error.empty() ? o.error.c_str() : ok ? "ok" : "RATIO ABOVE 1.3");
     }
     std::printf("%zu variations in %.1f s, %d failed\n", outcomes.size(), seconds, failed);

@@ -5,6 +5,7 @@
 #include <cmath>
 #include <stdexcept>
 
+#include "codegen/param_layout.h"
 #include "genome/xform_align.h"
 
 namespace fj {
@@ -42,7 +43,7 @@ FrameStructure union_structure(const std::vector<const Flame*>& flames, PaletteM
             s.has_final = true;
             merge(s.final_xform, f->final_xform);
         }
-        s.xaos = s.xaos || f->has_xaos();
+        s.xaos = s.xaos || lazy_selection(*f);
     }
     return s;
 }
@@ -66,7 +67,7 @@ Flame conform(const Flame& flame, const FrameStructure& s) {
         }
         conform_xform(out.final_xform, s.final_xform);
     }
-    if (s.xaos && !out.has_xaos()) {
+    if (s.xaos && !lazy_selection(out)) {
         auto& row = out.xforms[0].chaos;
         if (row.empty()) row.assign(out.xforms.size(), 1.0);
         row[0] = kOneMarker;
