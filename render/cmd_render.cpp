@@ -528,10 +528,9 @@ int run(const Args& args) {
             std::printf("  kernel: %llu of %llu launches ran the linked kernel while the specialized one compiled\n",
                         static_cast<unsigned long long>(result.stats.stand_in_launches),
                         static_cast<unsigned long long>(result.stats.launches));
-        // The cost of lazy warp-uniform selection, for xaos or rare xforms
-        // (README, "Iteration semantics").
+        // The cost of xaos under warp-uniform selection (README, "Iteration semantics").
         if (result.stats.idle_lane_rounds > 0)
-            std::printf("  lazy selection (xaos or rare xforms): %.1f %% of lane-rounds past the fuse stayed put\n",
+            std::printf("  xaos: %.1f %% of lane-rounds past the fuse stayed put (lazy warp-uniform selection)\n",
                         100.0 * result.stats.idle_lane_rounds /
                             static_cast<double>(result.stats.idle_lane_rounds + result.stats.samples));
         // Packed accumulation is the one mode that can lose counts; say so when it did.

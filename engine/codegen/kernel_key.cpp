@@ -4,7 +4,6 @@
 #include <algorithm>
 #include <sstream>
 
-#include "codegen/param_layout.h"
 #include "errors.h"
 
 namespace fj {
@@ -162,7 +161,7 @@ KernelKey make_kernel_key(const Flame& flame, const KernelOptions& options) {
     for (const auto& xf : flame.xforms) key.xforms.push_back(shape_of(xf));
     key.has_final = flame.has_final;
     if (flame.has_final) key.final_xform = shape_of(flame.final_xform);
-    key.xaos = lazy_selection(flame);  // xaos, or rare xforms spread over lanes
+    key.xaos = flame.has_xaos();
     key.palette_mode = flame.palette_mode;
     key.shuffle = options.shuffle;
     key.block_size = options.block_size;

@@ -119,8 +119,6 @@ struct KernelKey {
     std::vector<XformShape> xforms;
     bool has_final = false;
     XformShape final_xform;
-    // Lazy selection (param_layout.h): the flame has xaos, or rare xforms
-    // spread over a warp's lanes.
     bool xaos = false;
     PaletteMode palette_mode = PaletteMode::Step;
     Shuffle shuffle = Shuffle::Ring;

@@ -80,14 +80,11 @@ std::vector<std::vector<double>> selection_rows(const Flame& flame, bool xaos) {
     return rows;
 }
 
-// m(k) = max over rows of p_row(k), a rare xform's raised to
-// min(kSpreadBelow, 32·m(k)) (param_layout.h): the unnormalised proposal.
+// m(k) = max over rows of p_row(k): the unnormalised proposal.
 std::vector<double> proposal_weights(const std::vector<std::vector<double>>& rows) {
     std::vector<double> m(rows[0].size(), 0.0);
     for (const auto& row : rows)
         for (size_t k = 0; k < m.size(); ++k) m[k] = std::max(m[k], row[k]);
-    for (double& mk : m)
-        if (mk > 0 && mk < kSpreadBelow) mk = std::min(kSpreadBelow, 32 * mk);
     return m;
 }
 
@@ -180,24 +177,8 @@ std::vector<double> selection_probabilities(const std::vector<double>& weights, 
     return p;
 }
 
-bool lazy_selection(const Flame& flame) {
-    if (flame.has_xaos()) return true;
-    std::vector<double> weights;
-    double total = 0;
-    for (const Xform& xf : flame.xforms) {
-        // Weights that cannot be drawn from are refused when the flame is packed.
-        if (!(xf.weight >= 0)) return false;
-        weights.push_back(xf.weight);
-        total += xf.weight;
-    }
-    if (!(total > 0)) return false;
-    for (double p : selection_probabilities(weights, 0))
-        if (p > 0 && p < kSpreadBelow) return true;
-    return false;
-}
-
 double xaos_proposal_mass(const Flame& flame) {
-    if (!lazy_selection(flame)) return 1.0;
+    if (!flame.has_xaos()) return 1.0;
     const auto m = proposal_weights(selection_rows(flame, true));
     return std::accumulate(m.begin(), m.end(), 0.0);
 }

@@ -70,25 +70,8 @@ ParamLayout make_param_layout(const KernelKey& key, const VariationRegistry& reg
 // i·Σw/16384, so each probability is a multiple of 1/16384.
 std::vector<double> selection_probabilities(const std::vector<double>& weights, int row);
 
-// Rare xforms. Under warp-uniform selection an xform drawn for a warp moves
-// all 32 of its lanes at once, so an xform of small probability p is
-// applied in rare bursts of 32: the count of its applications in an image
-// varies 32 times as much as flam3's independent draws make it vary, and
-// what it draws (often a whole part of the picture) brightens and dims from
-// render to render, and flickers in an animation (electricsheep.244.80725:
-// the mean level's spread over seeds 3.3 times flam3's). Such a flame takes
-// the lazy selection above with that xform proposed at least
-// min(kSpreadBelow, 32·p) of the time and each lane accepting it on its own
-// (probability p over that): its applications then come a few lanes at a
-// time, and the excess variance falls to a few times flam3's, for at most
-// kSpreadBelow more idle rounds per rare xform.
-constexpr double kSpreadBelow = 1.0 / 16;
-// Whether the flame's selection is lazy: it has xaos, or an xform (of
-// weight above 0) selected with probability below kSpreadBelow.
-bool lazy_selection(const Flame& flame);
-
-// Expected rounds per move of a lane under lazy warp-uniform selection: M
-// above, 1 without it. Its inverse is the fraction of lanes doing work.
+// Expected rounds per move of a lane under warp-uniform xaos selection: M
+// above, 1 without xaos. Its inverse is the fraction of lanes doing work.
 double xaos_proposal_mass(const Flame& flame);
 
 // Rounds a lane takes per step of its chain under `key`'s selection: M

@@ -5,7 +5,6 @@
 #include <cmath>
 #include <stdexcept>
 
-#include "codegen/param_layout.h"
 #include "genome/xform_align.h"
 
 namespace fj {
@@ -43,7 +42,7 @@ FrameStructure union_structure(const std::vector<const Flame*>& flames, PaletteM
             s.has_final = true;
             merge(s.final_xform, f->final_xform);
         }
-        s.xaos = s.xaos || lazy_selection(*f);
+        s.xaos = s.xaos || f->has_xaos();
     }
     return s;
 }
@@ -67,7 +66,7 @@ Flame conform(const Flame& flame, const FrameStructure& s) {
         }
         conform_xform(out.final_xform, s.final_xform);
     }
-    if (s.xaos && !lazy_selection(out)) {
+    if (s.xaos && !out.has_xaos()) {
         auto& row = out.xforms[0].chaos;
         if (row.empty()) row.assign(out.xforms.size(), 1.0);
         row[0] = kOneMarker;

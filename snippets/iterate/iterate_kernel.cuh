@@ -7,9 +7,7 @@
 //   FJ_ACCUM_ATOMIC / _SCALAR / _WARP / _SHARED / _PACKED / _NONE (one of them;
 //                       accumulate.cuh, placed before this file, holds the modes;
 //                       seed.cuh, placed there too, FjPoint and fj_seed)
-//   FJ_XAOS             1 for lazy selection: it depends on the previous
-//                       xform, or rare xforms are spread over the lanes
-//                       (codegen/param_layout.h)
+//   FJ_XAOS             1 when selection depends on the previous xform
 //   FJ_PALETTE_LINEAR   1 for palette_mode="linear"
 //   FJ_HAS_FINAL        1 when there is a final xform
 //   FJ_DENSITY_COUNT    1 when hits also go to a separate count buffer
