@@ -355,7 +355,8 @@ bool Verifier::check(const std::string& path) const {
         if (!level_passes)
             verdict = (ratio_passes ? "" : verdict + ", ") + "its LEVEL differs from its genome's";
         char t_text[64] = "";
-        if (level.references > 2) std::snprintf(t_text, sizeof t_text, ", t %.1f over %d renders", level.t, level.references);
+        if (level.references > 2)
+            std::snprintf(t_text, sizeof t_text, ", t %.1f over %d renders", level.t, level.references);
         std::printf("%s: fidelity ratio %.3f, mean level %+.2f %%%s, against renders of its genome (seeds %llu..%llu; "
                     "backend %s): %s\n",
                     path.c_str(), fidelity.ratio, 100 * level.shift, t_text, static_cast<unsigned long long>(seed),
@@ -367,7 +368,9 @@ bool Verifier::check(const std::string& path) const {
 
 int run(const Args& args) {
     const ParsedArgs a = parse_args(
-        args, {"threshold", "level-tolerance", "sequence", "seed", "jpeg-quality", "backend", "devices", "threads", "arch", "palettes"},
+        args,
+        {"threshold", "level-tolerance", "sequence", "seed", "jpeg-quality", "backend", "devices", "threads", "arch",
+         "palettes"},
         {"help", "h", "earlyclip", "json"});
     if (a.has("help") || a.has("h")) {
         std::printf(kHelp, kLevelReferences, kDefaultThreshold, kDefaultLevelTolerance);

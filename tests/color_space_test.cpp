@@ -84,7 +84,8 @@ TEST_CASE("color space: the transfer curves invert each other and meet at their 
     for (ColorSpace s : {ColorSpace::Srgb, ColorSpace::AdobeRgb, ColorSpace::Rec2020}) {
         CAPTURE(fj::to_string(s));
         const fj::TransferCurve t = fj::transfer_curve_of(s);
-        for (double x = 0; x <= 1.0; x += 1.0 / 1024) CHECK(t.from_linear(t.to_linear(x)) == doctest::Approx(x).epsilon(1e-9));
+        for (double x = 0; x <= 1.0; x += 1.0 / 1024)
+            CHECK(t.from_linear(t.to_linear(x)) == doctest::Approx(x).epsilon(1e-9));
         CHECK(t.to_linear(1.0) == doctest::Approx(1.0));
         // Continuous where the line meets the power.
         if (t.d > 0) CHECK(t.to_linear(t.d * (1 + 1e-9)) == doctest::Approx(t.c * t.d).epsilon(1e-4));

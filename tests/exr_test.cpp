@@ -204,7 +204,8 @@ TEST_CASE("exr: flamejit reads back its files as OpenEXR does; damaged ones are 
                 } else {
                     const fj::PngImage samples = fj::read_image(path);
                     CHECK(samples.bits == 16);
-                    CHECK(samples.at8(1, 1, 3) == doctest::Approx(255.0 * std::clamp(theirs.rgba[4 * 42 + 3], 0.0f, 1.0f)).epsilon(1e-3));
+                    const double alpha = std::clamp(theirs.rgba[4 * 42 + 3], 0.0f, 1.0f);  // pixel (1, 1)
+                    CHECK(samples.at8(1, 1, 3) == doctest::Approx(255.0 * alpha).epsilon(1e-3));
                 }
             }
     // Cut short anywhere, or with a line's deflated bytes damaged: an error, not a crash.

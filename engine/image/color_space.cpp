@@ -86,19 +86,15 @@ std::vector<uint8_t> mluc(const std::string& text) {
     return b.data;
 }
 
-std::vector<uint8_t> xyz_type(const Vector& v) {
+// Numbers in 16.16 fixed point after the type and 4 reserved bytes:
+// XYZType ("XYZ ", one colour) and s15Fixed16ArrayType ("sf32", the chad's
+// matrix).
+template <size_t N>
+std::vector<uint8_t> fixed_type(const char* type, const std::array<double, N>& values) {
     Bytes b;
-    b.tag("XYZ ");
+    b.tag(type);
     b.u32(0);
-    for (double c : v) b.fixed(c);
-    return b.data;
-}
-
-std::vector<uint8_t> sf32_type(const Matrix& m) {
-    Bytes b;
-    b.tag("sf32");
-    b.u32(0);
-    for (double c : m) b.fixed(c);
+    for (double v : values) b.fixed(v);
     return b.data;
 }
 
@@ -208,11 +204,11 @@ std::vector<uint8_t> icc_profile(ColorSpace space) {
     const std::vector<Tag> tags = {
         {"desc", mluc(description_of(space))},
         {"cprt", mluc("No copyright, use freely")},
-        {"wtpt", xyz_type(kD50)},
-        {"chad", sf32_type(adapt)},
-        {"rXYZ", xyz_type({colorants[0], colorants[3], colorants[6]})},
-        {"gXYZ", xyz_type({colorants[1], colorants[4], colorants[7]})},
-        {"bXYZ", xyz_type({colorants[2], colorants[5], colorants[8]})},
+        {"wtpt", fixed_type("XYZ ", kD50)},
+        {"chad", fixed_type("sf32", adapt)},
+        {"rXYZ", fixed_type<3>("XYZ ", {colorants[0], colorants[3], colorants[6]})},
+        {"gXYZ", fixed_type<3>("XYZ ", {colorants[1], colorants[4], colorants[7]})},
+        {"bXYZ", fixed_type<3>("XYZ ", {colorants[2], colorants[5], colorants[8]})},
         {"rTRC", parametric_curve(transfer_curve_of(space))},
         {"gTRC", {}},
         {"bTRC", {}},

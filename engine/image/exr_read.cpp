@@ -117,7 +117,8 @@ ExrImage read_exr(const std::string& path) {
     if (channels != "ABGR") r.fail("its channels are not A, B, G and R (flamejit's), but \"" + channels + "\"");
     if (type != kHalf && type != kFloat) r.fail("its samples are neither half nor float");
     if (compression != kNone && compression != kZips) r.fail("its compression is not flamejit's (ZIPS or none)");
-    if (x1 < x0 || y1 < y0 || int64_t(x1) - x0 >= 65536 || int64_t(y1) - y0 >= 65536) r.fail("its data window is empty or huge");
+    if (x1 < x0 || y1 < y0 || int64_t(x1) - x0 >= 65536 || int64_t(y1) - y0 >= 65536)
+        r.fail("its data window is empty or huge");
     image.width = x1 - x0 + 1;
     image.height = y1 - y0 + 1;
     image.half = type == kHalf;
@@ -140,14 +141,16 @@ ExrImage read_exr(const std::string& path) {
         block.need(size);
         if (y < 0 || y >= image.height) r.fail("a line lies outside the image");
         if (size != raw && compression != kZips) r.fail("a line has the wrong size");
-        const std::string line = size == raw ? data.substr(block.at, size) : unzips(r, data.data() + block.at, size, raw);
+        const std::string line =
+            size == raw ? data.substr(block.at, size) : unzips(r, data.data() + block.at, size, raw);
         float* row = image.rgba.data() + static_cast<size_t>(y) * w * 4;
         for (int c = 0; c < 4; ++c)
             for (size_t x = 0; x < w; ++x) {
                 const char* p = line.data() + (c * w + x) * bytes;
                 float v;
                 if (image.half) {
-                    v = float_of_half(static_cast<uint16_t>(static_cast<uint8_t>(p[0]) | static_cast<uint8_t>(p[1]) << 8));
+                    const auto low = static_cast<uint8_t>(p[0]), high = static_cast<uint8_t>(p[1]);
+                    v = float_of_half(static_cast<uint16_t>(low | high << 8));
                 } else {
                     uint32_t bits = 0;
                     for (int i = 0; i < 4; ++i) bits |= uint32_t(static_cast<uint8_t>(p[i])) << (8 * i);

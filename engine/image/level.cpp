@@ -41,9 +41,10 @@ LevelShift level_shift(const std::vector<std::array<double, 3>>& references, con
         for (const auto& r : references) squares += (r[c] - mean) * (r[c] - mean);
         const double deviation = image[c] - mean;
         const double scale = std::sqrt(squares / (n - 1) * (1.0 + 1.0 / n));
-        const double t = scale > 0 ? deviation / scale
-                                   : (deviation == 0 ? 0.0 : std::copysign(std::numeric_limits<double>::infinity(), deviation));
-        if (std::fabs(deviation / level) > std::fabs(out.shift) || c == 0) {
+        const double infinite = std::numeric_limits<double>::infinity();
+        const double t = scale > 0 ? deviation / scale : (deviation == 0 ? 0.0 : std::copysign(infinite, deviation));
+        // Red's first, then a channel that moved further.
+        if (c == 0 || std::fabs(deviation / level) > std::fabs(out.shift)) {
             out.shift = deviation / level;
             out.spread = (high - low) / level;
             out.t = t;

@@ -95,10 +95,11 @@ void write_profile(FILE* file, ColorSpace space) {
     std::vector<uint8_t> data(name.begin(), name.end());
     data.push_back(0);
     data.push_back(0);  // compression method: deflate
-    uLongf size = compressBound(static_cast<uLong>(profile.size()));
+    const uLong length = static_cast<uLong>(profile.size());
+    uLongf size = compressBound(length);
     const size_t at = data.size();
     data.resize(at + size);
-    if (compress2(data.data() + at, &size, profile.data(), static_cast<uLong>(profile.size()), Z_BEST_COMPRESSION) != Z_OK)
+    if (compress2(data.data() + at, &size, profile.data(), length, Z_BEST_COMPRESSION) != Z_OK)
         throw std::runtime_error("zlib could not compress the colour profile");
     data.resize(at + size);
     write_chunk(file, "iCCP", data);
