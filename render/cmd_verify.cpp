@@ -91,8 +91,7 @@ struct Provenance {
     std::map<std::string, std::string> text;
     std::optional<bool> transparent, earlyclip;
     std::optional<int> jpeg_quality;
-    int exr_bits = 0;  // an EXR's: 16 (half) or 32
-    std::vector<float> exr_chromaticities;
+    std::optional<ExrImage> exr;  // an EXR read whole: its text, samples and chromaticities
 };
 
 Provenance provenance_of(const std::string& image) {
@@ -101,10 +100,8 @@ Provenance provenance_of(const std::string& image) {
     if (format == ImageFormat::Png) p.text = read_png_text(image);
     if (format == ImageFormat::Jpeg) p.text = read_jpeg_text(image);
     if (format == ImageFormat::Exr) {
-        ExrImage exr = read_exr(image);
-        p.text = std::move(exr.text);
-        p.exr_bits = exr.half ? 16 : 32;
-        p.exr_chromaticities = std::move(exr.chromaticities);
+        p.exr = read_exr(image);
+        p.text = p.exr->text;
     }
     if (p.text.count("flam3_genome")) p.genome_xml = p.text.at("flam3_genome");
     const std::string sidecar = sidecar_path(image);
@@ -253,7 +250,7 @@ bool Verifier::check(const std::string& path) const {
     PngImage image;
     try {
         made = provenance_of(path);
-        image = read_image(path);
+        image = made.exr ? exr_samples(*made.exr, path) : read_image(path);
     } catch (const InputError&) {
         throw;
     } catch (const std::runtime_error& e) {
@@ -266,10 +263,11 @@ bool Verifier::check(const std::string& path) const {
         throw InputError(path + ": interlaced frames (--fields) are not verified");
     FileKind kind;
     kind.format = image_format_of(path);
-    kind.bits = kind.format == ImageFormat::Exr ? made.exr_bits : image.bits;
+    kind.bits = made.exr ? (made.exr->half ? 16 : 32) : image.bits;
     if (!image.icc_profile.empty() && !color_space_of_profile(image.icc_profile, &kind.space))
         throw InputError(path + ": carries a colour profile that render --color-space does not write");
-    if (!made.exr_chromaticities.empty() && !color_space_of_chromaticities(made.exr_chromaticities, &kind.space))
+    if (made.exr && !made.exr->chromaticities.empty() &&
+        !color_space_of_chromaticities(made.exr->chromaticities, &kind.space))
         throw InputError(path + ": has chromaticities that render --color-space does not write");
     const std::vector<Flame> carried = read_flam3_string(made.genome_xml, path + " (its genome)", read);
     if (carried.size() != 1)

@@ -81,5 +81,8 @@ ExrImage read_exr(const std::string& path);
 // PNG's range (at8 of a value v is 255·v, clamped to 0..1 first): how
 // compare and verify read an EXR.
 PngImage exr_samples(int width, int height, const std::vector<float>& rgba);
+// The same of a file's image (read from `path`); throws std::runtime_error
+// for one of render --linear's values, which are no image to compare.
+PngImage exr_samples(const ExrImage& image, const std::string& path);
 
 }  // namespace fj

@@ -162,6 +162,11 @@ ExrImage read_exr(const std::string& path) {
     return image;
 }
 
+PngImage exr_samples(const ExrImage& image, const std::string& path) {
+    if (image.linear) throw std::runtime_error(path + " holds render --linear's values, not an image to compare");
+    return exr_samples(image.width, image.height, image.rgba);
+}
+
 PngImage exr_samples(int width, int height, const std::vector<float>& rgba) {
     PngImage out;
     out.width = width;

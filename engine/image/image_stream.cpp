@@ -110,12 +110,8 @@ PngImage read_image(const std::string& path) {
     if (n == 4 && head[0] == 0x89 && head[1] == 'P' && head[2] == 'N' && head[3] == 'G') return read_png(path);
     if (n >= 3 && head[0] == 0xff && head[1] == 0xd8 && head[2] == 0xff) return read_jpeg(path);
     if (n >= 2 && head[0] == 'P' && head[1] == '6') return read_ppm(path);
-    if (n == 4 && head[0] == 0x76 && head[1] == 0x2f && head[2] == 0x31 && head[3] == 0x01) {
-        const ExrImage exr = read_exr(path);
-        if (exr.linear)
-            throw std::runtime_error(path + " holds render --linear's values, not an image to compare");
-        return exr_samples(exr.width, exr.height, exr.rgba);
-    }
+    if (n == 4 && head[0] == 0x76 && head[1] == 0x2f && head[2] == 0x31 && head[3] == 0x01)
+        return exr_samples(read_exr(path), path);
     throw std::runtime_error(path + " is not a PNG, JPEG, binary PPM or OpenEXR file");
 }
 
