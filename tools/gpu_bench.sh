@@ -159,6 +159,17 @@ if wanted startup; then
                 "$bin" compile "$default_genome")
             echo "$name compile, empty cache: exit $status, $secs s" | tee -a "$out/summary.txt"
             rm -rf "$cache"
+            # The costliest benchmark kernel, specialized and starting linked
+            # (--kernel auto: the frame waits for the linked compile only).
+            for kernel in specialized auto; do
+                cache=$(mktemp -d)
+                read -r status secs < <(FLAMEJIT_CACHE_DIR=$cache wall "$start_dir/$name-expensive8-$kernel-$rep.log" \
+                    "$bin" render "$genomes/expensive8.flam3" --backend cuda --quality 1 --seed 1 --kernel $kernel \
+                    -o "$start_dir/first.png")
+                echo "$name render expensive8 --kernel $kernel, empty cache: exit $status, $secs s" |
+                    tee -a "$out/summary.txt"
+                rm -rf "$cache"
+            done
         done
     done
     rm -f "$start_dir/first.png"
@@ -225,6 +236,24 @@ if wanted codegen; then
     codegen_run 1000 shared-prologue "-DFJ_SHARED_PROLOGUE"
     codegen_run 1000 linked "" --kernel linked
     codegen_run 1000 auto "" --kernel auto
+    # A new process's compile, both forms: expensive8 alone, and after
+    # linear3 in the same process (its second compile). In 2026-11-28's
+    # batch a new process's linked compile took 0.15-0.25 s longer than the
+    # same compile inside bench throughput; this separates the process's
+    # first compile from the rest.
+    step "compile, new process: expensive8 alone and after linear3, specialized and linked"
+    pair=$(mktemp)
+    { echo "<flames>"; cat "$genomes/linear3.flam3" "$genomes/expensive8.flam3"; echo "</flames>"; } >"$pair"
+    for rep in 1 2 3; do
+        for kernel in specialized linked; do
+            for input in "$genomes/expensive8.flam3" "$pair"; do
+                label=$([[ $input == "$pair" ]] && echo "after linear3" || echo alone)
+                echo "$kernel, $label: $(FLAMEJIT_CACHE_DIR=$(mktemp -d) "$fj" compile "$input" --kernel $kernel 2>&1 |
+                    grep -o 'compiled in [0-9.]* ms' | tr '\n' ' ')" | tee -a "$out/summary.txt"
+            done
+        done
+    done
+    rm -f "$pair"
     # The same shapes' compile times alone, interleaved, on this machine's
     # cores and NVRTC.
     step "NVRTC compile times of the code shapes (nvrtc_options)"
