@@ -528,9 +528,10 @@ int run(const Args& args) {
             std::printf("  kernel: %llu of %llu launches ran the linked kernel while the specialized one compiled\n",
                         static_cast<unsigned long long>(result.stats.stand_in_launches),
                         static_cast<unsigned long long>(result.stats.launches));
-        // The cost of xaos under warp-uniform selection (README, "Iteration semantics").
+        // The cost of lazy warp-uniform selection, for xaos or rare xforms
+        // (README, "Iteration semantics").
         if (result.stats.idle_lane_rounds > 0)
-            std::printf("  xaos: %.1f %% of lane-rounds past the fuse stayed put (lazy warp-uniform selection)\n",
+            std::printf("  lazy selection (xaos or rare xforms): %.1f %% of lane-rounds past the fuse stayed put\n",
                         100.0 * result.stats.idle_lane_rounds /
                             static_cast<double>(result.stats.idle_lane_rounds + result.stats.samples));
         // Packed accumulation is the one mode that can lose counts; say so when it did.

@@ -2,6 +2,7 @@
 // Kernel key, parameter layout and stitcher: structure in, readable source out.
 #include <doctest/doctest.h>
 
+#include <algorithm>
 #include <cstdlib>
 #include <fstream>
 #include <set>
@@ -15,6 +16,8 @@ extern "C" {
 #include "codegen/stitcher.h"
 #include "codegen/switch_kernel.h"
 #include "errors.h"
+#include "pipeline/frame_structure.h"
+#include "pipeline/prepared_frame.h"
 #include "test_support.h"
 
 namespace {
@@ -178,6 +181,48 @@ TEST_CASE("param layout: xaos rows, and a lazy proposal that keeps every row's d
     }
     f.xforms[1].chaos = {0.0, 0.0};
     CHECK_THROWS(fj::pack_params(f, key, layout, camera));
+}
+
+TEST_CASE("param layout: a rare xform takes the lazy selection, proposed more often and accepted by each lane alone") {
+    const auto& reg = fj::VariationRegistry::standard();
+    fj::Flame f = sample_flame();
+    REQUIRE(f.xforms.size() == 2);
+    f.xforms[0].weight = 1;
+    f.xforms[1].weight = 1;
+    CHECK_FALSE(fj::has_rare_xform(f));
+    CHECK_FALSE(fj::make_kernel_key(fj::spread_rare_xforms(f), {}).xaos);
+    // p = (1 - 82/16384, 82/16384): under kSpreadBelow, so proposed at
+    // min(1/16, 32 p) = 1/16 of the unnormalised mass.
+    f.xforms[1].weight = 0.005;
+    const auto p = fj::selection_probabilities({1.0, 0.005}, 0);
+    REQUIRE(p[1] < fj::kSpreadBelow);
+    CHECK(fj::has_rare_xform(f));
+    const fj::Flame drawn = fj::spread_rare_xforms(f);
+    const fj::KernelKey key = fj::make_kernel_key(drawn, {});
+    CHECK(key.xaos);
+    CHECK_FALSE(fj::make_kernel_key(f, {}).xaos);  // the flame itself is left as it was
+    const double m1 = std::min(fj::kSpreadBelow, 32 * p[1]), mass = p[0] + m1;
+    CHECK(fj::xaos_proposal_mass(f) == doctest::Approx(mass));
+    CHECK(fj::rounds_per_step(f, key) == doctest::Approx(mass));
+    const fj::ParamLayout layout = fj::make_param_layout(key, reg);
+    const double camera[6] = {1, 0, 0, 0, 1, 0};
+    const auto block = fj::pack_params(drawn, key, layout, camera);
+    const double q[2] = {block[layout.proposal], 1.0 - block[layout.proposal]};
+    CHECK(q[1] == doctest::Approx(m1 / mass).epsilon(1e-6));
+    // A lane accepts the rare xform with p / m of its proposals, and every
+    // row (all alike: the marker row packs as ones) keeps flam3's
+    // probabilities.
+    for (int r = 0; r < 3; ++r)
+        for (int k = 0; k < 2; ++k)
+            CHECK(q[k] * block[layout.accept + r * 2 + k] * mass == doctest::Approx(p[k]).epsilon(1e-6));
+    CHECK(block[layout.accept + 1] == doctest::Approx(p[1] / m1).epsilon(1e-6));
+    // The still's frame takes it; its genome text does not.
+    const fj::PreparedFrame frame = fj::prepare_still(f, {});
+    CHECK(frame.key.xaos);
+    CHECK_FALSE(frame.post_flame.has_xaos());
+    // A zero weight (an animation's padding) is never drawn: not rare.
+    f.xforms[1].weight = 0;
+    CHECK_FALSE(fj::has_rare_xform(f));
 }
 
 TEST_CASE("selection probabilities equal libflam3's xform table, plain and with xaos") {

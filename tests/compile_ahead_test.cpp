@@ -10,7 +10,9 @@
 #include <string>
 #include <vector>
 
+#include "codegen/param_layout.h"
 #include "genome/flam3_reader.h"
+#include "genome/interpolate.h"
 #include "pipeline/compile_ahead.h"
 #include "pipeline/prepared_frame.h"
 #include "test_support.h"
@@ -69,4 +71,48 @@ TEST_CASE("compile ahead: frames of one signature have one kernel key, with and 
     fj::FrameOptions too_many;
     too_many.temporal_samples = fj::kMaxTimeSamples + 1;
     CHECK(fj::structure_signature(keys, 2, too_many).empty());
+}
+
+TEST_CASE("compile ahead: a rare xform spreads over the lanes in the keyframe segments it is in, whatever the weights between") {
+    // Keyframe 0 draws its second xform with probability about 1/200, the
+    // others with 1/2 (codegen/param_layout.h, kSpreadBelow). The weights
+    // in between pass 1/16 early in segment 0, but the segment's frames keep
+    // one key: the lazy selection, which segment 1's frames do without.
+    const char* xml = R"(<sequence>
+  <flame time="0" size="40 30" scale="10" quality="2" temporal_samples="1">
+    <xform weight="1" linear="1" coefs="0.5 0 0 0.5 0.2 0"/>
+    <xform weight="0.005" linear="1" coefs="0.5 0 0 0.5 -0.2 0"/>
+  </flame>
+  <flame time="4" size="40 30" scale="10" quality="2" temporal_samples="1">
+    <xform weight="1" linear="1" coefs="0.5 0 0 0.5 0.2 0.1"/>
+    <xform weight="1" linear="1" coefs="0.5 0 0 0.5 -0.2 0.1"/>
+  </flame>
+  <flame time="8" size="40 30" scale="10" quality="2" temporal_samples="1">
+    <xform weight="1" linear="1" coefs="0.5 0 0 0.5 0.2 0"/>
+    <xform weight="2" linear="1" coefs="0.5 0 0 0.5 -0.2 0"/>
+  </flame>
+</sequence>)";
+    const std::vector<fj::Flame> keys = fj::read_flam3_string(xml, "rare.flam3");
+    REQUIRE(keys.size() == 3);
+    for (int temporal : {1, 8}) {
+        CAPTURE(temporal);
+        fj::FrameOptions options;
+        options.temporal_samples = temporal;
+        std::map<std::vector<int>, std::string> key_of;
+        for (double t : frame_times()) {
+            CAPTURE(t);
+            const fj::PreparedFrame frame = fj::prepare_animation_frame(keys, t, options);
+            const std::vector<int> signature = fj::structure_signature(keys, t, options);
+            // Lazy wherever a time step falls in segment 0.
+            CHECK(frame.key.xaos == (signature[1] == 0));
+            const auto [it, fresh] = key_of.emplace(signature, frame.key.canonical());
+            CHECK(it->second == frame.key.canonical());
+        }
+    }
+    fj::FrameOptions still;
+    still.temporal_samples = 1;
+    CHECK(fj::prepare_animation_frame(keys, 0, still).key.xaos);
+    CHECK(fj::prepare_animation_frame(keys, 3.75, still).key.xaos);
+    CHECK_FALSE(fj::prepare_animation_frame(keys, 4.25, still).key.xaos);
+    CHECK_FALSE(fj::has_rare_xform(fj::interpolate(keys, 2)));  // the reason it is decided per segment
 }

@@ -341,3 +341,47 @@ TEST_CASE("fidelity suite: every electric-sheep corpus genome, reduced, renders 
     }
     print_table("electric-sheep corpus (0.3x size, quality 150, supersample 1)", rows);
 }
+
+TEST_CASE("fidelity suite: a rare xform's share varies from seed to seed about as flam3's does") {
+    if (!have_flam3_tools()) {
+        FAIL("flam3-genome / flam3-render not installed (Debian flam3-utils): tools/test.sh installs them");
+        return;
+    }
+    // electricsheep.244.80725 draws one xform with probability 1/201. Drawn
+    // for a whole warp at once, its 32 lanes' applications come in bursts
+    // and the image's mean level (what that xform draws) wandered from seed
+    // to seed 2.4-2.9 times as far as flam3's (per channel, these 12 seeds
+    // each); spread over the lanes (codegen/param_layout.h, kSpreadBelow)
+    // 1.2-1.5 times. The seeds are fixed, so the test is deterministic.
+    const std::string dir = fj::test::scratch_dir("fidelity-rare");
+    const std::string genome = dir + "/rare.flam3";
+    fj::test::write_file(genome, fj::test::reduced_genome(
+                                     fj::test::read_file(fj::test::corpus_path("electric-sheep") +
+                                                         "/electricsheep.244.80725.flam3"),
+                                     0.3, 150));
+    constexpr int kSeeds = 12;
+    std::vector<std::array<double, 3>> flam3, ours;
+    for (int seed = 1; seed <= kSeeds; ++seed) {
+        const std::string s = std::to_string(seed);
+        auto r = fj::test::flam3_render_shared(genome, dir + "/f" + s + ".png", "isaac_seed=rare" + s + " nthreads=2 verbose=0");
+        REQUIRE_MESSAGE(r.status == 0, r.output);
+        flam3.push_back(fj::channel_means(fj::read_png(dir + "/f" + s + ".png")));
+        r = run_command(quoted(fj::test::flamejit_binary()) + " render " + quoted(genome) + " -o " +
+                        quoted(dir + "/j" + s + ".png") + " --backend " + test_backend() + " --threads 2 --seed " + s);
+        REQUIRE_MESSAGE(r.status == 0, r.output);
+        ours.push_back(fj::channel_means(fj::read_png(dir + "/j" + s + ".png")));
+    }
+    const auto spread = [](const std::vector<std::array<double, 3>>& means, int c) {
+        double mean = 0, squares = 0;
+        for (const auto& m : means) mean += m[c] / means.size();
+        for (const auto& m : means) squares += (m[c] - mean) * (m[c] - mean);
+        return std::sqrt(squares / (means.size() - 1));
+    };
+    for (int c = 0; c < 3; ++c) {
+        CAPTURE(c);
+        const double ratio = spread(ours, c) / spread(flam3, c);
+        std::printf("channel %d: the mean level's spread over %d seeds %.3f (flam3 %.3f), ratio %.2f\n", c, kSeeds,
+                    spread(ours, c), spread(flam3, c), ratio);
+        CHECK(ratio < 1.8);
+    }
+}

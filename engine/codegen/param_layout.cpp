@@ -80,11 +80,14 @@ std::vector<std::vector<double>> selection_rows(const Flame& flame, bool xaos) {
     return rows;
 }
 
-// m(k) = max over rows of p_row(k): the unnormalised proposal.
+// m(k) = max over rows of p_row(k), a rare one raised to
+// min(kSpreadBelow, 32·m(k)) (param_layout.h): the unnormalised proposal.
 std::vector<double> proposal_weights(const std::vector<std::vector<double>>& rows) {
     std::vector<double> m(rows[0].size(), 0.0);
     for (const auto& row : rows)
         for (size_t k = 0; k < m.size(); ++k) m[k] = std::max(m[k], row[k]);
+    for (double& mk : m)
+        if (mk > 0 && mk < kSpreadBelow) mk = std::min(kSpreadBelow, 32 * mk);
     return m;
 }
 
@@ -177,8 +180,22 @@ std::vector<double> selection_probabilities(const std::vector<double>& weights, 
     return p;
 }
 
+bool has_rare_xform(const Flame& flame) {
+    std::vector<double> weights;
+    double total = 0;
+    for (const Xform& xf : flame.xforms) {
+        // Weights no table can be made of are refused when the flame is packed.
+        if (!(xf.weight >= 0) || !std::isfinite(xf.weight)) return false;
+        weights.push_back(xf.weight);
+        total += xf.weight;
+    }
+    if (!(total > 0) || !std::isfinite(total)) return false;
+    for (double p : selection_probabilities(weights, 0))
+        if (p > 0 && p < kSpreadBelow) return true;
+    return false;
+}
+
 double xaos_proposal_mass(const Flame& flame) {
-    if (!flame.has_xaos()) return 1.0;
     const auto m = proposal_weights(selection_rows(flame, true));
     return std::accumulate(m.begin(), m.end(), 0.0);
 }

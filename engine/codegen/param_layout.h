@@ -20,6 +20,8 @@
 // A lane then moves with probability 1/M (M = Σ m(k)) whatever its row, and
 // when it moves it takes k with probability p_row(k): the chain is flam3's,
 // made lazy, so its distribution is unchanged (DESIGN.md, decision 7).
+// Rare xforms take the same selection (kSpreadBelow below), their m(k)
+// raised.
 //   xform i    XformLayout::size floats each, then the final xform
 #pragma once
 
@@ -70,13 +72,31 @@ ParamLayout make_param_layout(const KernelKey& key, const VariationRegistry& reg
 // i·Σw/16384, so each probability is a multiple of 1/16384.
 std::vector<double> selection_probabilities(const std::vector<double>& weights, int row);
 
-// Expected rounds per move of a lane under warp-uniform xaos selection: M
-// above, 1 without xaos. Its inverse is the fraction of lanes doing work.
+// Rare xforms. Drawn for a whole warp, an xform of small probability p
+// moves all 32 lanes at once: its applications come in bursts of 32, so
+// their count in an image varies 32 times as much as flam3's independent
+// draws make it vary, and what that xform draws (often a whole part of the
+// picture) brightens and dims from render to render and flickers in an
+// animation (electricsheep.244.80725: the mean level's spread over seeds
+// 2.2-2.9 times flam3's). A flame with an xform of probability below
+// kSpreadBelow takes the lazy selection above (its kernel key's xaos switch,
+// set through a marker row: pipeline/frame_structure.h), with m(k) raised
+// to min(kSpreadBelow, 32·m(k)) for each such xform: each lane accepts it on
+// its own, so its applications come a few lanes at a time, for at most
+// kSpreadBelow more idle rounds per rare xform.
+constexpr double kSpreadBelow = 1.0 / 16;
+// Whether one of the flame's xforms of weight above 0 is drawn (row 0, as
+// flam3's table) with probability below kSpreadBelow.
+bool has_rare_xform(const Flame& flame);
+
+// Expected rounds per move of a lane under lazy warp-uniform selection: M
+// above (1 for a flame whose every row is alike and no xform is rare). Its
+// inverse is the fraction of lanes doing work.
 double xaos_proposal_mass(const Flame& flame);
 
 // Rounds a lane takes per step of its chain under `key`'s selection: M
-// (xaos_proposal_mass) for warp-uniform xaos, else 1. Chains count steps
-// (fuse, settling); the backends' plans and stall guards count rounds.
+// (xaos_proposal_mass) for lazy warp-uniform selection, else 1. Chains count
+// steps (fuse, settling); the backends' plans and stall guards count rounds.
 double rounds_per_step(const Flame& flame, const KernelKey& key);
 
 // Fills a block for one flame. `world_to_cell` is the camera from the frame plan.

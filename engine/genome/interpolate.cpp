@@ -313,17 +313,19 @@ void catmull_rom_weights(double t, double out[4]) {
 
 double smoothstep(double t) { return 3 * t * t - 2 * t * t * t; }
 
+int keyframe_segment(const std::vector<Flame>& keyframes, double time) {
+    const int n = static_cast<int>(keyframes.size());
+    if (n < 2 || keyframes[0].time >= time) return 0;
+    if (keyframes[n - 1].time <= time) return n - 2;
+    int i = 0;
+    while (keyframes[i + 1].time < time) ++i;
+    return i;
+}
+
 Flame interpolate(const std::vector<Flame>& keyframes, double time, double stagger, const ReferenceAngles* reference) {
     const int n = static_cast<int>(keyframes.size());
     if (n == 1) return keyframes[0];
-    int i1;
-    if (keyframes[0].time >= time) i1 = 0;
-    else if (keyframes[n - 1].time <= time) i1 = n - 2;
-    else {
-        i1 = 0;
-        while (keyframes[i1].time < time) ++i1;
-        --i1;
-    }
+    const int i1 = keyframe_segment(keyframes, time);
     const int i2 = i1 + 1;
     double c[4];
     c[0] = (keyframes[i2].time - time) / (keyframes[i2].time - keyframes[i1].time);

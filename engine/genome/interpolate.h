@@ -62,6 +62,10 @@ using ReferenceAngles = std::vector<std::array<double, 2>>;
 Flame interpolate(const std::vector<Flame>& keyframes, double time, double stagger = 0,
                   const ReferenceAngles* reference = nullptr);
 
+// The segment interpolate() blends for `time` (its left keyframe's index,
+// 0 to n − 2, as the contract above picks it; 0 for one keyframe).
+int keyframe_segment(const std::vector<Flame>& keyframes, double time);
+
 // 3t² − 2t³: flam3's smoother, which eases a transition in and out.
 double smoothstep(double t);
 

@@ -10,22 +10,6 @@
 
 namespace fj {
 
-namespace {
-
-// The keyframe interval interpolate() blends for `time`: the one before the
-// first keyframe after it, the first or last outside them (extrapolation),
-// and, exactly on a keyframe, the interval that ends there.
-int segment(const std::vector<Flame>& keyframes, double time) {
-    const int n = static_cast<int>(keyframes.size());
-    if (n < 2 || time <= keyframes[0].time) return 0;
-    if (time >= keyframes[n - 1].time) return n - 2;
-    int i = 0;
-    while (keyframes[i + 1].time < time) ++i;
-    return i;
-}
-
-}  // namespace
-
 std::vector<int> structure_signature(const std::vector<Flame>& keyframes, double time, const FrameOptions& options) {
     // The steps prepare_animation_frame takes: the frame time's temporal
     // filter, passes × temporal_samples of them.
@@ -36,8 +20,8 @@ std::vector<int> structure_signature(const std::vector<Flame>& keyframes, double
     const TemporalSteps filter = make_temporal_steps(static_cast<int>(steps), centre.temporal_filter_type,
                                                      centre.temporal_filter_exp, centre.temporal_filter_width);
     std::set<int> segments;
-    for (double offset : filter.offsets) segments.insert(segment(keyframes, time + offset));
-    std::vector<int> signature = {segment(keyframes, time)};
+    for (double offset : filter.offsets) segments.insert(keyframe_segment(keyframes, time + offset));
+    std::vector<int> signature = {keyframe_segment(keyframes, time)};
     signature.insert(signature.end(), segments.begin(), segments.end());
     return signature;
 }

@@ -5,6 +5,7 @@
 #include <cmath>
 #include <stdexcept>
 
+#include "codegen/param_layout.h"
 #include "genome/xform_align.h"
 
 namespace fj {
@@ -28,6 +29,12 @@ void conform_xform(Xform& xf, const SlotShape& shape) {
     for (VariationSlot s : shape.variations) ordered.push_back(*find_variation(xf, s.id, s.mode));
     xf.variations = std::move(ordered);
     if (shape.post && xf.post.is_identity()) xf.post.a = kOneMarker;
+}
+
+void mark_xaos(Flame& flame) {
+    auto& row = flame.xforms[0].chaos;
+    if (row.empty()) row.assign(flame.xforms.size(), 1.0);
+    row[0] = kOneMarker;
 }
 
 }  // namespace
@@ -66,12 +73,19 @@ Flame conform(const Flame& flame, const FrameStructure& s) {
         }
         conform_xform(out.final_xform, s.final_xform);
     }
-    if (s.xaos && !out.has_xaos()) {
-        auto& row = out.xforms[0].chaos;
-        if (row.empty()) row.assign(out.xforms.size(), 1.0);
-        row[0] = kOneMarker;
-    }
+    if (s.xaos && !out.has_xaos()) mark_xaos(out);
     return out;
+}
+
+Flame spread_rare_xforms(const Flame& flame) {
+    Flame out = flame;
+    if (!out.has_xaos() && has_rare_xform(out)) mark_xaos(out);
+    return out;
+}
+
+bool segment_has_rare_xform(const std::vector<Flame>& keyframes, int segment) {
+    const size_t i = static_cast<size_t>(segment);
+    return has_rare_xform(keyframes[i]) || (i + 1 < keyframes.size() && has_rare_xform(keyframes[i + 1]));
 }
 
 }  // namespace fj

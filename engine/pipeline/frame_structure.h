@@ -12,6 +12,10 @@
 //   - a post affine or chaos row that the union needs but a sample has as
 //     exactly the identity / all ones gets a 1 + 2⁻⁵² entry, which packs to
 //     the same floats (1.0f);
+//   - a rare xform (codegen/param_layout.h) in a keyframe of a segment that
+//     a sample falls in gives the whole frame the lazy selection (xaos's,
+//     through that chaos marker), so that the frames of a segment
+//     share their key whatever the weights in between;
 //   - the palette lookup mode is the frame centre's for all samples;
 //   - Fractorium's Pre and Post uses apply in one order for all samples, the
 //     order of the first sample that has them.
@@ -41,6 +45,13 @@ struct FrameStructure {
 
 // The union of the flames' structures; `palette_mode` is the frame's.
 FrameStructure union_structure(const std::vector<const Flame*>& flames, PaletteMode palette_mode);
+
+// `flame` with the lazy selection where it has a rare xform and no xaos
+// (the chaos marker above): a still's flame as its kernel draws from it.
+Flame spread_rare_xforms(const Flame& flame);
+
+// Whether keyframe `segment` or the one after it has a rare xform.
+bool segment_has_rare_xform(const std::vector<Flame>& keyframes, int segment);
 
 // `flame` changed as above so that its kernel key is the structure's.
 // Throws std::logic_error when the flame has more xforms than the structure.

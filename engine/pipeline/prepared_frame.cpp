@@ -126,7 +126,8 @@ PreparedFrame prepare_still(const Flame& flame, const FrameOptions& options) {
     f.time = flame.time;
     f.post_flame = flame;
     f.plan = checked_plan(flame, options, "");
-    f.key = make_kernel_key(flame, options.kernel);
+    const Flame drawn = spread_rare_xforms(flame);
+    f.key = make_kernel_key(drawn, options.kernel);
     f.layout = make_param_layout(f.key, VariationRegistry::standard());
     // flam3-render renders one temporal sample per pass, all of the same
     // genome, with the temporal filter's weights over the passes.
@@ -135,7 +136,7 @@ PreparedFrame prepare_still(const Flame& flame, const FrameOptions& options) {
                                                      flame.temporal_filter_width);
     std::vector<StepValues> values;
     for (int i = 0; i < steps; ++i) {
-        Flame step = flame;
+        Flame step = drawn;
         weight_palette(step, filter.weights[i]);
         TimeSample s;
         s.time = flame.time;
@@ -177,7 +178,10 @@ PreparedFrame prepare_animation_frame(const std::vector<Flame>& keyframes, doubl
         at[i] = interpolate(keyframes, time + filter.offsets[i]);
         pointers[i] = &at[i];
     }
-    const FrameStructure structure = union_structure(pointers, centre.palette_mode);
+    FrameStructure structure = union_structure(pointers, centre.palette_mode);
+    for (int i = 0; i < steps; ++i)
+        structure.xaos = structure.xaos ||
+                         segment_has_rare_xform(keyframes, keyframe_segment(keyframes, time + filter.offsets[i]));
 
     double gamma = 0, vibrancy = 0, background[3] = {0, 0, 0};
     std::vector<StepValues> values;

@@ -144,9 +144,10 @@ FJ_HD FJ_INLINE bool settle_good_point(int& state, int applied) {
 // flam3's rules after an xform moved a point (flam3_iterate): a bad value
 // becomes a random point and the step is retried (no plot, same previous
 // xform) up to 4 times in a row; the 5th is accepted. Returns true when the
-// point is past its fuse and is to be plotted; counts bad values.
-FJ_HD FJ_INLINE bool settle_point(float& x, float& y, int& state, int applied, Rng& rng,
-                                  unsigned long long& bad_values) {
+// point is past its fuse and is to be plotted; counts bad values (in a
+// kernel's 32-bit counter, or the CPU worker's 64-bit one).
+template <typename Count>
+FJ_HD FJ_INLINE bool settle_point(float& x, float& y, int& state, int applied, Rng& rng, Count& bad_values) {
     if (is_bad_point(x, y)) {
         x = rand11(rng);
         y = rand11(rng);

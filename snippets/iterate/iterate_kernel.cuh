@@ -7,7 +7,9 @@
 //   FJ_ACCUM_ATOMIC / _SCALAR / _WARP / _SHARED / _PACKED / _NONE (one of them;
 //                       accumulate.cuh, placed before this file, holds the modes;
 //                       seed.cuh, placed there too, FjPoint and fj_seed)
-//   FJ_XAOS             1 when selection depends on the previous xform
+//   FJ_XAOS             1 for lazy selection: it depends on the previous
+//                       xform, or rare xforms are spread over the lanes
+//                       (codegen/param_layout.h)
 //   FJ_PALETTE_LINEAR   1 for palette_mode="linear"
 //   FJ_HAS_FINAL        1 when there is a final xform
 //   FJ_DENSITY_COUNT    1 when hits also go to a separate count buffer
@@ -124,7 +126,10 @@ fj_iterate(const float* __restrict__ params, unsigned int param_stride, const un
     rng.state = rng_states[tid];
     float4 raw = points[tid];
     FjPoint pt = *reinterpret_cast<FjPoint*>(&raw);
-    unsigned long long plotted = 0, bad = 0, rejected = 0;
+    unsigned long long plotted = 0;
+    // At most one of each a round (rounds is 32 bits): a register fewer
+    // each than 64 bits.
+    unsigned int bad = 0, rejected = 0;
     FjAccum accum = fj_accum_open(target);
 
 #if FJ_EXCHANGE
@@ -230,8 +235,8 @@ fj_iterate(const float* __restrict__ params, unsigned int param_stride, const un
     points[tid] = *reinterpret_cast<float4*>(&pt);
     rng_states[tid] = rng.state;
     atomicAdd(&counters[0], plotted);
-    atomicAdd(&counters[1], bad);
-    atomicAdd(&counters[2], rejected);
+    atomicAdd(&counters[1], (unsigned long long)bad);
+    atomicAdd(&counters[2], (unsigned long long)rejected);
 #if FJ_TIME_STEPS
     // Every lane has read the block's track before it changes.
     __syncthreads();
