@@ -180,7 +180,7 @@ PngImage as_in_file(ImageF image, const FileKind& kind) {
         std::filesystem::remove(file);
         return decoded;
     }
-    if (kind.space != ColorSpace::Srgb) ColorConversion(kind.space, false).apply(image);
+    if (kind.space != ColorSpace::Srgb) ColorConversion(kind.space, false).apply(image, png_threads(1));
     if (format == ImageFormat::Exr) {
         std::vector<float> stored(image.rgba.size());
         for (size_t i = 0; i < stored.size(); i += 4)

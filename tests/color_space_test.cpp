@@ -125,7 +125,7 @@ TEST_CASE("color space: Little CMS reads each profile, and it takes converted co
         for (size_t i = 0; i < colours.size(); i += 3)
             pixels.rgba.insert(pixels.rgba.end(), {static_cast<float>(colours[i]), static_cast<float>(colours[i + 1]),
                                                    static_cast<float>(colours[i + 2]), 1.0f});
-        fj::ColorConversion(s, false).apply(pixels);
+        fj::ColorConversion(s, false).apply(pixels, 3);
         std::vector<double> converted;
         for (size_t i = 0; i < pixels.rgba.size(); i += 4)
             converted.insert(converted.end(), {pixels.rgba[i], pixels.rgba[i + 1], pixels.rgba[i + 2]});
@@ -151,11 +151,29 @@ TEST_CASE("color space: a linear image takes the matrix alone") {
     pixels.width = 1;
     pixels.height = 1;
     pixels.rgba = {100.0f, 50.0f, 25.0f, 0.5f};
-    fj::ColorConversion(ColorSpace::Rec2020, true).apply(pixels);
+    fj::ColorConversion(ColorSpace::Rec2020, true).apply(pixels, 3);
     // Linear sRGB to linear Rec. 2020 (ITU-R BT.2087's matrix, first row:
     // 0.6274, 0.3293, 0.0433).
     CHECK(pixels.rgba[0] == doctest::Approx(0.6274 * 100 + 0.3293 * 50 + 0.0433 * 25).epsilon(1e-3));
     CHECK(pixels.rgba[3] == 0.5f);
+}
+
+TEST_CASE("color space: rows converted on several threads are each converted once, as on one") {
+    // Every row different, so a row skipped or converted twice shows.
+    fj::ImageF one;
+    one.width = 7;
+    one.height = 45;
+    for (int i = 0; i < one.width * one.height; ++i)
+        one.rgba.insert(one.rgba.end(), {static_cast<float>(i % 256), static_cast<float>((3 * i) % 256),
+                                         static_cast<float>((7 * i) % 256), 1.0f});
+    fj::ImageF several = one;
+    const fj::ColorConversion p3(ColorSpace::DisplayP3, false);
+    p3.apply(one, 1);
+    p3.apply(several, 4);
+    CHECK(several.rgba == one.rgba);
+    fj::ImageF twice = several;
+    p3.apply(twice, 1);
+    CHECK(twice.rgba != one.rgba);  // the conversion is no identity here
 }
 
 TEST_CASE("color space: render and animate write converted, tagged images that Little CMS brings back to sRGB") {

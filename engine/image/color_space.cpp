@@ -6,6 +6,8 @@
 #include <cmath>
 #include <stdexcept>
 
+#include "parallel_for.h"
+
 namespace fj {
 
 namespace {
@@ -279,15 +281,18 @@ ColorConversion::ColorConversion(ColorSpace to, bool linear)
       to_(transfer_curve_of(to)),
       linear_(linear) {}
 
-void ColorConversion::apply(ImageF& rows) const {
-    for (size_t i = 0; i + 3 < rows.rgba.size(); i += 4) {
-        float* p = &rows.rgba[i];
-        Vector v;
-        for (int k = 0; k < 3; ++k) v[k] = linear_ ? p[k] : from_.to_linear(p[k] / 255.0);
-        const Vector out = times(matrix_, v);
-        for (int k = 0; k < 3; ++k)
-            p[k] = static_cast<float>(linear_ ? out[k] : 255.0 * to_.from_linear(out[k]));
-    }
+void ColorConversion::apply(ImageF& rows, int threads) const {
+    const size_t row_floats = static_cast<size_t>(rows.width) * 4;
+    parallel_for(rows.height, threads, [&](int y, int) {
+        float* row = rows.rgba.data() + y * row_floats;
+        for (float* p = row; p < row + row_floats; p += 4) {
+            Vector v;
+            for (int k = 0; k < 3; ++k) v[k] = linear_ ? p[k] : from_.to_linear(p[k] / 255.0);
+            const Vector out = times(matrix_, v);
+            for (int k = 0; k < 3; ++k)
+                p[k] = static_cast<float>(linear_ ? out[k] : 255.0 * to_.from_linear(out[k]));
+        }
+    });
 }
 
 }  // namespace fj

@@ -65,11 +65,13 @@ bool color_space_of_chromaticities(const std::vector<float>& xy, ColorSpace* spa
 // sRGB colours to `space`, in place, pixel by pixel (alpha kept).
 // `linear` images (render --linear) hold linear light already and take the
 // matrix alone; the others hold encoded values in 0..255 (a PNG's before
-// quantisation), with straight, not premultiplied, colour.
+// quantisation), with straight, not premultiplied, colour. Rows are shared
+// out among `threads` threads (two powers per channel make it as costly as
+// compressing the PNG).
 class ColorConversion {
 public:
     ColorConversion(ColorSpace to, bool linear);
-    void apply(ImageF& rows) const;
+    void apply(ImageF& rows, int threads) const;
 
 private:
     std::array<double, 9> matrix_;  // linear sRGB → linear target

@@ -46,7 +46,7 @@ const char* to_string(ImageFormat format) {
 bool has_alpha(ImageFormat format) { return format == ImageFormat::Png || format == ImageFormat::Exr; }
 
 ImageStream::ImageStream(const std::string& path, int width, int height, const ImageOptions& options, bool linear)
-    : width_(width), height_(height) {
+    : width_(width), height_(height), threads_(std::max(1, options.threads)) {
     if (width <= 0 || height <= 0)
         throw std::runtime_error("cannot write " + path + ": image is " + std::to_string(width) + "x" +
                                  std::to_string(height));
@@ -59,7 +59,7 @@ void ImageStream::write_rows(const ImageF& rows) {
         throw std::logic_error("ImageStream: rows that do not fit the image");
     if (conversion_) {
         ImageF converted = rows;
-        conversion_->apply(converted);
+        conversion_->apply(converted, threads_);
         add_rows(converted, rows_written_);
     } else {
         add_rows(rows, rows_written_);

@@ -68,6 +68,7 @@ private:
     virtual void close(const ImageOptions& options) = 0;
 
     int width_, height_, rows_written_ = 0;
+    int threads_;  // that convert colours, as many as compress
     std::optional<ColorConversion> conversion_;
 };
 
