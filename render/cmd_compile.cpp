@@ -79,6 +79,11 @@ int run(const Args& args) {
             std::printf("flame %d: key %s  compiled in %.1f ms", index, k.key.c_str(), ms);
         std::printf("  registers %d  spills %d/%d bytes (store/load)  %s\n", k.registers, k.spill_stores,
                     k.spill_loads, kopt.arch.c_str());
+        if (k.linked && !k.cache_hit)
+            std::printf("  linked: %d programs, the slowest %.1f ms, all %.1f ms; nvJitLink loaded in %.1f ms, linked in "
+                        "%.1f ms\n",
+                        k.linked->programs, k.linked->slowest_ms, k.linked->all_ms, k.linked->linker_load_ms,
+                        k.linked->link_ms);
         std::printf("  structure: %s\n", key.canonical().c_str());
     }
     return 0;

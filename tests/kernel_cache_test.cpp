@@ -406,6 +406,14 @@ TEST_CASE("kernel cache: a linked kernel's programs compile and link into one CU
         CHECK(kernel.registers <= 32);
         CHECK(kernel.registers >= fj::parse_ptxas_report(kernel.log, fj::kIterateKernelName).registers);
         CHECK(kernel.log.find("// ==== program 6 of 6") != std::string::npos);
+        // How the compile went: six programs, the slowest within all of
+        // them and within the whole compile, which holds the link.
+        REQUIRE(kernel.linked);
+        CHECK(kernel.linked->programs == 6);
+        CHECK(kernel.linked->slowest_ms > 0);
+        CHECK(kernel.linked->slowest_ms <= kernel.linked->all_ms);
+        CHECK(kernel.linked->slowest_ms + kernel.linked->link_ms <= kernel.compile_ms);
+        CHECK(kernel.linked->linker_load_ms >= 0);
         // A kernel of its own: not the specialized kernel's key, nor one
         // whose parts take another register bound.
         fj::KernelKey specialized = key;
@@ -419,6 +427,8 @@ TEST_CASE("kernel cache: a linked kernel's programs compile and link into one CU
         const fj::CompiledKernel found = again.get(r);
         CHECK(found.cache_hit);
         CHECK(found.cubin == kernel.cubin);
+        CHECK_FALSE(found.linked);  // times of a compile that was not this one's
+        CHECK_FALSE(cache.get(r).linked);  // nor from memory
         MESSAGE(arch << ": linked kernel of 6 programs, " << kernel.registers << " registers, spills "
                      << kernel.spill_stores << "/" << kernel.spill_loads << " bytes, " << kernel.compile_ms << " ms");
     }

@@ -22,6 +22,10 @@
 namespace fj {
 namespace {
 
+double ms_since(std::chrono::steady_clock::time_point start) {
+    return std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - start).count();
+}
+
 std::string nvrtc_text(const NvrtcApi& api, nvrtcResult result) {
     const char* text = api.nvrtcGetErrorString ? api.nvrtcGetErrorString(result) : nullptr;
     return text ? text : "nvrtcResult " + std::to_string(static_cast<int>(result));
@@ -180,9 +184,6 @@ NvrtcRun run_nvrtc(const std::string& source, const std::string& name,
                    const std::vector<std::string>& options, const std::vector<NvrtcHeader>& headers) {
     const NvrtcApi& api = nvrtc();
     using clock = std::chrono::steady_clock;
-    auto ms_since = [](clock::time_point t) {
-        return std::chrono::duration<double, std::milli>(clock::now() - t).count();
-    };
     NvrtcRun out;
     std::vector<const char*> header_texts, header_names;
     for (const NvrtcHeader& h : headers) {
@@ -272,11 +273,14 @@ CompiledKernel compile_linked(const CompileRequest& request, const std::string& 
         }
     }
     std::exception_ptr linker_error;
+    const auto load_start = std::chrono::steady_clock::now();
     try {
         nvjitlink();
     } catch (...) {
         linker_error = std::current_exception();
     }
+    LinkedCompileTimes times;
+    times.linker_load_ms = ms_since(load_start);
     work();
     for (std::thread& t : pool) t.join();
     for (const std::exception_ptr& e : errors)
@@ -297,15 +301,24 @@ CompiledKernel compile_linked(const CompileRequest& request, const std::string& 
                          key, all_source, out.log, failed_dir);
     if (linker_error) std::rethrow_exception(linker_error);
     std::vector<std::string> objects;
-    for (NvrtcRun& run : runs) objects.push_back(std::move(run.cubin));
+    for (NvrtcRun& run : runs) {
+        const double ms = run.create_ms + run.compile_ms + run.cubin_ms;
+        times.slowest_ms = std::max(times.slowest_ms, ms);
+        times.all_ms += ms;
+        objects.push_back(std::move(run.cubin));
+    }
+    times.programs = static_cast<int>(count);
+    const auto link_start = std::chrono::steady_clock::now();
     LinkRun link = link_cubins(objects, request.arch);
+    times.link_ms = ms_since(link_start);
     out.log += "\n// ==== nvJitLink\n" + link.log;
     if (!link.linked)
         keep_failure("nvJitLink could not link kernel " + key + " for " + request.arch + ": " +
                          first_error_line(link.log),
                      key, all_source, out.log, failed_dir);
     out.cubin = std::move(link.cubin);
-    out.compile_ms = std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - start).count();
+    out.compile_ms = ms_since(start);
+    out.linked = times;
     // The linker gives the entry the largest register count of what it
     // calls; the CUBIN's record has it, the entry program's report only its own.
     PtxasReport report = parse_ptxas_report(runs[0].log, request.entry);

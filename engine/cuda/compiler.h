@@ -12,10 +12,20 @@
 
 #include <stdexcept>
 #include <string>
+#include <optional>
 #include <utility>
 #include <vector>
 
 namespace fj {
+
+// How a linked kernel's compile went (not kept in the cache): the slowest
+// of its programs' NVRTC runs (create, compile, CUBIN), all of them
+// together, nvJitLink's loading on the calling thread (once a process) and
+// the link.
+struct LinkedCompileTimes {
+    int programs = 0;
+    double slowest_ms = 0, all_ms = 0, linker_load_ms = 0, link_ms = 0;
+};
 
 struct CompiledKernel {
     std::string cubin;
@@ -26,6 +36,7 @@ struct CompiledKernel {
     int spill_loads = 0;      // bytes
     bool cache_hit = false;   // true when found in memory or on disk
     std::string key;          // 32 hex digits (kernel_cache.h)
+    std::optional<LinkedCompileTimes> linked;  // a linked kernel just compiled
 };
 
 struct CompileRequest {

@@ -206,6 +206,7 @@ CompiledKernel KernelCache::get(const CompileRequest& request) {
         lock.unlock();
         CompiledKernel kernel = pending.get();
         kernel.cache_hit = true;
+        kernel.linked.reset();  // the first request's compile, not this one's
         return kernel;
     }
     memory_.emplace(key, promise.get_future().share());
@@ -235,6 +236,7 @@ std::optional<CompiledKernel> KernelCache::find(const CompileRequest& request) {
             try {
                 CompiledKernel kernel = found->second.get();
                 kernel.cache_hit = true;
+                kernel.linked.reset();
                 return kernel;
             } catch (...) {
                 return std::nullopt;  // a failed compile, about to be forgotten
