@@ -257,6 +257,19 @@ if wanted codegen; then
         done
     done
     rm -f "$pair"
+    # What the lazy selection costs a flame that takes it for a rare xform
+    # (README, "Rare xforms spread over the lanes"): linear3 as it is and with
+    # its third xform drawn 1 time in 201; all three are linear, so only the
+    # selection differs (its idle rounds and acceptance draws). Alternating.
+    rare=$out/linear3-rare.flam3
+    awk '/<xform weight="1"/ && ++n == 3 { sub(/weight="1"/, "weight=\"0.01\"") } 1' "$genomes/linear3.flam3" >"$rare"
+    for round in 1 2; do
+        for g in "$genomes/linear3.flam3" "$rare"; do
+            step "bench throughput $(basename "$g" .flam3), quality $quality, round $round"
+            "$fj" bench throughput "$g" --backend cuda --size $size --quality $quality \
+                --json "$out/throughput-$(basename "$g" .flam3)-$round.json" 2>&1 | tee -a "$out/summary.txt"
+        done
+    done
     # The same shapes' compile times alone, interleaved, on this machine's
     # cores and NVRTC.
     step "NVRTC compile times of the code shapes (nvrtc_options)"
