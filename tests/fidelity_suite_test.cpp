@@ -350,16 +350,18 @@ TEST_CASE("fidelity suite: a rare xform's share varies from seed to seed about a
     // electricsheep.244.80725 draws one xform with probability 1/201. Drawn
     // for a whole warp at once, its 32 lanes' applications come in bursts
     // and the image's mean level (what that xform draws) wandered from seed
-    // to seed 2.4-2.9 times as far as flam3's (per channel, these 12 seeds
+    // to seed 2.4-4.3 times as far as flam3's (per channel, these 36 seeds
     // each); spread over the lanes (codegen/param_layout.h, kSpreadBelow)
-    // 1.2-1.5 times. The seeds are fixed, so the test is deterministic.
+    // 1.1-1.5 times. 36 seeds, since a spread of 12 draws is itself only
+    // known to about a third. The seeds are fixed, so the test is
+    // deterministic.
     const std::string dir = fj::test::scratch_dir("fidelity-rare");
     const std::string genome = dir + "/rare.flam3";
     fj::test::write_file(genome, fj::test::reduced_genome(
                                      fj::test::read_file(fj::test::corpus_path("electric-sheep") +
                                                          "/electricsheep.244.80725.flam3"),
                                      0.3, 150));
-    constexpr int kSeeds = 12;
+    constexpr int kSeeds = 36;
     std::vector<std::array<double, 3>> flam3, ours;
     for (int seed = 1; seed <= kSeeds; ++seed) {
         const std::string s = std::to_string(seed);

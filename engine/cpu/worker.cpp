@@ -206,7 +206,8 @@ void Worker::round_of_warp(Block& b, int w) {
             int lanes[kLanes], moved = 0, stays = 0;
             for (int l = 0; l < kLanes; ++l) {
                 const int state = b.state[first + l];
-                const int accepted = rand01(b.rng[first + l]) < accept[state_last(state) * n];
+                const float a = accept[state_last(state) * n];
+                const int accepted = a >= 1.0f || rand01(b.rng[first + l]) < a;  // as the kernel draws
                 lanes[moved] = first + l;
                 moved += accepted;
                 // Past the fuse only, as the kernel counts.

@@ -126,10 +126,9 @@ fj_iterate(const float* __restrict__ params, unsigned int param_stride, const un
     rng.state = rng_states[tid];
     float4 raw = points[tid];
     FjPoint pt = *reinterpret_cast<FjPoint*>(&raw);
-    unsigned long long plotted = 0;
     // At most one of each a round (rounds is 32 bits): a register fewer
     // each than 64 bits.
-    unsigned int bad = 0, rejected = 0;
+    unsigned int plotted = 0, bad = 0, rejected = 0;
     FjAccum accum = fj_accum_open(target);
 
 #if FJ_EXCHANGE
@@ -166,7 +165,7 @@ fj_iterate(const float* __restrict__ params, unsigned int param_stride, const un
             on_step = first_step + s;
         }
         P = params + (size_t)s * param_stride;
-        const unsigned long long plotted_before = plotted;
+        const unsigned int plotted_before = plotted;
 #endif
         const int last = fj::state_last(pt.state);
         // Every lane draws, so each stream advances alike whatever the strategy.
@@ -177,7 +176,11 @@ fj_iterate(const float* __restrict__ params, unsigned int param_stride, const un
 #endif
 #if FJ_XAOS && FJ_WARP_UNIFORM
         const int k = fj::select_xform(P + FJ_PROPOSAL, FJ_NXFORMS, u);
-        const bool moves = fj::rand01(rng) < P[FJ_ACCEPT + last * FJ_NXFORMS + k];
+        // An xform proposed as often as the lane's row draws it (every one
+        // but the rare ones, without xaos) is taken without a draw.
+        const float accept = P[FJ_ACCEPT + last * FJ_NXFORMS + k];
+        bool moves = true;
+        if (accept < 1.0f) moves = fj::rand01(rng) < accept;
         // Counted past the fuse only, as plotted samples are: their ratio
         // is then the idle share of a steady chain, whatever the fuse's part.
         rejected += !moves && fj::past_fuse(pt.state);
@@ -234,7 +237,7 @@ fj_iterate(const float* __restrict__ params, unsigned int param_stride, const un
     fj_accum_close(accum);
     points[tid] = *reinterpret_cast<float4*>(&pt);
     rng_states[tid] = rng.state;
-    atomicAdd(&counters[0], plotted);
+    atomicAdd(&counters[0], (unsigned long long)plotted);
     atomicAdd(&counters[1], (unsigned long long)bad);
     atomicAdd(&counters[2], (unsigned long long)rejected);
 #if FJ_TIME_STEPS
