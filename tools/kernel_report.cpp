@@ -173,7 +173,8 @@ int main(int argc, char** argv) {
             }
             for (const fj::Flame& flame : parsed) {
                 ++flames;
-                const fj::KernelKey key = fj::make_kernel_key(fj::spread_rare_xforms(flame), {fj::Shuffle::Ring, 256, opt.arch});
+                const fj::KernelKey key =
+                    fj::make_kernel_key(fj::spread_rare_xforms(flame), {fj::Shuffle::Ring, 256, opt.arch});
                 const auto [it, fresh] = by_key.emplace(key.canonical(), rows.size());
                 if (fresh) {
                     Row row;

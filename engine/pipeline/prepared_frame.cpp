@@ -4,6 +4,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <set>
 #include <sstream>
 #include <stdexcept>
 
@@ -179,9 +180,10 @@ PreparedFrame prepare_animation_frame(const std::vector<Flame>& keyframes, doubl
         pointers[i] = &at[i];
     }
     FrameStructure structure = union_structure(pointers, centre.palette_mode);
-    for (int i = 0; i < steps; ++i)
-        structure.xaos = structure.xaos ||
-                         segment_has_rare_xform(keyframes, keyframe_segment(keyframes, time + filter.offsets[i]));
+    // Each segment's keyframes looked at once, not once per time step.
+    std::set<int> segments;
+    for (int i = 0; i < steps; ++i) segments.insert(keyframe_segment(keyframes, time + filter.offsets[i]));
+    for (int segment : segments) structure.xaos = structure.xaos || segment_has_rare_xform(keyframes, segment);
 
     double gamma = 0, vibrancy = 0, background[3] = {0, 0, 0};
     std::vector<StepValues> values;
