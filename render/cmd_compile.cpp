@@ -36,10 +36,14 @@ const char* kHelp =
     "  --kernel K            specialized (default), linked (each xform compiled as a\n"
     "                        program of its own, in parallel, then linked) or switch\n"
     "                        (every variation behind a switch: the kernel report's reference)\n"
+    "  --compile-threads N   threads compiling a linked kernel's programs (default: one per core);\n"
+    "                        its report then says when each program ran, and on which thread\n"
     "  --palettes FILE, --drop-unknown   as for render\n";
 
 int run(const Args& args) {
-    const ParsedArgs a = parse_args(args, {"arch", "emit-cu", "flame", "shuffle", "block", "accumulate", "kernel", "palettes"},
+    const ParsedArgs a = parse_args(args,
+                                    {"arch", "emit-cu", "flame", "shuffle", "block", "accumulate", "kernel", "palettes",
+                                     "compile-threads"},
                                     {"help", "h", "drop-unknown"});
     if (a.has("help") || a.has("h")) {
         std::fputs(kHelp, stdout);
@@ -50,6 +54,8 @@ int run(const Args& args) {
     if (kopt.start_linked)
         throw UsageError("--kernel auto is for render, animate and bench: compile builds one form (specialized, linked or switch)");
     if (kopt.arch.empty()) kopt.arch = "sm_90";
+    const long long program_threads = a.integer("compile-threads", 0);
+    if (program_threads < 0 || program_threads > 64) throw UsageError("--compile-threads must be in 0..64");
     const GenomeInput input = load_genomes(a);
     const auto emit_path = [&](int index) {
         const std::string path = a.value("emit-cu");
@@ -66,7 +72,8 @@ int run(const Args& args) {
         frame_options.kernel = kopt;
         const KernelKey key = in_flame(input, index, [&] { return prepare_still(input.flames[index], frame_options).key; });
         const ParamLayout layout = make_param_layout(key, registry);
-        const CompileRequest request = kernel_request(key, layout);
+        CompileRequest request = kernel_request(key, layout);
+        request.program_threads = static_cast<int>(program_threads);
         if (a.has("emit-cu"))
             write_file_atomically(emit_path(index), kernel_source(key, layout, registry, SnippetSource::standard()));
         const auto t0 = std::chrono::steady_clock::now();
@@ -79,11 +86,20 @@ int run(const Args& args) {
             std::printf("flame %d: key %s  compiled in %.1f ms", index, k.key.c_str(), ms);
         std::printf("  registers %d  spills %d/%d bytes (store/load)  %s\n", k.registers, k.spill_stores,
                     k.spill_loads, kopt.arch.c_str());
-        if (k.linked && !k.cache_hit)
+        if (k.linked && !k.cache_hit) {
             std::printf("  linked: %d programs, the slowest %.1f ms, all %.1f ms; nvJitLink loaded in %.1f ms, linked in "
                         "%.1f ms\n",
                         k.linked->programs, k.linked->slowest_ms, k.linked->all_ms, k.linked->linker_load_ms,
                         k.linked->link_ms);
+            // Where each program's time fell: a program that starts late or
+            // runs longer on a busy machine shows here, not in the sums.
+            std::printf("  programs on %d threads (start-end ms, thread):", k.linked->threads);
+            for (size_t i = 0; i < k.linked->spans.size(); ++i) {
+                const ProgramSpan& p = k.linked->spans[i];
+                std::printf("%s %zu: %.0f-%.0f t%d", i ? "," : "", i + 1, p.start_ms, p.end_ms, p.thread);
+            }
+            std::printf("\n");
+        }
         std::printf("  structure: %s\n", key.canonical().c_str());
     }
     return 0;

@@ -295,8 +295,8 @@ TEST_CASE("cli: --kernel linked compiles each xform's program and links them; th
     const std::string dir = fj::test::scratch_dir("linked");
     const std::string genome = fj::test::source_path("genomes/default.flam3");
     const std::string fj = "FLAMEJIT_CACHE_DIR=" + quoted(dir + "/cache") + " " + quoted(fj::test::flamejit_binary());
-    const auto compiled = run_command(fj + " compile " + quoted(genome) + " --kernel linked --emit-cu " +
-                                      quoted(dir + "/linked.cu") + " < /dev/null");
+    const auto compiled = run_command(fj + " compile " + quoted(genome) + " --kernel linked --compile-threads 2" +
+                                      " --emit-cu " + quoted(dir + "/linked.cu") + " < /dev/null");
     const std::string source = fj::test::read_file(dir + "/linked.cu");
     CHECK(source.find("// ==== program 1 of") != std::string::npos);
     CHECK(source.find("fj_linked_xform_0(") != std::string::npos);
@@ -304,6 +304,15 @@ TEST_CASE("cli: --kernel linked compiles each xform's program and links them; th
     CHECK_MESSAGE(compiled.status == 0, compiled.output);
     CHECK(compiled.output.find("kernel=linked") != std::string::npos);
     CHECK(compiled.output.find("registers") != std::string::npos);
+    // Where the compile's time went: each program's span, on the two threads asked for.
+    CHECK(compiled.output.find("programs on 2 threads (start-end ms, thread): 1: ") != std::string::npos);
+    for (const char* threads : {"-1", "65", "two"}) {
+        const auto bad = run_command(fj + " compile " + quoted(genome) + " --kernel linked --compile-threads " +
+                                     threads + " < /dev/null");
+        CHECK(bad.status == 2);
+        CHECK(count_lines(bad.output) == 1);
+        CHECK(bad.output.find("--compile-threads") != std::string::npos);
+    }
     const std::string render = fj + " render " + quoted(genome) + " --backend cpu --seed 5 --size-scale 0.1 -o ";
     const auto a = run_command(render + quoted(dir + "/specialized.png") + " < /dev/null");
     const auto b = run_command(render + quoted(dir + "/linked.png") + " --kernel linked < /dev/null");

@@ -414,6 +414,16 @@ TEST_CASE("kernel cache: a linked kernel's programs compile and link into one CU
         CHECK(kernel.linked->slowest_ms <= kernel.linked->all_ms);
         CHECK(kernel.linked->slowest_ms + kernel.linked->link_ms <= kernel.compile_ms);
         CHECK(kernel.linked->linker_load_ms >= 0);
+        // Each program's span lies within the compile, on one of its threads.
+        REQUIRE(kernel.linked->spans.size() == 6);
+        CHECK(kernel.linked->threads >= 1);
+        for (const fj::ProgramSpan& span : kernel.linked->spans) {
+            CHECK(span.start_ms >= 0);
+            CHECK(span.end_ms >= span.start_ms);
+            CHECK(span.end_ms <= kernel.compile_ms);
+            CHECK(span.thread >= 0);
+            CHECK(span.thread < kernel.linked->threads);
+        }
         // A kernel of its own: not the specialized kernel's key, nor one
         // whose parts take another register bound.
         fj::KernelKey specialized = key;
@@ -422,6 +432,20 @@ TEST_CASE("kernel cache: a linked kernel's programs compile and link into one CU
         fj::CompileRequest bound = r;
         bound.part_registers = 40;
         CHECK(cache.key_for(bound) != kernel.key);
+        // The threads that compile it are not part of what it is.
+        fj::CompileRequest one_thread = r;
+        one_thread.program_threads = 1;
+        CHECK(cache.key_for(one_thread) == kernel.key);
+        if (arch == "sm_90") {
+            // On one thread the programs run one after another, in order.
+            fj::KernelCache fresh(fj::test::scratch_dir("kernel-cache-linked-one-thread"));
+            const fj::CompiledKernel serial = fresh.get(one_thread);
+            REQUIRE(serial.linked);
+            CHECK(serial.linked->threads == 1);
+            CHECK(serial.cubin == kernel.cubin);
+            for (size_t i = 1; i < serial.linked->spans.size(); ++i)
+                CHECK(serial.linked->spans[i].start_ms >= serial.linked->spans[i - 1].end_ms);
+        }
         // A new cache object finds it on disk.
         fj::KernelCache again(dir);
         const fj::CompiledKernel found = again.get(r);

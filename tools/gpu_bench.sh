@@ -15,8 +15,8 @@
 # "quick" shortens the benchmarks (smaller sizes, fewer qualities); "full"
 # (or empty) keeps them. PHASES, comma-separated, picks what runs (default:
 # all, in this order): tests, sanitize, startup, post, throughput, codegen,
-# launch, switch, strategies, cpu, shuffle, animate; a long batch can so be
-# split over several shorter sessions into one folder.
+# coldcompile, launch, switch, strategies, cpu, shuffle, animate; a long
+# batch can so be split over several shorter sessions into one folder.
 # Environment: FLAMEJIT (the flamejit binary; default build/flamejit, or the
 # bundle's), FJ_TEST_RUNNER (command line that runs the GPU suites; default
 # `ctest --test-dir build -L gpu --output-on-failure`, or the bundle's
@@ -27,7 +27,7 @@
 # NVRTC_OPTIONS_REPEAT and NVRTC_OPTIONS_COLD (its rounds in the codegen
 # phase; default 7 and 3; fewer for a short turn on a GPU machine).
 set -uo pipefail
-all_phases=tests,sanitize,startup,post,throughput,codegen,launch,switch,strategies,cpu,shuffle,animate
+all_phases=tests,sanitize,startup,post,throughput,codegen,coldcompile,launch,switch,strategies,cpu,shuffle,animate
 usage="usage: tools/gpu_bench.sh RESULTS_DIR [quick|full] [${all_phases}]"
 out=${1:?$usage}
 quick=${2:-}
@@ -236,27 +236,6 @@ if wanted codegen; then
     codegen_run 1000 shared-prologue "-DFJ_SHARED_PROLOGUE"
     codegen_run 1000 linked "" --kernel linked
     codegen_run 1000 auto "" --kernel auto
-    # A new process's compile, both forms: expensive8 alone, and after
-    # linear3 in the same process (its second compile). In 2026-11-28's
-    # batch a new process's linked compile took 0.15-0.25 s longer than the
-    # same compile inside bench throughput; this separates the process's
-    # first compile from the rest.
-    step "compile, new process: expensive8 alone and after linear3, specialized and linked"
-    pair=$(mktemp)
-    { echo "<flames>"; cat "$genomes/linear3.flam3" "$genomes/expensive8.flam3"; echo "</flames>"; } >"$pair"
-    for rep in 1 2 3; do
-        for kernel in specialized linked; do
-            for input in "$genomes/expensive8.flam3" "$pair"; do
-                label=$([[ $input == "$pair" ]] && echo "after linear3" || echo alone)
-                # Each flame's time, and for the linked kernel where it went
-                # (its slowest program, all of them, nvJitLink's loading).
-                { echo "$kernel, $label:"
-                  FLAMEJIT_CACHE_DIR=$(mktemp -d) "$fj" compile "$input" --kernel $kernel 2>&1 |
-                      grep -E 'compiled in|^  linked:' | sed -E 's/  registers.*//; s/^/    /'; } | tee -a "$out/summary.txt"
-            done
-        done
-    done
-    rm -f "$pair"
     # What the lazy selection costs a flame that takes it for a rare xform
     # (README, "Rare xforms spread over the lanes"): linear3 as it is and with
     # its third xform drawn 1 time in 201; all three are linear, so only the
@@ -278,6 +257,61 @@ if wanted codegen; then
         --out "$out") >"$out/nvrtc-options-device.log" 2>&1
     echo "exit $?" | tee -a "$out/summary.txt"
     sed -n '/^## Option sets/,/^## Kernels/p' "$out/nvrtc-options-device.md" 2>/dev/null | tee -a "$out/summary.txt"
+fi
+if wanted coldcompile; then
+    # Kernel compiles in new processes, each with an empty kernel cache
+    # (a few seconds in all: the phase for a short turn on a GPU machine).
+    # A new process's compile, both forms: expensive8 alone, and after
+    # linear3 in the same process (its second compile). In 2026-11-28's
+    # batch a new process's linked compile took 0.15-0.25 s longer than the
+    # same compile inside bench throughput; this separates the process's
+    # first compile from the rest.
+    step "compile, new process: expensive8 alone and after linear3, specialized and linked"
+    pair=$(mktemp)
+    { echo "<flames>"; cat "$genomes/linear3.flam3" "$genomes/expensive8.flam3"; echo "</flames>"; } >"$pair"
+    for rep in 1 2 3; do
+        for kernel in specialized linked; do
+            for input in "$genomes/expensive8.flam3" "$pair"; do
+                label=$([[ $input == "$pair" ]] && echo "after linear3" || echo alone)
+                # Each flame's time, and for the linked kernel where it went
+                # (its slowest program, all of them, nvJitLink's loading,
+                # each program's span).
+                { echo "$kernel, $label:"
+                  FLAMEJIT_CACHE_DIR=$(mktemp -d) "$fj" compile "$input" --kernel $kernel 2>&1 |
+                      grep -E 'compiled in|^  linked:|^  programs on' | sed -E 's/  registers.*//; s/^/    /'; } | tee -a "$out/summary.txt"
+            done
+        done
+    done
+    rm -f "$pair"
+    # The linked compile of a new process, varied one thing at a time: fewer
+    # threads for its programs (if they slow each other down), nvJitLink
+    # loaded with the process (if its loading holds the others up), one
+    # malloc arena and huge pages for malloc (if fresh memory on many threads
+    # is what costs). Each compile prints each program's span and thread.
+    step "compile, new process: expensive8 linked, threads and process set-up varied"
+    nvjitlink=""
+    ld_path=${LD_LIBRARY_PATH:-}
+    for lib_dir in ${ld_path//:/ } /usr/local/cuda/lib64; do
+        [[ -f $lib_dir/libnvJitLink.so.13 ]] && { nvjitlink=$lib_dir/libnvJitLink.so.13; break; }
+    done
+    echo "nvJitLink to preload: ${nvjitlink:-not found (that variant loads it as usual)}" | tee -a "$out/summary.txt"
+    for rep in 1 2 3; do
+        for variant in "all cores" "8 threads" "4 threads" "2 threads" "nvJitLink preloaded" "one malloc arena" \
+            "malloc huge pages"; do
+            pre=() extra=()
+            case $variant in
+                *threads) extra=(--compile-threads "${variant% threads}") ;;
+                "nvJitLink preloaded") pre=(${nvjitlink:+LD_PRELOAD=$nvjitlink}) ;;
+                "one malloc arena") pre=(MALLOC_ARENA_MAX=1) ;;
+                "malloc huge pages") pre=(GLIBC_TUNABLES=glibc.malloc.hugetlb=1) ;;
+            esac
+            { echo "linked, $variant:"
+              env "${pre[@]}" FLAMEJIT_CACHE_DIR="$(mktemp -d)" "$fj" compile "$genomes/expensive8.flam3" \
+                  --kernel linked "${extra[@]}" 2>&1 |
+                  grep -E 'compiled in|^  linked:|^  programs on' | sed -E 's/  registers.*//; s/^/    /'; } |
+                tee -a "$out/summary.txt"
+        done
+    done
 fi
 if wanted launch; then
     # The launch shape against the default (256 threads a block, as many

@@ -252,26 +252,33 @@ CompiledKernel compile_linked(const CompileRequest& request, const std::string& 
                                    part_options = program_options(request, 1);
     std::vector<NvrtcRun> runs(count);
     std::vector<std::exception_ptr> errors(count);
+    LinkedCompileTimes times;
+    times.spans.resize(count);
     std::atomic<size_t> next{0};
-    const auto work = [&] {
+    const auto work = [&](int thread) {
         for (size_t i; (i = next++) < count;) {
+            times.spans[i].start_ms = ms_since(start);
+            times.spans[i].thread = thread;
             try {
                 const std::string name = i == 0 ? request.name : "part" + std::to_string(i) + "_" + request.name;
                 runs[i] = run_nvrtc(source_of(i), name, i == 0 ? entry_options : part_options);
             } catch (...) {
                 errors[i] = std::current_exception();
             }
+            times.spans[i].end_ms = ms_since(start);
         }
     };
-    const size_t threads = std::min<size_t>(count, std::max(1u, std::thread::hardware_concurrency()));
+    const size_t cores = std::max(1u, std::thread::hardware_concurrency());
+    const size_t threads = std::min<size_t>(count, request.program_threads > 0 ? request.program_threads : cores);
     std::vector<std::thread> pool;
     for (size_t t = 1; t < threads; ++t) {
         try {
-            pool.emplace_back(work);
+            pool.emplace_back(work, static_cast<int>(t));
         } catch (const std::system_error&) {
             break;  // no more threads: those running (and this one) compile the rest
         }
     }
+    times.threads = static_cast<int>(pool.size() + 1);
     std::exception_ptr linker_error;
     const auto load_start = std::chrono::steady_clock::now();
     try {
@@ -279,9 +286,8 @@ CompiledKernel compile_linked(const CompileRequest& request, const std::string& 
     } catch (...) {
         linker_error = std::current_exception();
     }
-    LinkedCompileTimes times;
     times.linker_load_ms = ms_since(load_start);
-    work();
+    work(0);
     for (std::thread& t : pool) t.join();
     for (const std::exception_ptr& e : errors)
         if (e) std::rethrow_exception(e);
@@ -318,7 +324,7 @@ CompiledKernel compile_linked(const CompileRequest& request, const std::string& 
                      key, all_source, out.log, failed_dir);
     out.cubin = std::move(link.cubin);
     out.compile_ms = ms_since(start);
-    out.linked = times;
+    out.linked = std::make_shared<const LinkedCompileTimes>(std::move(times));
     // The linker gives the entry the largest register count of what it
     // calls; the CUBIN's record has it, the entry program's report only its own.
     PtxasReport report = parse_ptxas_report(runs[0].log, request.entry);

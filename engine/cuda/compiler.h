@@ -10,21 +10,30 @@
 // tell from bugs. Fast math is a speed option to be measured, not a default.
 #pragma once
 
+#include <memory>
 #include <stdexcept>
 #include <string>
-#include <optional>
 #include <utility>
 #include <vector>
 
 namespace fj {
 
+// One program's NVRTC run (create, compile, CUBIN) within a linked compile:
+// when it started and ended, in ms from the compile's start, and which of
+// the pool's threads ran it (0: the calling thread).
+struct ProgramSpan {
+    double start_ms = 0, end_ms = 0;
+    int thread = 0;
+};
+
 // How a linked kernel's compile went (not kept in the cache): the slowest
-// of its programs' NVRTC runs (create, compile, CUBIN), all of them
-// together, nvJitLink's loading on the calling thread (once a process) and
-// the link.
+// of its programs' NVRTC runs, all of them together, nvJitLink's loading on
+// the calling thread (once a process), the link, and each program's span on
+// the pool's threads.
 struct LinkedCompileTimes {
-    int programs = 0;
+    int programs = 0, threads = 0;
     double slowest_ms = 0, all_ms = 0, linker_load_ms = 0, link_ms = 0;
+    std::vector<ProgramSpan> spans;  // one per program, in program order
 };
 
 struct CompiledKernel {
@@ -36,7 +45,7 @@ struct CompiledKernel {
     int spill_loads = 0;      // bytes
     bool cache_hit = false;   // true when found in memory or on disk
     std::string key;          // 32 hex digits (kernel_cache.h)
-    std::optional<LinkedCompileTimes> linked;  // a linked kernel just compiled
+    std::shared_ptr<const LinkedCompileTimes> linked;  // a linked kernel just compiled
 };
 
 struct CompileRequest {
@@ -47,6 +56,7 @@ struct CompileRequest {
     // nvJitLink links the CUBINs into one.
     std::vector<std::string> parts;
     int part_registers = 0;
+    int program_threads = 0;  // threads compiling a linked kernel's programs; 0: one per core
     std::string arch = "sm_90";
     std::string entry = "fj_iterate";  // whose registers and spills are reported
     std::string name = "flamejit_kernel.cu";  // for NVRTC's diagnostics
