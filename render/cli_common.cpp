@@ -200,6 +200,14 @@ KernelOptions kernel_options_from(const ParsedArgs& args) {
     k.start_linked = form == "auto";
     if (!k.start_linked && !parse_kernel_form(form, &k.form))
         throw UsageError("--kernel must be specialized, linked, switch or auto");
+    if (args.has("linked-registers")) {
+        if (k.form != KernelForm::Linked && !k.start_linked)
+            throw UsageError("--linked-registers is for --kernel linked or auto");
+        const long long registers = args.integer("linked-registers", kLinkedRegisters);
+        if (registers > 128 || !valid_linked_registers(static_cast<int>(registers), k.block_size))
+            throw UsageError("--linked-registers must be a multiple of 8 in 32..128, at most 65536 / --block");
+        k.linked_registers = static_cast<int>(registers);
+    }
     return k;
 }
 

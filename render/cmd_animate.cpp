@@ -79,9 +79,9 @@ const char* kHelp =
     "                        nick, url and id in the environment go to flam3_nickname, flam3_url\n"
     "                        and flam3_id, as flam3 writes them\n"
     "%s"
-    "  --arch, --shuffle, --block, --accumulate, --kernel, --bits, --jpeg-quality, --color-space,\n"
-    "  --linear, --transparent, --earlyclip, --palettes, --drop-unknown: as render (frames named .exr,\n"
-    "  .jpg or .ppm are OpenEXR, JPEG or PPM)\n"
+    "  --arch, --shuffle, --block, --accumulate, --kernel, --linked-registers, --bits, --jpeg-quality,\n"
+    "  --color-space, --linear, --transparent, --earlyclip, --palettes, --drop-unknown: as render\n"
+    "  (frames named .exr, .jpg or .ppm are OpenEXR, JPEG or PPM)\n"
     "\n"
     "Every frame is written to a temporary name and renamed, so an interrupted run leaves only\n"
     "complete frames; --resume then renders exactly the missing ones.\n"
@@ -307,7 +307,7 @@ void render_worker(const Run& run, RenderOptions options, bool compile_ahead, st
 int run(const Args& args) {
     const ParsedArgs a = parse_args(args,
                                     {"o", "output", "frames", "loop", "backend", "quality", "seed", "threads", "arch", "shuffle",
-                                     "block", "accumulate", "kernel", "bits", "jpeg-quality", "color-space", "format", "palettes", "temporal-samples", "shard", "devices", "profile", "template",
+                                     "block", "accumulate", "kernel", "linked-registers", "bits", "jpeg-quality", "color-space", "format", "palettes", "temporal-samples", "shard", "devices", "profile", "template",
                                      "compile-threads",
                                      "size-scale", "quality-scale", "pixel-aspect", "strips", "memory-budget"},
                                     {"help", "h", "transparent", "earlyclip", "drop-unknown", "resume", "no-png-comments",

@@ -51,6 +51,7 @@ const char* kHelp =
     "                    switch, the design's reference; CUDA backend only) or auto (as for\n"
     "                    render: compile is then the time to the first launch; the compute\n"
     "                    ceiling is the specialized kernel's)\n"
+    "  --linked-registers N   a linked kernel's registers per thread, as for render\n"
     "  --arch sm_XX      NVRTC target (default: the device's)\n"
     "  --flam3           also time flam3-render (all cores) on the same genome, size and quality\n"
     "  --seed N          default 1\n"
@@ -149,7 +150,7 @@ double time_flam3(const std::string& genome_path, const Flame& original, int wid
 int bench_throughput(const Args& args) {
     const ParsedArgs a = parse_args(args,
                                     {"size", "quality", "backend", "threads", "shuffle", "block", "blocks-per-sm", "accumulate", "arch",
-                                     "kernel", "seed", "json", "flame", "palettes"},
+                                     "kernel", "linked-registers", "seed", "json", "flame", "palettes"},
                                     {"flam3", "help", "h", "drop-unknown"});
     if (a.has("help") || a.has("h")) {
         std::fputs(kHelp, stdout);
@@ -254,6 +255,8 @@ int bench_throughput(const Args& args) {
         out["block"] = setup.options.kernel.block_size;
         out["accumulate"] = to_string(setup.options.kernel.accumulation);
         out["kernel"] = setup.options.kernel.start_linked ? "auto" : to_string(setup.options.kernel.form);
+        if (setup.options.kernel.start_linked || setup.options.kernel.form == KernelForm::Linked)
+            out["linked_registers"] = setup.options.kernel.linked_registers;
         out["genomes"] = rows;
         write_json_file(a.value("json"), out);
     }

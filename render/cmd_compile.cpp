@@ -36,6 +36,7 @@ const char* kHelp =
     "  --kernel K            specialized (default), linked (each xform compiled as a\n"
     "                        program of its own, in parallel, then linked) or switch\n"
     "                        (every variation behind a switch: the kernel report's reference)\n"
+    "  --linked-registers N  a linked kernel's registers per thread, as for render\n"
     "  --compile-threads N   threads compiling a linked kernel's programs (default: one per core);\n"
     "                        its report then says when each program ran, and on which thread\n"
     "  --palettes FILE, --drop-unknown   as for render\n";
@@ -43,7 +44,7 @@ const char* kHelp =
 int run(const Args& args) {
     const ParsedArgs a = parse_args(args,
                                     {"arch", "emit-cu", "flame", "shuffle", "block", "accumulate", "kernel", "palettes",
-                                     "compile-threads"},
+                                     "linked-registers", "compile-threads"},
                                     {"help", "h", "drop-unknown"});
     if (a.has("help") || a.has("h")) {
         std::fputs(kHelp, stdout);

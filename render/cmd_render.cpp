@@ -93,6 +93,9 @@ const char* kHelp =
     "                        kernel cache, the frame starts on the linked kernel while it\n"
     "                        compiles, and the process waits for that compile before it ends,\n"
     "                        so the next finds it cached); the same image from each\n"
+    "  --linked-registers N  registers per thread of a linked kernel (--kernel linked, or auto's\n"
+    "                        stand-in): 32 (default, every thread an SM holds; each xform's call\n"
+    "                        saves and restores registers) up to 128, a multiple of 8\n"
     "%s"
     "%s"
     "%s"
@@ -269,7 +272,7 @@ std::vector<Job> plan_outputs(const std::vector<GenomeInput>& inputs, std::vecto
 
 int run(const Args& args) {
     const ParsedArgs a = parse_args(
-        args, {"o", "output", "backend", "quality", "seed", "threads", "flame", "arch", "emit-cu", "shuffle", "block", "accumulate", "kernel", "bits", "jpeg-quality", "color-space", "format", "palettes", "devices", "blocks-per-sm", "profile", "template", "size-scale", "quality-scale", "pixel-aspect", "progress", "strips", "memory-budget", "save-state", "resume-state", "progressive",
+        args, {"o", "output", "backend", "quality", "seed", "threads", "flame", "arch", "emit-cu", "shuffle", "block", "accumulate", "kernel", "linked-registers", "bits", "jpeg-quality", "color-space", "format", "palettes", "devices", "blocks-per-sm", "profile", "template", "size-scale", "quality-scale", "pixel-aspect", "progress", "strips", "memory-budget", "save-state", "resume-state", "progressive",
                "compile-threads"},
         {"help", "h", "transparent", "earlyclip", "drop-unknown", "no-png-comments", "resume", "linear", "sidecar",
          "names"});

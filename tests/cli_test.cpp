@@ -313,10 +313,22 @@ TEST_CASE("cli: --kernel linked compiles each xform's program and links them; th
         CHECK(count_lines(bad.output) == 1);
         CHECK(bad.output.find("--compile-threads") != std::string::npos);
     }
+    // A looser register bound: its own key; only for the linked forms, by eights.
+    const auto wide =
+        run_command(fj + " compile " + quoted(genome) + " --kernel linked --linked-registers 64 < /dev/null");
+    CHECK_MESSAGE(wide.status == 0, wide.output);
+    CHECK(wide.output.find("kernel=linked registers=64") != std::string::npos);
+    for (const char* bad_bound : {"--kernel linked --linked-registers 36", "--kernel linked --linked-registers 16",
+                                  "--kernel linked --linked-registers 128 --block 1024", "--linked-registers 64"}) {
+        const auto bad = run_command(fj + " compile " + quoted(genome) + " " + bad_bound + " < /dev/null");
+        CHECK(bad.status == 2);
+        CHECK(count_lines(bad.output) == 1);
+        CHECK(bad.output.find("--linked-registers") != std::string::npos);
+    }
     const std::string render = fj + " render " + quoted(genome) + " --backend cpu --seed 5 --size-scale 0.1 -o ";
     const auto a = run_command(render + quoted(dir + "/specialized.png") + " < /dev/null");
     const auto b = run_command(render + quoted(dir + "/linked.png") + " --kernel linked < /dev/null");
-    const auto c = run_command(render + quoted(dir + "/auto.png") + " --kernel auto < /dev/null");
+    const auto c = run_command(render + quoted(dir + "/auto.png") + " --kernel auto --linked-registers 64 < /dev/null");
     REQUIRE_MESSAGE(a.status == 0, a.output);
     REQUIRE_MESSAGE(b.status == 0, b.output);
     REQUIRE_MESSAGE(c.status == 0, c.output);

@@ -351,6 +351,31 @@ TEST_CASE("stitcher: a linked kernel is a program of entry points calling one pr
     CHECK(fj::linked_xform_registers(steps) == 64);
     steps.block_size = 384;
     CHECK(fj::linked_xform_registers(steps) == 168);
+    // A looser bound (fewer registers saved around each call): the xforms'
+    // functions and the entry take it, and the key says so; the specialized
+    // kernel's text and key do not change with it.
+    fj::KernelOptions wide = linked;
+    wide.linked_registers = 64;
+    const fj::KernelKey wide_key = fj::make_kernel_key(f, wide);
+    CHECK(wide_key.canonical() == key.canonical() + " registers=64");
+    CHECK(wide_key != key);
+    const fj::KernelPrograms wide_programs =
+        fj::kernel_programs(wide_key, layout, reg, fj::SnippetSource::standard());
+    CHECK(wide_programs.part_registers == 64);
+    CHECK(main.find("#define FJ_LINKED_REGISTERS 32\n") != std::string::npos);
+    CHECK(wide_programs.sources[0].find("#define FJ_LINKED_REGISTERS 64\n") != std::string::npos);
+    fj::KernelOptions specialized_wide;
+    specialized_wide.linked_registers = 64;
+    CHECK(fj::make_kernel_key(f, specialized_wide).canonical() == fj::make_kernel_key(f, {}).canonical());
+    CHECK(specialized.find("#define FJ_LINKED_REGISTERS") == std::string::npos);
+    // Bounds that leave room for a block of the key's size, by eights.
+    CHECK(fj::valid_linked_registers(32, 1024));
+    CHECK(fj::valid_linked_registers(64, 1024));
+    CHECK_FALSE(fj::valid_linked_registers(72, 1024));
+    CHECK(fj::valid_linked_registers(128, 512));
+    CHECK_FALSE(fj::valid_linked_registers(136, 256));
+    CHECK_FALSE(fj::valid_linked_registers(24, 256));
+    CHECK_FALSE(fj::valid_linked_registers(60, 256));
     // For people to read: every program, under its banner.
     const std::string text = fj::kernel_source(key, layout, reg, fj::SnippetSource::standard());
     CHECK(text.find("// ==== program 6 of 6") != std::string::npos);

@@ -461,6 +461,10 @@ TEST_CASE("emulated kernels: a linked kernel (--kernel linked) plots the CPU bac
     CAPTURE(fj::make_kernel_key(flame, linked).canonical());
     const Run reference = iterate(*cpu, flame, {});
     check_same_hits(iterate(*cuda, flame, linked, test_plan().samples, false, &reference), reference);
+    // Under a looser register bound (--linked-registers 64), the same hits.
+    fj::KernelOptions wide = linked;
+    wide.linked_registers = 64;
+    check_same_hits(iterate(*cuda, flame, wide, test_plan().samples, false, &reference), reference);
 
     fj::Flame later = flame;
     later.xforms[0].affine.c += 0.05;

@@ -446,6 +446,18 @@ TEST_CASE("kernel cache: a linked kernel's programs compile and link into one CU
             for (size_t i = 1; i < serial.linked->spans.size(); ++i)
                 CHECK(serial.linked->spans[i].start_ms >= serial.linked->spans[i - 1].end_ms);
         }
+        // Under a looser bound (--linked-registers 64) it links too, the
+        // entry within that bound, and its calls save no more than under 32.
+        fj::KernelOptions wide = options;
+        wide.linked_registers = 64;
+        const fj::KernelKey wide_key = fj::make_kernel_key(flame, wide);
+        const fj::CompiledKernel wide_kernel = cache.get(fj::kernel_request(wide_key, layout));
+        CHECK(wide_kernel.key != kernel.key);
+        CHECK(wide_kernel.registers > 0);
+        CHECK(wide_kernel.registers <= 64);
+        CHECK(wide_kernel.spill_stores <= kernel.spill_stores);
+        MESSAGE(arch << ": under 64 registers " << wide_kernel.registers << " registers, spills "
+                     << wide_kernel.spill_stores << " bytes (under 32: " << kernel.spill_stores << ")");
         // A new cache object finds it on disk.
         fj::KernelCache again(dir);
         const fj::CompiledKernel found = again.get(r);

@@ -204,15 +204,16 @@ fi
 if wanted codegen; then
     # Code shapes that compile faster but change the generated code
     # (benchmarks/README.md "Compile path"), adopted only if the GPU agrees:
-    # now the xforms' shared prologue (FJ_SHARED_PROLOGUE, the stitcher's)
-    # and the linked kernel (--kernel linked: each xform a program of its
+    # now the linked kernel (--kernel linked: each xform a program of its
     # own, compiled on this machine's cores at once, called instead of
-    # inlined), and --kernel auto (the linked kernel runs while the
-    # specialized one compiles in the background, then gives way to it: its
-    # compile column is the time to the first launch, its stand_in_launches
-    # how many launches the linked kernel ran). The trigonometry's shapes and
-    # ptxas's -O1 were measured here before (the guard adopted, the others
-    # not). Each run has a kernel cache of its own (and flamejit turns NVRTC's
+    # inlined) under its default bound of 32 registers and under 64 (fewer
+    # registers saved around each call, half the threads an SM holds), and
+    # --kernel auto with each (the linked kernel runs while the specialized
+    # one compiles in the background, then gives way to it: its compile
+    # column is the time to the first launch, its stand_in_launches how many
+    # launches the linked kernel ran). The trigonometry's shapes, ptxas's -O1
+    # and the xforms' shared prologue were measured here before (the guard
+    # adopted, the others not). Each run has a kernel cache of its own (and flamejit turns NVRTC's
     # own cache off), so its compile column is a cold compile; the shapes
     # alternate, twice at quality $quality and once at 1000 (where the grid is
     # the occupancy's, which the registers decide), to show the drift within
@@ -228,14 +229,16 @@ if wanted codegen; then
     }
     for round in "" -again; do
         codegen_run $quality flamejit$round ""
-        codegen_run $quality shared-prologue$round "-DFJ_SHARED_PROLOGUE"
         codegen_run $quality linked$round "" --kernel linked
+        codegen_run $quality linked64$round "" --kernel linked --linked-registers 64
         codegen_run $quality auto$round "" --kernel auto
+        codegen_run $quality auto64$round "" --kernel auto --linked-registers 64
     done
     codegen_run 1000 flamejit ""
-    codegen_run 1000 shared-prologue "-DFJ_SHARED_PROLOGUE"
     codegen_run 1000 linked "" --kernel linked
+    codegen_run 1000 linked64 "" --kernel linked --linked-registers 64
     codegen_run 1000 auto "" --kernel auto
+    codegen_run 1000 auto64 "" --kernel auto --linked-registers 64
     # What the lazy selection costs a flame that takes it for a rare xform
     # (README, "Rare xforms spread over the lanes"): linear3 as it is and with
     # its third xform drawn 1 time in 201; all three are linear, so only the

@@ -127,6 +127,10 @@ bool parse_kernel_form(const std::string& text, KernelForm* out) {
     return false;
 }
 
+bool valid_linked_registers(int registers, int block_size) {
+    return registers >= 32 && registers <= 128 && registers % 8 == 0 && registers * block_size <= 65536;
+}
+
 std::string KernelKey::canonical() const {
     std::ostringstream out;
     out << "xforms=" << xforms.size() << ':';
@@ -143,6 +147,7 @@ std::string KernelKey::canonical() const {
     if (time_steps) out << " steps=1";
     if (atomic_ceiling) out << " ceiling=1";
     if (form != KernelForm::Specialized) out << " kernel=" << to_string(form);
+    if (form == KernelForm::Linked && linked_registers != kLinkedRegisters) out << " registers=" << linked_registers;
     return out.str();
 }
 
@@ -168,6 +173,7 @@ KernelKey make_kernel_key(const Flame& flame, const KernelOptions& options) {
     key.arch = options.arch;
     key.accumulation = options.accumulation;
     key.form = options.form;
+    key.linked_registers = options.linked_registers;
     return key;
 }
 

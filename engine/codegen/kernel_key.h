@@ -68,6 +68,16 @@ enum class KernelForm { Specialized, Linked, Switch };
 const char* to_string(KernelForm f);
 bool parse_kernel_form(const std::string& text, KernelForm* out);
 
+// A linked kernel's register bound per thread, by default: full occupancy's
+// (an SM's 65536 registers over the 2048 threads it holds). Each call to an
+// xform function then saves and restores 13-17 registers; under 64 (half the
+// threads) almost none (benchmarks/README.md, "The linked kernel").
+inline constexpr int kLinkedRegisters = 32;
+// Whether `registers` can bound a linked kernel of `block_size` threads a
+// block: a multiple of 8 (ptxas allocates by eights) from 32 to 128 that
+// leaves room for at least one block on an SM.
+bool valid_linked_registers(int registers, int block_size);
+
 struct XformShape {
     std::vector<VariationSlot> variations;  // in xform order (Xform::variations)
     bool has_post = false;
@@ -110,6 +120,8 @@ struct KernelOptions {
     std::string arch = "sm_90"; // NVRTC target
     Accumulation accumulation = Accumulation::Atomic;
     KernelForm form = KernelForm::Specialized;
+    // A linked kernel's register bound per thread (linked and auto's stand-in).
+    int linked_registers = kLinkedRegisters;
     // Not part of the key: how the CUDA backend gets a specialized kernel
     // that is not cached yet (--kernel auto, CudaBackendOptions).
     bool start_linked = false;
@@ -140,6 +152,10 @@ struct KernelKey {
     // about 8 % of a cold compile, benchmarks/README.md "Compile path").
     bool atomic_ceiling = false;
     KernelForm form = KernelForm::Specialized;
+    // The bound of a linked kernel's xform functions and so of its entry
+    // (stitcher.h, linked_xform_registers); written in the text only for
+    // linked keys and when not the default.
+    int linked_registers = kLinkedRegisters;
 
     // A stable one-line text form; equal keys give equal text.
     std::string canonical() const;

@@ -292,11 +292,11 @@ std::string linked_program_banner(size_t index, size_t count) {
 }
 
 int linked_xform_registers(const KernelKey& key) {
-    // fj_iterate's bound (iterate/iterate_kernel.cuh): full occupancy gives
-    // it at least 65536 / 2048 = 32 registers on every arch; a
+    // fj_iterate's bound (iterate/iterate_kernel.cuh): the key's, which the
+    // entry's launch bounds give it too (32 by default, full occupancy's); a
     // motion-blurred kernel asks for one block, so its bound is the register
     // file over the block (ptxas allocates by eights, 255 at most).
-    if (!key.time_steps) return 32;
+    if (!key.time_steps) return key.linked_registers;
     return std::min(255, 65536 / key.block_size / 8 * 8);
 }
 
@@ -308,6 +308,8 @@ std::vector<std::string> stitch_linked_kernel(const KernelKey& key, const ParamL
     std::ostringstream main;
     stitch::write_prologue(main, "a linked kernel's entry points; " + key_text, source);
     write_template_constants(main, key, layout);
+    main << "// fj_iterate bounded as its xform functions are\n#define FJ_LINKED_REGISTERS " << key.linked_registers
+         << "\n";
     write_linked_dispatch(main, key, layout);
     main << "// fj_seed: the last program\n#define FJ_SEED_APART 1\n\n";
     stitch::write_iterate_template(main, source);

@@ -45,7 +45,8 @@ std::string linked_program_banner(size_t index, size_t count);
 
 // The register bound of a linked kernel's xform functions: the linker
 // refuses an entry point whose callees may use more registers than its own
-// bound, so they are compiled under the least bound fj_iterate can have.
+// bound, so they are compiled under fj_iterate's (the key's linked_registers,
+// which the entry's launch bounds give it).
 int linked_xform_registers(const KernelKey& key);
 
 }  // namespace fj

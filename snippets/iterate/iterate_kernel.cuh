@@ -109,8 +109,12 @@ fj_atomic_ceiling(FjAccumTarget target, unsigned int cells, const unsigned int* 
 // they hold (ptxas clamps the request). Not for motion-blurred kernels
 // (FJ_TIME_STEPS: 28-68 bytes of spills under the bound, unmeasured), nor
 // for the kernel of all variations (the kernel report's reference),
-// compiled as other renderers' would be.
-#if defined(FJ_FULL_OCCUPANCY) && !FJ_TIME_STEPS
+// compiled as other renderers' would be. A linked kernel's entry takes the
+// bound its xform functions were compiled under (FJ_LINKED_REGISTERS, 32 by
+// default: the same 8 blocks of 256), as nvJitLink requires.
+#if defined(FJ_LINKED_REGISTERS) && !FJ_TIME_STEPS
+#define FJ_MIN_BLOCKS (65536 / (FJ_LINKED_REGISTERS * FJ_BLOCK))
+#elif defined(FJ_FULL_OCCUPANCY) && !FJ_TIME_STEPS
 #define FJ_MIN_BLOCKS (2048 / FJ_BLOCK)
 #else
 #define FJ_MIN_BLOCKS 1
