@@ -213,11 +213,11 @@ if wanted codegen; then
     # column is the time to the first launch, its stand_in_launches how many
     # launches the linked kernel ran). The trigonometry's shapes, ptxas's -O1
     # and the xforms' shared prologue were measured here before (the guard
-    # adopted, the others not). Each run has a kernel cache of its own (and flamejit turns NVRTC's
-    # own cache off), so its compile column is a cold compile; the shapes
-    # alternate, twice at quality $quality and once at 1000 (where the grid is
-    # the occupancy's, which the registers decide), to show the drift within
-    # the phase.
+    # adopted, the others not). Each run has a kernel cache of its own (and
+    # flamejit turns NVRTC's own cache off), so its compile column is a cold
+    # compile; the shapes alternate, twice at quality $quality and once at
+    # 1000 (where the grid is the occupancy's, which the registers decide), to
+    # show the drift within the phase.
     codegen_run() {  # QUALITY LABEL NVRTC_OPTIONS [flamejit options]
         step "bench throughput, quality $1, FLAMEJIT_NVRTC_OPTIONS=$3 ${*:4}"
         local cache
