@@ -359,6 +359,7 @@ TEST_CASE("stitcher: a linked kernel is a program of entry points calling one pr
     const fj::KernelKey wide_key = fj::make_kernel_key(f, wide);
     CHECK(wide_key.canonical() == key.canonical() + " registers=64");
     CHECK(wide_key != key);
+    CHECK(fj::make_kernel_key(f, fj::kernel_options_of(wide_key)) == wide_key);  // what pack_params checks by
     const fj::KernelPrograms wide_programs =
         fj::kernel_programs(wide_key, layout, reg, fj::SnippetSource::standard());
     CHECK(wide_programs.part_registers == 64);

@@ -360,7 +360,8 @@ int main(int argc, char** argv) {
     for (const std::string& file : opt.genomes) {
         const std::vector<fj::Flame> flames = fj::read_flam3_file(file);
         for (size_t i = 0; i < flames.size(); ++i) {
-            fj::KernelKey key = fj::make_kernel_key(fj::spread_rare_xforms(flames[i]), {fj::Shuffle::Ring, 256, opt.arch});
+            fj::KernelKey key =
+                fj::make_kernel_key(fj::spread_rare_xforms(flames[i]), {fj::Shuffle::Ring, 256, opt.arch});
             if (!seen.insert(key.canonical()).second) continue;
             Kernel k;
             k.label = fs::path(file).filename().string() + (flames.size() > 1 ? "#" + std::to_string(i) : "");

@@ -177,4 +177,15 @@ KernelKey make_kernel_key(const Flame& flame, const KernelOptions& options) {
     return key;
 }
 
+KernelOptions kernel_options_of(const KernelKey& key) {
+    KernelOptions options;
+    options.shuffle = key.shuffle;
+    options.block_size = key.block_size;
+    options.arch = key.arch;
+    options.accumulation = key.accumulation;
+    options.form = key.form;
+    options.linked_registers = key.linked_registers;
+    return options;
+}
+
 }  // namespace fj

@@ -165,5 +165,8 @@ struct KernelKey {
 };
 
 KernelKey make_kernel_key(const Flame& flame, const KernelOptions& options);
+// The options make_kernel_key copies into `key`, so that another flame's key
+// can be made with the same switches.
+KernelOptions kernel_options_of(const KernelKey& key);
 
 }  // namespace fj

@@ -121,8 +121,7 @@ ParamLayout make_param_layout(const KernelKey& key, const VariationRegistry& reg
 
 std::vector<float> pack_params(const Flame& flame, const KernelKey& key, const ParamLayout& layout,
                                const double world_to_cell[6]) {
-    KernelKey expected = make_kernel_key(
-        flame, {key.shuffle, key.block_size, key.arch, key.accumulation, key.form, key.linked_registers});
+    KernelKey expected = make_kernel_key(flame, kernel_options_of(key));
     // The count channel and time steps are a frame's choice
     // (prepared_frame.cpp) and the atomic ceiling a benchmark's (`bench
     // throughput`), not the flame's structure.
