@@ -3,6 +3,8 @@
 #include <chrono>
 #include <cstdio>
 
+#include <sys/resource.h>
+
 #include "atomic_file.h"
 #include "cli_args.h"
 #include "cli_common.h"
@@ -21,7 +23,8 @@ const char* kHelp =
     "Generates the iteration kernel of each flame's structure (of GENOME; - reads standard\n"
     "input) and compiles it with NVRTC to CUBIN (no GPU needed), through the kernel cache.\n"
     "Prints per flame: the cache key, compile milliseconds (or cache hit), registers and\n"
-    "spills of the kernel.\n"
+    "spills of the kernel, and for a compile the process's CPU time, page faults and\n"
+    "context switches meanwhile.\n"
     "\n"
     "  --arch sm_XX          target architecture (default sm_90)\n"
     "  --emit-cu FILE        write the generated source to FILE (with several flames:\n"
@@ -40,6 +43,21 @@ const char* kHelp =
     "  --compile-threads N   threads compiling a linked kernel's programs (default: one per core);\n"
     "                        its report then says when each program ran, and on which thread\n"
     "  --palettes FILE, --drop-unknown   as for render\n";
+
+// What the process spent, all threads together: for where a compile's time
+// goes beyond NVRTC's own work (a page fault costs far more on some virtual
+// machines and sandboxes than on others; benchmarks/README.md).
+struct ProcessUsage {
+    double cpu_ms = 0;
+    long page_faults = 0, context_switches = 0;
+
+    static ProcessUsage now() {
+        rusage u{};
+        getrusage(RUSAGE_SELF, &u);
+        const auto ms = [](const timeval& t) { return t.tv_sec * 1e3 + t.tv_usec / 1e3; };
+        return {ms(u.ru_utime) + ms(u.ru_stime), u.ru_minflt + u.ru_majflt, u.ru_nvcsw + u.ru_nivcsw};
+    }
+};
 
 int run(const Args& args) {
     const ParsedArgs a = parse_args(args,
@@ -77,9 +95,11 @@ int run(const Args& args) {
         request.program_threads = static_cast<int>(program_threads);
         if (a.has("emit-cu"))
             write_file_atomically(emit_path(index), kernel_source(key, layout, registry, SnippetSource::standard()));
+        const ProcessUsage before = ProcessUsage::now();
         const auto t0 = std::chrono::steady_clock::now();
         const CompiledKernel k = cache.get(request);
         const double ms = std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - t0).count();
+        const ProcessUsage after = ProcessUsage::now();
         if (k.cache_hit)
             std::printf("flame %d: key %s  cache hit in %.2f ms (first compile took %.1f ms)", index, k.key.c_str(), ms,
                         k.compile_ms);
@@ -101,6 +121,10 @@ int run(const Args& args) {
             }
             std::printf("\n");
         }
+        if (!k.cache_hit)
+            std::printf("  process during the compile: CPU %.0f ms, %ld page faults, %ld context switches\n",
+                        after.cpu_ms - before.cpu_ms, after.page_faults - before.page_faults,
+                        after.context_switches - before.context_switches);
         std::printf("  structure: %s\n", key.canonical().c_str());
     }
     return 0;

@@ -6,6 +6,7 @@
 
 #include "atomic_file.h"
 #include "commands.h"
+#include "malloc_policy.h"
 
 namespace {
 
@@ -40,6 +41,7 @@ int main(int argc, char** argv) {
         std::printf("flamejit %s\n", FLAMEJIT_VERSION);
         return 0;
     }
+    fj::keep_freed_memory();
     fj::remove_temporaries_on_signals();
     const std::string command = argv[1];
     const fj::cli::Args args(argv + 2, argv + argc);

@@ -306,6 +306,12 @@ TEST_CASE("cli: --kernel linked compiles each xform's program and links them; th
     CHECK(compiled.output.find("registers") != std::string::npos);
     // Where the compile's time went: each program's span, on the two threads asked for.
     CHECK(compiled.output.find("programs on 2 threads (start-end ms, thread): 1: ") != std::string::npos);
+    // And what the process spent meanwhile; a cache hit spent nothing on it.
+    CHECK(compiled.output.find("  process during the compile: CPU ") != std::string::npos);
+    CHECK(compiled.output.find(" page faults, ") != std::string::npos);
+    const auto hit = run_command(fj + " compile " + quoted(genome) + " --kernel linked < /dev/null");
+    CHECK_MESSAGE(hit.output.find("cache hit in") != std::string::npos, hit.output);
+    CHECK(hit.output.find("process during the compile") == std::string::npos);
     for (const char* threads : {"-1", "65", "two"}) {
         const auto bad = run_command(fj + " compile " + quoted(genome) + " --kernel linked --compile-threads " +
                                      threads + " < /dev/null");

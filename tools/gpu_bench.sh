@@ -92,7 +92,12 @@ sanitize() {
 }
 
 step "device"
-{ nvidia-smi --query-gpu=name,driver_version,memory.total --format=csv || true; "$fj" info; describe || true; } \
+# The operating system too: compiles in new processes ran slower on the GPU
+# machine than its CPU speed accounts for, and page faults and memory calls
+# cost more in some virtual machines and sandboxes than in others.
+{ nvidia-smi --query-gpu=name,driver_version,memory.total --format=csv || true; "$fj" info; describe || true
+  echo "kernel: $(uname -srm); $(ldd --version 2>&1 | head -1)"
+  echo "transparent huge pages: $(cat /sys/kernel/mm/transparent_hugepage/enabled 2>&1)"; } \
     >"$out/info.txt" 2>&1
 cat "$out/info.txt" >>"$out/summary.txt"
 
@@ -281,16 +286,19 @@ if wanted coldcompile; then
                 # each program's span).
                 { echo "$kernel, $label:"
                   FLAMEJIT_CACHE_DIR=$(mktemp -d) "$fj" compile "$input" --kernel $kernel 2>&1 |
-                      grep -E 'compiled in|^  linked:|^  programs on' | sed -E 's/  registers.*//; s/^/    /'; } | tee -a "$out/summary.txt"
+                      grep -E 'compiled in|^  linked:|^  programs on|^  process' | sed -E 's/  registers.*//; s/^/    /'; } | tee -a "$out/summary.txt"
             done
         done
     done
     rm -f "$pair"
     # The linked compile of a new process, varied one thing at a time: fewer
     # threads for its programs (if they slow each other down), nvJitLink
-    # loaded with the process (if its loading holds the others up), one
-    # malloc arena and huge pages for malloc (if fresh memory on many threads
-    # is what costs). Each compile prints each program's span and thread.
+    # loaded with the process (if its loading holds the others up), and
+    # malloc: glibc's own settings instead of flamejit's (engine/malloc_policy.h:
+    # on the development VM half the page faults), one arena, huge pages (if
+    # fresh memory on many threads is what costs). Each compile prints each
+    # program's span and thread, and the process's CPU time, page faults and
+    # context switches meanwhile.
     step "compile, new process: expensive8 linked, threads and process set-up varied"
     nvjitlink=""
     ld_path=${LD_LIBRARY_PATH:-}
@@ -298,20 +306,33 @@ if wanted coldcompile; then
         [[ -f $lib_dir/libnvJitLink.so.13 ]] && { nvjitlink=$lib_dir/libnvJitLink.so.13; break; }
     done
     echo "nvJitLink to preload: ${nvjitlink:-not found (that variant loads it as usual)}" | tee -a "$out/summary.txt"
+    # flamejit's malloc settings as tunables, for the variants that set
+    # tunables of their own (any malloc tunable leaves flamejit's out).
+    policy=glibc.malloc.top_pad=16777216:glibc.malloc.mmap_threshold=33554432
     for rep in 1 2 3; do
-        for variant in "all cores" "8 threads" "4 threads" "2 threads" "nvJitLink preloaded" "one malloc arena" \
-            "malloc huge pages"; do
+        for variant in "all cores" "8 threads" "4 threads" "2 threads" "nvJitLink preloaded" "glibc's malloc" \
+            "one malloc arena" "malloc huge pages"; do
             pre=() extra=()
             case $variant in
                 *threads) extra=(--compile-threads "${variant% threads}") ;;
                 "nvJitLink preloaded") pre=(${nvjitlink:+LD_PRELOAD=$nvjitlink}) ;;
+                "glibc's malloc") pre=(GLIBC_TUNABLES=glibc.malloc.perturb=0) ;;
                 "one malloc arena") pre=(MALLOC_ARENA_MAX=1) ;;
-                "malloc huge pages") pre=(GLIBC_TUNABLES=glibc.malloc.hugetlb=1) ;;
+                "malloc huge pages") pre=(GLIBC_TUNABLES=$policy:glibc.malloc.hugetlb=1) ;;
             esac
             { echo "linked, $variant:"
               env "${pre[@]}" FLAMEJIT_CACHE_DIR="$(mktemp -d)" "$fj" compile "$genomes/expensive8.flam3" \
                   --kernel linked "${extra[@]}" 2>&1 |
-                  grep -E 'compiled in|^  linked:|^  programs on' | sed -E 's/  registers.*//; s/^/    /'; } |
+                  grep -E 'compiled in|^  linked:|^  programs on|^  process' | sed -E 's/  registers.*//; s/^/    /'; } |
+                tee -a "$out/summary.txt"
+        done
+        # The specialized kernel, one program on one thread, with both.
+        for variant in "flamejit's malloc" "glibc's malloc"; do
+            pre=()
+            [[ $variant == "glibc's malloc" ]] && pre=(GLIBC_TUNABLES=glibc.malloc.perturb=0)
+            { echo "specialized, $variant:"
+              env "${pre[@]}" FLAMEJIT_CACHE_DIR="$(mktemp -d)" "$fj" compile "$genomes/expensive8.flam3" 2>&1 |
+                  grep -E 'compiled in|^  process' | sed -E 's/  registers.*//; s/^/    /'; } |
                 tee -a "$out/summary.txt"
         done
     done

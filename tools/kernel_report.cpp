@@ -33,6 +33,7 @@
 #include "cuda/nvrtc_api.h"
 #include "genome/flam3_reader.h"
 #include "host_info.h"
+#include "malloc_policy.h"
 #include "median.h"
 #include "pipeline/frame_structure.h"
 
@@ -141,6 +142,7 @@ std::string fmt(double v) {
 }  // namespace
 
 int main(int argc, char** argv) {
+    fj::keep_freed_memory();  // as flamejit's own process compiles
     const Options opt = parse(argc, argv);
     std::string why;
     if (!fj::nvrtc_available(&why)) {

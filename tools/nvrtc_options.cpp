@@ -52,6 +52,7 @@
 #include "cuda/nvrtc_api.h"
 #include "genome/flam3_reader.h"
 #include "host_info.h"
+#include "malloc_policy.h"
 #include "median.h"
 #include "pipeline/frame_structure.h"
 
@@ -341,6 +342,7 @@ Options parse(int argc, char** argv) {
 }  // namespace
 
 int main(int argc, char** argv) {
+    fj::keep_freed_memory();  // as flamejit's own process compiles
     if (argc == 6 && std::string(argv[1]) == "--cold-child")
         return cold_child(std::atoi(argv[2]), argv[3], argv[4], argv[5]);
     const Options opt = parse(argc, argv);
