@@ -6,14 +6,16 @@
 // system once it passes 128 KiB (M_TOP_PAD, M_TRIM_THRESHOLD) and maps
 // blocks from 128 KiB up on their own (a threshold that rises as they are
 // freed), so each phase of a compile takes fresh pages again: a page fault
-// every 4 KiB and hundreds of brk and mprotect calls. A linked kernel, whose programs compile on threads of
-// their own (each with an arena of its own), pays it on every thread.
-// Keeping 16 MiB at each arena's top and taking blocks up to 32 MiB (the
-// most glibc's own adaptive threshold reaches) from the arenas halves the
-// page faults of expensive8's linked compile (benchmarks/README.md, "The C
-// library's allocator"); virtual machines and sandboxes pay dearly for each.
-// The price: each arena may hold up to 16 MiB more than glibc would keep,
-// and only where a thread's allocations once reached that far.
+// every 4 KiB and hundreds of brk and mprotect calls. A linked kernel,
+// whose programs compile on threads of their own (each with an arena of its
+// own), pays it on every thread. Keeping 16 MiB at each arena's top and
+// taking blocks up to 32 MiB (the most glibc's own adaptive threshold
+// reaches) from the arenas halves the page faults of expensive8's linked
+// compile and spares a process's later compiles most of theirs
+// (benchmarks/README.md, "The C library's allocator"); virtual machines and
+// sandboxes pay dearly for each. The price: each arena may hold up to 16 MiB
+// more than glibc would keep, and only where a thread's allocations once
+// reached that far.
 #pragma once
 
 namespace fj {

@@ -286,7 +286,8 @@ if wanted coldcompile; then
                 # each program's span).
                 { echo "$kernel, $label:"
                   FLAMEJIT_CACHE_DIR=$(mktemp -d) "$fj" compile "$input" --kernel $kernel 2>&1 |
-                      grep -E 'compiled in|^  linked:|^  programs on|^  process' | sed -E 's/  registers.*//; s/^/    /'; } | tee -a "$out/summary.txt"
+                      grep -E 'compiled in|^  linked:|^  programs on|^  process' |
+                      sed -E 's/  registers.*//; s/^/    /'; } | tee -a "$out/summary.txt"
             done
         done
     done
@@ -323,8 +324,8 @@ if wanted coldcompile; then
             { echo "linked, $variant:"
               env "${pre[@]}" FLAMEJIT_CACHE_DIR="$(mktemp -d)" "$fj" compile "$genomes/expensive8.flam3" \
                   --kernel linked "${extra[@]}" 2>&1 |
-                  grep -E 'compiled in|^  linked:|^  programs on|^  process' | sed -E 's/  registers.*//; s/^/    /'; } |
-                tee -a "$out/summary.txt"
+                  grep -E 'compiled in|^  linked:|^  programs on|^  process' |
+                  sed -E 's/  registers.*//; s/^/    /'; } | tee -a "$out/summary.txt"
         done
         # The specialized kernel, one program on one thread, with both.
         for variant in "flamejit's malloc" "glibc's malloc"; do

@@ -1,0 +1,49 @@
+#!/usr/bin/env bash
+# flamejit — tools/gpu_bench.sh's phase that needs no GPU (coldcompile: NVRTC
+# and nvJitLink in new processes) runs on this build and reports what a GPU
+# session reads from it, so that the script a short turn on a GPU machine
+# depends on is known to work before that turn: the machine's kernel and C
+# library, each compile's time with the process's CPU time, page faults and
+# context switches, the linked kernel's programs, and every variant of the
+# linked compile (threads, nvJitLink preloaded, the three malloc settings).
+# SPDX-License-Identifier: GPL-3.0-or-later
+#
+# Usage: tests/gpu_bench_test.sh BUILD_DIR   (ctest runs it as gpu_bench_test)
+set -euo pipefail
+build=$(cd "${1:?usage: gpu_bench_test.sh BUILD_DIR}" && pwd)
+src=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
+work=$(mktemp -d "${TMPDIR:-/tmp}/flamejit-gpu-bench-test.XXXXXX")
+trap 'rm -rf "$work"' EXIT
+fail() { echo "gpu_bench_test: FAIL: $*" >&2; exit 1; }
+
+# An unknown phase is refused before anything runs.
+if out=$(cd "$src" && tools/gpu_bench.sh "$work/refused" full coldcompile,nosuch 2>&1); then
+    fail "ran with an unknown phase"
+fi
+[[ $out == *"unknown phase 'nosuch'"* ]] || fail "unknown phase: unexpected message: $out"
+
+(cd "$src" && FLAMEJIT=$build/flamejit tools/gpu_bench.sh "$work/out" full coldcompile) >"$work/log" 2>&1 \
+    || fail "coldcompile phase: $(tail -20 "$work/log")"
+summary=$work/out/summary.txt
+[[ -f $summary ]] || fail "no summary.txt"
+grep -q '^kernel: ' "$summary" || fail "the machine's kernel is not recorded"
+grep -q '^transparent huge pages: ' "$summary" || fail "transparent huge pages are not recorded"
+# Three rounds of: expensive8 alone and after linear3, both forms (6 flames);
+# 8 linked variants; the specialized kernel with both mallocs.
+variants=("all cores" "8 threads" "4 threads" "2 threads" "nvJitLink preloaded" "glibc's malloc"
+          "one malloc arena" "malloc huge pages")
+for v in "${variants[@]}"; do
+    [[ $(grep -c "^linked, $v:\$" "$summary") == 3 ]] || fail "linked, $v: not three rounds"
+done
+for v in "flamejit's malloc" "glibc's malloc"; do
+    [[ $(grep -c "^specialized, $v:\$" "$summary") == 3 ]] || fail "specialized, $v: not three rounds"
+done
+compiles=$(grep -c 'compiled in' "$summary")
+usage=$(grep -c '^ *process during the compile: CPU [0-9]* ms, [0-9]* page faults, [0-9]* context switches$' "$summary")
+# 3 × (6 flames + 8 linked + 2 specialized) = 48.
+[[ $compiles == 48 ]] || fail "$compiles compiles reported, not 48"
+[[ $usage == "$compiles" ]] || fail "$usage of $compiles compiles report the process's usage"
+# The linked ones (3 × (3 flames + 8 variants) = 33) say where their programs ran.
+[[ $(grep -c '^ *programs on [0-9]* threads' "$summary") == 33 ]] || fail "linked compiles without their programs"
+grep -q 'cache hit' "$summary" && fail "a compile found its kernel cached"
+echo "gpu_bench_test: coldcompile phase ran, $compiles compiles reported"
