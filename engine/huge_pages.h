@@ -3,11 +3,11 @@
 //
 // The CPU backend and post-pass work on buffers of tens of megabytes. With
 // 4 KiB pages each buffer costs a page fault every 4 KiB when first touched
-// (about 14 µs each on a virtual machine), and the histogram's random adds
-// miss the TLB on nearly every hit. Linux backs 2 MiB-aligned memory with
-// huge pages when asked (transparent huge pages in "madvise" mode, a common
-// default): 512 times fewer faults and TLB entries. Where that is not
-// available the memory is simply ordinary.
+// (1.5-4 µs each on the development VM, more while builds run beside), and
+// the histogram's random adds miss the TLB on nearly every hit. Linux backs
+// 2 MiB-aligned memory with huge pages when asked (transparent huge pages in
+// "madvise" mode, a common default): 512 times fewer faults and TLB entries.
+// Where that is not available the memory is simply ordinary.
 #pragma once
 
 #include <cstddef>
