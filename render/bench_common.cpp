@@ -42,15 +42,6 @@ std::vector<std::string> split_list(const std::string& text) {
     return out;
 }
 
-std::pair<int, int> parse_size(const std::string& text) {
-    int w = 0, h = 0;
-    char x = 0, extra = 0;
-    if (std::sscanf(text.c_str(), "%d%c%d%c", &w, &x, &h, &extra) != 3 || x != 'x' || w < 8 || h < 8 || w > 16384 ||
-        h > 16384)
-        throw UsageError("--size must be WxH with both in 8..16384, got '" + text + "'");
-    return {w, h};
-}
-
 void resize_flame(Flame& flame, int width, int height) {
     flame.scale *= static_cast<double>(width) / flame.width;
     flame.width = width;

@@ -15,8 +15,6 @@ namespace fj::cli {
 
 // "a,b,c" → {a, b, c}; throws UsageError for an empty item.
 std::vector<std::string> split_list(const std::string& text);
-// "WxH" → (W, H); throws UsageError.
-std::pair<int, int> parse_size(const std::string& text);
 // Sets the output size and scales the camera so the framing stays the same.
 void resize_flame(Flame& flame, int width, int height);
 

@@ -12,6 +12,7 @@
 #include <limits>
 #include <sstream>
 #include <thread>
+#include <tuple>
 
 #include "atomic_file.h"
 #include "cuda/driver_api.h"
@@ -132,8 +133,19 @@ void write_genomes(const ParsedArgs& args, const std::vector<Flame>& flames) {
         throw std::runtime_error("cannot write to standard output");
 }
 
+std::pair<int, int> parse_size(const std::string& text, int min_side, int max_side) {
+    int w = 0, h = 0;
+    char x = 0, extra = 0;
+    if (std::sscanf(text.c_str(), "%d%c%d%c", &w, &x, &h, &extra) != 3 || x != 'x' || w < min_side ||
+        h < min_side || w > max_side || h > max_side)
+        throw UsageError("--size must be WxH with both in " + std::to_string(min_side) + ".." +
+                         std::to_string(max_side) + ", got '" + text + "'");
+    return {w, h};
+}
+
 ScaleOptions scale_options_from(const ParsedArgs& args) {
     ScaleOptions s;
+    if (args.has("size")) std::tie(s.width, s.height) = parse_size(args.value("size"), 1, kMaxImageSide);
     s.size = args.number("size-scale", 1);
     s.quality = args.number("quality-scale", 1);
     if (!(s.size > 0) || !std::isfinite(s.size)) throw UsageError("--size-scale must be a positive number");
@@ -148,6 +160,7 @@ ScaleOptions scale_options_from(const ParsedArgs& args) {
 void scale_flames(GenomeInput& input, const ScaleOptions& s) {
     for (int i : input.selected) {
         Flame& f = input.flames[i];
+        if (s.width > 0) set_image_size(f, s.width, s.height);
         // As flam3-render: the sizes are truncated, the scale is not.
         const double w = std::floor(f.width * s.size), h = std::floor(f.height * s.size);
         if (w < 1 || h < 1 || w > kMaxImageSide || h > kMaxImageSide)

@@ -6,6 +6,7 @@
 #include <functional>
 #include <optional>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "cli_args.h"
@@ -52,18 +53,27 @@ inline constexpr const char* kTemplateHelp =
 // Writes `flames` as flam3 XML to the file -o names (temporary name, then
 // renamed), or to standard output without -o or with "-o -".
 void write_genomes(const ParsedArgs& args, const std::vector<Flame>& flames);
-// --size-scale and --quality-scale: flam3-render's and flam3-animate's ss and
-// qs; --pixel-aspect, their pixel_aspect (0.01..100, RenderOptions).
+// --size's "WxH" → (W, H), each in min_side..max_side; throws UsageError.
+std::pair<int, int> parse_size(const std::string& text, int min_side, int max_side);
+// --size WxH (0 × 0 without it); --size-scale and --quality-scale:
+// flam3-render's and flam3-animate's ss and qs; --pixel-aspect, their
+// pixel_aspect (0.01..100, RenderOptions).
 struct ScaleOptions {
+    int width = 0, height = 0;
     double size = 1, quality = 1, pixel_aspect = 1;
 };
 ScaleOptions scale_options_from(const ParsedArgs& args);
-// Every selected flame's width and height times s.size (truncated, as flam3), its
-// scale times s.size (the same picture, more pixels) and its quality times
-// s.quality. Throws InputError naming the flame when a side leaves 1..kMaxImageSide.
+// Every selected flame made s.width × s.height where given (set_image_size:
+// its vertical framing kept), then its width and height times s.size
+// (truncated, as flam3), its scale times s.size (the same picture, more
+// pixels) and its quality times s.quality. Throws InputError naming the flame
+// when a side leaves 1..kMaxImageSide.
 void scale_flames(GenomeInput& input, const ScaleOptions& s);
 // Their help lines.
 inline constexpr const char* kScaleHelp =
+    "  --size WxH            the image's width and height in pixels, in place of the genome's\n"
+    "                        (and a template's): the picture keeps its height, so a wider\n"
+    "                        image shows more at the sides; --size-scale applies after it\n"
     "  --size-scale F        width, height and scale times F: the same picture with F times\n"
     "                        the pixels on each side (as flam3's ss)\n"
     "  --quality-scale F     quality (the genome's, or --quality) times F (as flam3's qs)\n"

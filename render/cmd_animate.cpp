@@ -309,7 +309,7 @@ int run(const Args& args) {
                                     {"o", "output", "frames", "loop", "backend", "quality", "seed", "threads", "arch", "shuffle",
                                      "block", "accumulate", "kernel", "linked-registers", "bits", "jpeg-quality", "color-space", "format", "palettes", "temporal-samples", "shard", "devices", "profile", "template",
                                      "compile-threads",
-                                     "size-scale", "quality-scale", "pixel-aspect", "strips", "memory-budget"},
+                                     "size", "size-scale", "quality-scale", "pixel-aspect", "strips", "memory-budget"},
                                     {"help", "h", "transparent", "earlyclip", "drop-unknown", "resume", "no-png-comments",
                                      "linear", "sidecar", "fields"});
     if (a.has("help") || a.has("h")) {

@@ -181,7 +181,7 @@ int render_strategies(const ParsedArgs& a) {
     }
     const double reference_quality = a.number("reference-quality", 400);
     if (!(reference_quality > 0)) throw UsageError("--reference-quality must be positive");
-    const auto [width, height] = parse_size(a.value("size", "320x240"));
+    const auto [width, height] = parse_size(a.value("size", "320x240"), 8, 16384);
     BenchRenderSetup setup = bench_render_setup(a);
 
     std::vector<std::string> files = a.positional;

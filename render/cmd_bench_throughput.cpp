@@ -157,7 +157,7 @@ int bench_throughput(const Args& args) {
         return 0;
     }
     if (a.has("json")) check_output("--json", a.value("json"));
-    const auto [width, height] = parse_size(a.value("size", "1920x1080"));
+    const auto [width, height] = parse_size(a.value("size", "1920x1080"), 8, 16384);
     const double quality = a.number("quality", 100);
     if (!(quality > 0)) throw UsageError("--quality must be positive");
     BenchRenderSetup setup = bench_render_setup(a);

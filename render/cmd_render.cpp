@@ -272,7 +272,7 @@ std::vector<Job> plan_outputs(const std::vector<GenomeInput>& inputs, std::vecto
 
 int run(const Args& args) {
     const ParsedArgs a = parse_args(
-        args, {"o", "output", "backend", "quality", "seed", "threads", "flame", "arch", "emit-cu", "shuffle", "block", "accumulate", "kernel", "linked-registers", "bits", "jpeg-quality", "color-space", "format", "palettes", "devices", "blocks-per-sm", "profile", "template", "size-scale", "quality-scale", "pixel-aspect", "progress", "strips", "memory-budget", "save-state", "resume-state", "progressive",
+        args, {"o", "output", "backend", "quality", "seed", "threads", "flame", "arch", "emit-cu", "shuffle", "block", "accumulate", "kernel", "linked-registers", "bits", "jpeg-quality", "color-space", "format", "palettes", "devices", "blocks-per-sm", "profile", "template", "size", "size-scale", "quality-scale", "pixel-aspect", "progress", "strips", "memory-budget", "save-state", "resume-state", "progressive",
                "compile-threads"},
         {"help", "h", "transparent", "earlyclip", "drop-unknown", "no-png-comments", "resume", "linear", "sidecar",
          "names"});

@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 // The command line's batch conveniences, end to end on the CPU backend:
-// several genomes in one render, a genome on standard input, flam3's size
-// and quality scales (ss, qs), progress as JSON, strips under a memory
+// several genomes in one render, a genome on standard input, an output size
+// (--size), flam3's size and quality scales (ss, qs), progress as JSON, strips under a memory
 // budget, render state and progressive stages. Each is checked against
 // renders of the same pictures asked for the plain way, with the same seed.
 #include <doctest/doctest.h>
@@ -192,6 +192,63 @@ TEST_CASE("cli batch: --size-scale and --quality-scale act as flam3's ss and qs"
                                 quoted(dir + "/f%05d.png"));
         REQUIRE_MESSAGE(a.status == 0, a.output);
         CHECK(fj::read_png(dir + "/f00000.png").width == 32);
+    }
+}
+
+TEST_CASE("cli batch: --size WxH sets the image's size and keeps the picture's height, as a template's size does") {
+    const std::string dir = fj::test::scratch_dir("size");
+    fj::test::write_file(dir + "/g.flam3", kGenome);
+    fj::test::write_file(dir + "/half.flam3", kHalfGenome);
+    // kHalfGenome three times as wide, written out: scale 10 still spans its 24 rows.
+    std::string wide = kHalfGenome;
+    wide.replace(wide.find("size=\"32 24\""), 12, "size=\"96 24\"");
+    fj::test::write_file(dir + "/wide.flam3", wide);
+    fj::test::write_file(dir + "/template.flam3", "<flame size=\"96 24\"/>\n");
+    const std::string g = quoted(dir + "/g.flam3");
+    auto render = [&](const std::string& args, const std::string& png) {
+        const auto r = flamejit("render " + args + " -o " + quoted(dir + "/" + png));
+        REQUIRE_MESSAGE(r.status == 0, r.output);
+        return fj::read_png(dir + "/" + png);
+    };
+    const fj::PngImage plain = render(g, "plain.png");
+    const fj::PngImage half = render(g + " --size 32x24", "half.png");
+    CHECK(half.width == 32);
+    CHECK(half.height == 24);
+    CHECK(half.rgba == render(quoted(dir + "/half.flam3"), "half-genome.png").rgba);
+    const fj::PngImage wider = render(g + " --size 96x24", "wide.png");
+    CHECK(wider.width == 96);
+    CHECK(wider.rgba == render(quoted(dir + "/wide.flam3"), "wide-genome.png").rgba);
+    CHECK(wider.rgba == render(g + " --template " + quoted(dir + "/template.flam3"), "template.png").rgba);
+    // It replaces a template's size, and --size-scale applies after it.
+    CHECK(render(g + " --size 64x48 --template " + quoted(dir + "/template.flam3"), "over.png").rgba == plain.rgba);
+    CHECK(render(g + " --size 32x24 --size-scale 2", "both.png").rgba == plain.rgba);
+    // The PNG's genome is the one rendered.
+    const auto r = run_command(quoted(fj::test::flamejit_binary()) + " render " + g + " -o " +
+                               quoted(dir + "/chunk.png") + " --backend cpu --size 96x24");
+    REQUIRE_MESSAGE(r.status == 0, r.output);
+    const std::string genome = fj::read_png_text(dir + "/chunk.png").at("flam3_genome");
+    CHECK(genome.find("size=\"96 24\"") != std::string::npos);
+    CHECK(genome.find("scale=\"10\"") != std::string::npos);
+
+    for (const char* bad : {"--size 0x24", "--size 32", "--size 32x", "--size 32x24x", "--size -32x24", "--size 32X24",
+                            "--size 70000x24", "--size 32x24.5"}) {
+        CAPTURE(bad);
+        const auto b = flamejit("render " + g + " -o " + quoted(dir + "/bad.png") + " " + bad);
+        CHECK(b.status == 2);
+        CHECK(lines(b.output) == 1);
+        CHECK(b.output.find("--size must be WxH") != std::string::npos);
+        CHECK_FALSE(fj::test::file_exists(dir + "/bad.png"));
+    }
+    SUBCASE("animate takes it too") {
+        fj::test::write_file(dir + "/seq.flam3", std::string("<flames>") +
+                                                     std::string(kGenome).insert(7, "time=\"0\" ") +
+                                                     std::string(kGenome).insert(7, "time=\"1\" ") + "</flames>");
+        const auto a = flamejit("animate " + quoted(dir + "/seq.flam3") + " --frames 0:0 --size 96x24 -o " +
+                                quoted(dir + "/f%05d.png"));
+        REQUIRE_MESSAGE(a.status == 0, a.output);
+        const fj::PngImage frame = fj::read_png(dir + "/f00000.png");
+        CHECK(frame.width == 96);
+        CHECK(frame.height == 24);
     }
 }
 

@@ -4,15 +4,16 @@
 
 namespace fj {
 
+void set_image_size(Flame& flame, int width, int height) {
+    flame.scale = flame.scale * height / flame.height;
+    flame.width = width;
+    flame.height = height;
+}
+
 void apply_template(Flame& flame, const FlameTemplate& t) {
     const Flame& v = t.values;
     const auto given = [&](const char* name) { return t.given.count(name) > 0; };
-    if (given("size")) {
-        // The same vertical extent of the plane in the new height.
-        flame.scale = flame.scale * v.height / flame.height;
-        flame.width = v.width;
-        flame.height = v.height;
-    }
+    if (given("size")) set_image_size(flame, v.width, v.height);
     if (given("background"))
         for (int i = 0; i < 3; ++i) flame.background[i] = v.background[i];
     if (given("zoom")) flame.zoom = v.zoom;

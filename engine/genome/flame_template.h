@@ -41,5 +41,9 @@ struct FlameTemplate {
 };
 
 void apply_template(Flame& flame, const FlameTemplate& t);
+// The image made width × height, the plane's vertical extent kept (scale
+// times the new height over the old): a wider image shows more at the
+// sides. Templates resize so, and render's and animate's --size.
+void set_image_size(Flame& flame, int width, int height);
 
 }  // namespace fj
