@@ -382,9 +382,14 @@ TEST_CASE("cli batch: --save-state and --resume-state carry a histogram to a hig
     REQUIRE_MESSAGE(more.status == 0, more.output);
     CHECK(more.output.find("resumed from") != std::string::npos);
     const auto text = fj::read_png_text(dir + "/more.png");
-    // (Backends plot whole rounds: a few samples more or less than asked.)
-    CHECK(std::stoull(text.at("flam3_samples")) == doctest::Approx(20.0 * 64 * 48).epsilon(0.03));
-    CHECK(std::stoull(text.at("flamejit_resumed_samples")) == doctest::Approx(5.0 * 64 * 48).epsilon(0.03));
+    // Backends plot whole rounds until they have the samples asked for: at
+    // least as many, and at most a round of lanes more (a few per cent of
+    // so small a frame).
+    const double all = std::stod(text.at("flam3_samples")), resumed = std::stod(text.at("flamejit_resumed_samples"));
+    CHECK(all >= 20.0 * 64 * 48);
+    CHECK(all <= 1.05 * 20.0 * 64 * 48);
+    CHECK(resumed >= 5.0 * 64 * 48);
+    CHECK(resumed <= 1.05 * 5.0 * 64 * 48);
 
     // Parts of one image rendered apart, each with a seed of its own, sum to
     // the whole: the first state (seed 9) and one of seed 4, quality 5 each,

@@ -139,12 +139,13 @@ using Call = std::vector<Step>;
 
 // A frame of one or more iterate calls (one structure, so one kernel),
 // with flam3's count channel where `density_count`. With one step, the CPU
-// backend runs the rounds its call's samples need in one go, plotting about
-// as many; the CUDA backend launches until it has plotted the samples asked
-// for. So a CUDA run is asked for what the CPU `reference` plotted in each
-// such call (the frame's total, which sets the share of fresh chains, stays
-// the steps'): it then stops after as many rounds if its kernel plots the
-// same. With several steps, both count each block's samples and stop it at
+// backend runs the rounds its call's samples need and then more, all its
+// blocks alike, until it has plotted them (the last round passes the count
+// by a little); the CUDA backend launches until it has plotted the
+// samples asked for, in launches of other lengths. So a CUDA run is asked
+// for what the CPU `reference` plotted in each such call (the frame's total,
+// which sets the share of fresh chains, stays the steps'): it then stops
+// after as many rounds if its kernel plots the same. With several steps, both count each block's samples and stop it at
 // the end of its stretch, so both are asked for the steps' samples.
 Run iterate_frame(fj::Backend& backend, const std::vector<Call>& calls, const fj::KernelOptions& options,
                   bool density_count = false, const Run* reference = nullptr, const fj::ProgressFn& progress = {}) {
@@ -193,10 +194,11 @@ Run iterate(fj::Backend& backend, const fj::Flame& flame, const fj::KernelOption
     return iterate_frame(backend, {{{&flame, samples}}}, options, density_count, reference, progress);
 }
 
-// The CPU backend plots about what it is asked for: the lanes that start
-// fresh, which plot FJ_SETTLE more, are drawn at random.
+// The CPU backend plots what it is asked for and a little more: its whole
+// rounds pass the count.
 void check_about(uint64_t plotted, uint64_t asked) {
-    CHECK(static_cast<double>(plotted) == doctest::Approx(static_cast<double>(asked)).epsilon(0.1));
+    CHECK(plotted >= asked);
+    CHECK(static_cast<double>(plotted) <= 1.1 * static_cast<double>(asked));
 }
 
 std::unique_ptr<fj::Backend> emulated_cuda_backend(const std::string& cache_tag,

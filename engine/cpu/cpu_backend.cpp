@@ -162,12 +162,13 @@ public:
             idle += worker.idle;
         };
         std::atomic<bool> finished{false};
+        std::atomic<uint64_t> planned{std::max<uint64_t>(1, blocks * job.rounds)};
         std::thread reporter;
         if (req.progress)
             reporter = std::thread([&] {
-                const double planned = static_cast<double>(std::max<uint64_t>(1, blocks * job.rounds));
                 while (!finished.load()) {
-                    req.progress(std::min(1.0, static_cast<double>(rounds_done.load()) / planned));
+                    req.progress(std::min(1.0, static_cast<double>(rounds_done.load()) /
+                                                   static_cast<double>(planned.load())));
                     std::this_thread::sleep_for(std::chrono::milliseconds(100));
                 }
             });
@@ -175,7 +176,38 @@ public:
         // gets the same blocks and buffers.
         std::exception_ptr failure;
         try {
-            parallel_for(threads_, threads_, [&](int share, int) { work(share); });
+            const auto run = [&] { parallel_for(threads_, threads_, [&](int share, int) { work(share); }); };
+            run();
+            // Without time steps every block ran the planned rounds, which
+            // plot the call's samples only where no step is retried: flam3
+            // counts plotted samples, and a bad value's retries plot nothing
+            // (a genome whose xforms often blow up plotted a fraction of its
+            // samples, its image that much noisier), nor do lazy lanes that
+            // stay put. More rounds make up the rest, as the CUDA backend
+            // launches until its count is reached: the first at a plot per
+            // lane and round (it cannot pass the count by a round's samples),
+            // later ones at the rate the one before plotted. Every
+            // block runs the same rounds, so the image stays the same from
+            // run to run; top-ups that plot nothing count towards the stall
+            // that ends the call short.
+            const uint64_t lanes = blocks * static_cast<uint64_t>(job.block);
+            uint64_t before = 0, ran = 0, unplotted = 0;
+            while (!req.key->time_steps) {
+                const uint64_t now = plotted.load();
+                if (now >= total) break;
+                if (ran > 0) unplotted = now == before ? unplotted + ran : 0;
+                if (unplotted >= job.stall_rounds) break;
+                const double per_round = ran > 0 && now > before
+                                             ? std::min(static_cast<double>(now - before) / static_cast<double>(ran),
+                                                        static_cast<double>(lanes))
+                                             : static_cast<double>(lanes);
+                job.rounds = static_cast<uint64_t>(std::ceil(static_cast<double>(total - now) / per_round));
+                before = now;
+                ran = job.rounds;
+                round_base_ += job.rounds;
+                planned += blocks * job.rounds;
+                run();
+            }
         } catch (...) {
             failure = std::current_exception();
         }

@@ -56,13 +56,14 @@ struct FrameJob {
     bool shared_hist;     // all threads add into one histogram atomically
     int block;
     uint64_t blocks;       // in the frame
-    // Every block runs `rounds` rounds; with the key's time_steps, each
-    // block runs until it has plotted its stretch of the line
-    // (fj::block_span_start), and `rounds` is only the estimate that
+    // Every block runs `rounds` rounds (the backend runs more, all blocks
+    // alike, until the call's samples are plotted); with the key's
+    // time_steps, each block runs until it has plotted its stretch of the
+    // line (fj::block_span_start), and `rounds` is only the estimate that
     // progress reports against.
     uint64_t rounds;
-    // With time steps, rounds without a plot after which a block gives up
-    // (FJ_STALL_ROUNDS, times the rounds a lane takes per step).
+    // Rounds without a plot after which a block (with time steps) or the
+    // call gives up (FJ_STALL_ROUNDS, times the rounds a lane takes per step).
     uint64_t stall_rounds;
     int fuse;              // unplotted steps at each chain's start
     bool counts;           // hits also add to the count buffer (KernelKey::density_count)
