@@ -107,6 +107,11 @@ std::string unwritable_reason(const std::string& path) {
     if (!folder.empty() && !fs::is_directory(folder, ec))
         return fs::exists(folder, ec) ? folder.string() + " is not a folder"
                                       : "folder " + folder.string() + " does not exist";
+    // The temporary is made in the folder: it must take new files (a
+    // read-only file system refuses them whoever asks).
+    const std::string where_folder = folder.empty() ? std::string(".") : folder.string();
+    if (::access(where_folder.c_str(), W_OK | X_OK) != 0)
+        return "folder " + where_folder + " takes no new files (" + std::strerror(errno) + ")";
     const fs::file_status status = fs::status(where, ec);
     if (fs::is_directory(status)) return "a folder of that name exists";
     if (fs::exists(status) && !fs::is_regular_file(status))

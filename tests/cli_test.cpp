@@ -10,6 +10,8 @@
 #include <utility>
 #include <vector>
 
+#include <unistd.h>
+
 #include "codegen/variation_registry.h"
 #include "image/fidelity.h"
 #include "image/png_io.h"
@@ -164,6 +166,22 @@ TEST_CASE("cli: an output that cannot be written, or a list with an empty item, 
     CHECK(std::filesystem::is_fifo(dir + "/fifo.png"));
     CHECK_FALSE(fj::test::file_exists(dir + "/a.png"));
     CHECK_FALSE(fj::test::file_exists(dir + "/image"));
+
+    // A folder without write permission: refused where the process may not
+    // add files there; root may, and is not refused.
+    std::filesystem::create_directory(dir + "/locked");
+    std::filesystem::permissions(dir + "/locked", std::filesystem::perms::owner_read | std::filesystem::perms::owner_exec);
+    const auto locked = run_command(render + "-o " + quoted(dir + "/locked/x.png") + " < /dev/null");
+    if (::geteuid() != 0) {
+        CHECK(locked.status == 2);
+        CHECK(count_lines(locked.output) == 1);
+        CHECK_MESSAGE(locked.output.find("takes no new files (Permission denied)") != std::string::npos, locked.output);
+        CHECK(locked.output.find("samples") == std::string::npos);
+    } else {
+        CHECK_MESSAGE(locked.status == 0, locked.output);
+        CHECK(fj::test::file_exists(dir + "/locked/x.png"));
+    }
+    std::filesystem::permissions(dir + "/locked", std::filesystem::perms::owner_all);
 }
 
 TEST_CASE("cli: frame ranges too long and times that overflow are input errors, not hangs") {
