@@ -26,8 +26,8 @@ void remove_temporaries_on_signals();
 // Why a file written this way cannot go to `path`, or "" when it can: no
 // name, no such folder, a folder this process may not add files to (its
 // permissions, a read-only file system), or a folder or something other
-// than a regular file (a device, a pipe, a socket) there. A symbolic link is judged by what it
-// leads to, which is what gets written: the link stays.
+// than a regular file (a device, a pipe, a socket) there. A symbolic link
+// is judged by what it leads to, which is what gets written: the link stays.
 std::string unwritable_reason(const std::string& path);
 
 // Renames the finished `temporary` to `path` (to what it leads to, where it

@@ -50,6 +50,19 @@ fj::test::CommandResult flamejit(const std::string& args) {
 
 int lines(const std::string& text) { return static_cast<int>(std::count(text.begin(), text.end(), '\n')); }
 
+// kGenome as the keyframes of times 0 and 1.
+std::string two_keyframes() {
+    return std::string("<flames>") + std::string(kGenome).insert(7, "time=\"0\" ") +
+           std::string(kGenome).insert(7, "time=\"1\" ") + "</flames>";
+}
+
+// A usage error: exit 2, one line, and no image written to `image`.
+void check_refused(const fj::test::CommandResult& r, const std::string& image) {
+    CHECK(r.status == 2);
+    CHECK(lines(r.output) == 1);
+    CHECK_FALSE(fj::test::file_exists(image));
+}
+
 }  // namespace
 
 TEST_CASE("cli batch: a genome on standard input renders and converts as the same file does") {
@@ -179,15 +192,10 @@ TEST_CASE("cli batch: --size-scale and --quality-scale act as flam3's ss and qs"
     for (const char* bad : {"--size-scale 0", "--size-scale -2", "--size-scale x", "--size-scale 0.001",
                             "--size-scale 2000", "--quality-scale 0", "--quality-scale inf"}) {
         CAPTURE(bad);
-        const auto b = flamejit("render " + g + " -o " + quoted(dir + "/bad.png") + " " + bad);
-        CHECK(b.status == 2);
-        CHECK(lines(b.output) == 1);
-        CHECK_FALSE(fj::test::file_exists(dir + "/bad.png"));
+        check_refused(flamejit("render " + g + " -o " + quoted(dir + "/bad.png") + " " + bad), dir + "/bad.png");
     }
     SUBCASE("animate takes them too") {
-        fj::test::write_file(dir + "/seq.flam3", std::string("<flames>") +
-                                                     std::string(kGenome).insert(7, "time=\"0\" ") +
-                                                     std::string(kGenome).insert(7, "time=\"1\" ") + "</flames>");
+        fj::test::write_file(dir + "/seq.flam3", two_keyframes());
         const auto a = flamejit("animate " + quoted(dir + "/seq.flam3") + " --frames 0:0 --size-scale 0.5 -o " +
                                 quoted(dir + "/f%05d.png"));
         REQUIRE_MESSAGE(a.status == 0, a.output);
@@ -234,15 +242,11 @@ TEST_CASE("cli batch: --size WxH sets the image's size and keeps the picture's h
                             "--size 70000x24", "--size 32x24.5"}) {
         CAPTURE(bad);
         const auto b = flamejit("render " + g + " -o " + quoted(dir + "/bad.png") + " " + bad);
-        CHECK(b.status == 2);
-        CHECK(lines(b.output) == 1);
+        check_refused(b, dir + "/bad.png");
         CHECK(b.output.find("--size must be WxH") != std::string::npos);
-        CHECK_FALSE(fj::test::file_exists(dir + "/bad.png"));
     }
     SUBCASE("animate takes it too") {
-        fj::test::write_file(dir + "/seq.flam3", std::string("<flames>") +
-                                                     std::string(kGenome).insert(7, "time=\"0\" ") +
-                                                     std::string(kGenome).insert(7, "time=\"1\" ") + "</flames>");
+        fj::test::write_file(dir + "/seq.flam3", two_keyframes());
         const auto a = flamejit("animate " + quoted(dir + "/seq.flam3") + " --frames 0:0 --size 96x24 -o " +
                                 quoted(dir + "/f%05d.png"));
         REQUIRE_MESSAGE(a.status == 0, a.output);

@@ -170,7 +170,8 @@ TEST_CASE("cli: an output that cannot be written, or a list with an empty item, 
     // A folder without write permission: refused where the process may not
     // add files there; root may, and is not refused.
     std::filesystem::create_directory(dir + "/locked");
-    std::filesystem::permissions(dir + "/locked", std::filesystem::perms::owner_read | std::filesystem::perms::owner_exec);
+    namespace fs = std::filesystem;
+    fs::permissions(dir + "/locked", fs::perms::owner_read | fs::perms::owner_exec);
     const auto locked = run_command(render + "-o " + quoted(dir + "/locked/x.png") + " < /dev/null");
     if (::geteuid() != 0) {
         CHECK(locked.status == 2);
@@ -181,7 +182,7 @@ TEST_CASE("cli: an output that cannot be written, or a list with an empty item, 
         CHECK_MESSAGE(locked.status == 0, locked.output);
         CHECK(fj::test::file_exists(dir + "/locked/x.png"));
     }
-    std::filesystem::permissions(dir + "/locked", std::filesystem::perms::owner_all);
+    fs::permissions(dir + "/locked", fs::perms::owner_all);
 }
 
 TEST_CASE("cli: frame ranges too long and times that overflow are input errors, not hangs") {

@@ -335,14 +335,19 @@ TEST_CASE("fidelity suite: a genome whose xforms mostly blow up plots all its sa
         "brightness=\"4\" palette_mode=\"linear\">"
         "<xform weight=\"1\" color=\"0\" spherical=\"1\" coefs=\"0.6 0.2 -0.2 0.6 0.5 0.3\"/>"
         "<xform weight=\"1\" color=\"1\" julia=\"1\" coefs=\"0.7 -0.3 0.3 0.7 -0.4 0.1\"/>"
-        "<xform weight=\"1\" color=\"0.5\" cpow=\"1\" cpow_r=\"1.2\" cpow_i=\"-0.3\" cpow_power=\"0\" coefs=\"0.5 0 0 0.5 0.1 0\"/>"
-        "<xform weight=\"1\" color=\"0.2\" cpow=\"1\" cpow_r=\"0.8\" cpow_i=\"0.2\" cpow_power=\"0\" coefs=\"0.5 0 0 0.5 0 0.1\"/>"
-        "<xform weight=\"1\" color=\"0.8\" cpow=\"1\" cpow_r=\"1.5\" cpow_i=\"0.1\" cpow_power=\"0\" coefs=\"0.5 0 0 0.5 0 0\"/>"
-        "<color index=\"0\" rgb=\"255 60 20\"/><color index=\"128\" rgb=\"40 200 80\"/><color index=\"255\" rgb=\"30 80 255\"/>"
+        "<xform weight=\"1\" color=\"0.5\" cpow=\"1\" cpow_r=\"1.2\" cpow_i=\"-0.3\" cpow_power=\"0\" "
+        "coefs=\"0.5 0 0 0.5 0.1 0\"/>"
+        "<xform weight=\"1\" color=\"0.2\" cpow=\"1\" cpow_r=\"0.8\" cpow_i=\"0.2\" cpow_power=\"0\" "
+        "coefs=\"0.5 0 0 0.5 0 0.1\"/>"
+        "<xform weight=\"1\" color=\"0.8\" cpow=\"1\" cpow_r=\"1.5\" cpow_i=\"0.1\" cpow_power=\"0\" "
+        "coefs=\"0.5 0 0 0.5 0 0\"/>"
+        "<color index=\"0\" rgb=\"255 60 20\"/><color index=\"128\" rgb=\"40 200 80\"/>"
+        "<color index=\"255\" rgb=\"30 80 255\"/>"
         "</flame>\n");
     std::vector<Row> rows;
     for (int seed : {1, 2}) {
-        rows.push_back(compare_with_flam3("bad values seed " + std::to_string(seed), genome, dir + "/bad", "", "", seed, seed > 1));
+        rows.push_back(
+            compare_with_flam3("bad values seed " + std::to_string(seed), genome, dir + "/bad", "", "", seed, seed > 1));
         CHECK_MESSAGE(rows.back().rgb.ratio <= 1.1, rows.back().name);
         const auto text = fj::read_png_text(dir + "/badC.png");
         CHECK(std::stod(text.at("flam3_samples")) >= 200.0 * 150 * 150);
