@@ -169,8 +169,8 @@ TEST_CASE("cli: an output that cannot be written, or a list with an empty item, 
 
     // A folder without write permission: refused where the process may not
     // add files there; root may, and is not refused.
-    std::filesystem::create_directory(dir + "/locked");
     namespace fs = std::filesystem;
+    fs::create_directory(dir + "/locked");
     fs::permissions(dir + "/locked", fs::perms::owner_read | fs::perms::owner_exec);
     const auto locked = run_command(render + "-o " + quoted(dir + "/locked/x.png") + " < /dev/null");
     if (::geteuid() != 0) {

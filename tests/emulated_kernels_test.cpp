@@ -145,8 +145,9 @@ using Call = std::vector<Step>;
 // samples asked for, in launches of other lengths. So a CUDA run is asked
 // for what the CPU `reference` plotted in each such call (the frame's total,
 // which sets the share of fresh chains, stays the steps'): it then stops
-// after as many rounds if its kernel plots the same. With several steps, both count each block's samples and stop it at
-// the end of its stretch, so both are asked for the steps' samples.
+// after as many rounds if its kernel plots the same. With several steps,
+// both count each block's samples and stop it at the end of its stretch,
+// so both are asked for the steps' samples.
 Run iterate_frame(fj::Backend& backend, const std::vector<Call>& calls, const fj::KernelOptions& options,
                   bool density_count = false, const Run* reference = nullptr, const fj::ProgressFn& progress = {}) {
     const fj::FramePlan plan = test_plan();
