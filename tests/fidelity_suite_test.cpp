@@ -354,6 +354,17 @@ TEST_CASE("fidelity suite: a genome whose xforms mostly blow up plots all its sa
         CHECK(std::stod(text.at("flam3_error_rate")) > 1.2);
     }
     print_table("bad values (200x150, quality 150)", rows);
+    // In a small frame most lanes settle (FJ_SETTLE unplotted steps, which
+    // retries do not count either) past the rounds planned for them: the
+    // samples still come, and not many times over (a top-up at the rate
+    // measured while lanes settled plotted 38 times the samples asked for).
+    const std::string small = dir + "/small.png";
+    const auto r = run_command(quoted(fj::test::flamejit_binary()) + " render " + quoted(genome) + " -o " + quoted(small) +
+                               " --backend " + test_backend() + " --threads 2 --seed 3 --size 80x60 --quality 30");
+    REQUIRE_MESSAGE(r.status == 0, r.output);
+    const double plotted = std::stod(fj::read_png_text(small).at("flam3_samples")), asked = 80.0 * 60 * 30;
+    CHECK(plotted >= asked);
+    CHECK(plotted <= 1.05 * asked);
 }
 
 TEST_CASE("fidelity suite: every electric-sheep corpus genome, reduced, renders as flam3 renders it (<= 1.3)") {

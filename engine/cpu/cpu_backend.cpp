@@ -182,31 +182,25 @@ public:
             // plot the call's samples only where no step is retried: flam3
             // counts plotted samples, and a bad value's retries plot nothing
             // (a genome whose xforms often blow up plotted a fraction of its
-            // samples, its image that much noisier), nor do lazy lanes that
-            // stay put. More rounds make up the rest, as the CUDA backend
-            // launches until its count is reached: the first at a plot per
-            // lane and round (it cannot pass the count by a round's samples),
-            // later ones at the rate the one before plotted. Every
+            // samples, its image that much noisier; its settling lanes, whose
+            // retries do not count either, may not have plotted at all), nor
+            // do lazy lanes that stay put. More rounds make up the rest, as
+            // the CUDA backend launches until its count is reached, each at
+            // most what is left at a plot per lane and round: a rate measured
+            // while lanes still settle would overshoot many times (a small
+            // frame of such a genome plotted 38 times its samples). Every
             // block runs the same rounds, so the image stays the same from
             // run to run; top-ups that plot nothing count towards the stall
             // that ends the call short.
             const uint64_t lanes = blocks * static_cast<uint64_t>(job.block);
-            uint64_t before = 0, ran = 0, unplotted = 0;
-            while (!req.key->time_steps) {
-                const uint64_t now = plotted.load();
-                if (now >= total) break;
-                if (ran > 0) unplotted = now == before ? unplotted + ran : 0;
-                if (unplotted >= job.stall_rounds) break;
-                const double per_round = ran > 0 && now > before
-                                             ? std::min(static_cast<double>(now - before) / static_cast<double>(ran),
-                                                        static_cast<double>(lanes))
-                                             : static_cast<double>(lanes);
-                job.rounds = static_cast<uint64_t>(std::ceil(static_cast<double>(total - now) / per_round));
-                before = now;
-                ran = job.rounds;
+            uint64_t unplotted = 0;
+            while (!req.key->time_steps && plotted.load() < total && unplotted < job.stall_rounds) {
+                const uint64_t before = plotted.load();
+                job.rounds = (total - before + lanes - 1) / lanes;
                 round_base_ += job.rounds;
                 planned += blocks * job.rounds;
                 run();
+                unplotted = plotted.load() == before ? unplotted + job.rounds : 0;
             }
         } catch (...) {
             failure = std::current_exception();
