@@ -56,6 +56,13 @@ std::string two_keyframes() {
            std::string(kGenome).insert(7, "time=\"1\" ") + "</flames>";
 }
 
+// `render ARGS -o DIR/PNG` (as flamejit() runs it), which must succeed; the image.
+fj::PngImage render_png(const std::string& dir, const std::string& args, const std::string& png) {
+    const auto r = flamejit("render " + args + " -o " + quoted(dir + "/" + png));
+    REQUIRE_MESSAGE(r.status == 0, r.output);
+    return fj::read_png(dir + "/" + png);
+}
+
 // A usage error: exit 2, one line, and no image written to `image`.
 void check_refused(const fj::test::CommandResult& r, const std::string& image) {
     CHECK(r.status == 2);
@@ -162,11 +169,7 @@ TEST_CASE("cli batch: --size-scale and --quality-scale act as flam3's ss and qs"
     fj::test::write_file(dir + "/g.flam3", kGenome);
     fj::test::write_file(dir + "/half.flam3", kHalfGenome);
     const std::string g = quoted(dir + "/g.flam3");
-    auto render = [&](const std::string& args, const std::string& png) {
-        const auto r = flamejit("render " + args + " -o " + quoted(dir + "/" + png));
-        REQUIRE_MESSAGE(r.status == 0, r.output);
-        return fj::read_png(dir + "/" + png);
-    };
+    const auto render = [&](const std::string& args, const std::string& png) { return render_png(dir, args, png); };
     // ss scales width, height and scale: the picture of the genome written at that size.
     const fj::PngImage scaled = render(g + " --size-scale 0.5", "scaled.png");
     CHECK(scaled.width == 32);
@@ -213,11 +216,7 @@ TEST_CASE("cli batch: --size WxH sets the image's size and keeps the picture's h
     fj::test::write_file(dir + "/wide.flam3", wide);
     fj::test::write_file(dir + "/template.flam3", "<flame size=\"96 24\"/>\n");
     const std::string g = quoted(dir + "/g.flam3");
-    auto render = [&](const std::string& args, const std::string& png) {
-        const auto r = flamejit("render " + args + " -o " + quoted(dir + "/" + png));
-        REQUIRE_MESSAGE(r.status == 0, r.output);
-        return fj::read_png(dir + "/" + png);
-    };
+    const auto render = [&](const std::string& args, const std::string& png) { return render_png(dir, args, png); };
     const fj::PngImage plain = render(g, "plain.png");
     const fj::PngImage half = render(g + " --size 32x24", "half.png");
     CHECK(half.width == 32);
