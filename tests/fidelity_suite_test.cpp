@@ -357,7 +357,7 @@ TEST_CASE("fidelity suite: a genome whose xforms mostly blow up plots all its sa
     // In a small frame most lanes settle (FJ_SETTLE unplotted steps, which
     // retries do not count either) past the rounds planned for them: the
     // samples still come, and not many times over (a top-up at the rate
-    // measured while lanes settled plotted 38 times the samples asked for).
+    // measured while lanes settled plotted 27 times the samples asked for).
     const std::string small = dir + "/small.png";
     const auto r = run_command(quoted(fj::test::flamejit_binary()) + " render " + quoted(genome) + " -o " + quoted(small) +
                                " --backend " + test_backend() + " --threads 2 --seed 3 --size 80x60 --quality 30");
