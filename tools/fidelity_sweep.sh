@@ -71,6 +71,9 @@ settings() {
     fi
 }
 
+# The value of one key of flamejit compare's JSON, held in $json.
+field() { sed -E "s/.*\"$1\":(null|-?[0-9.eE+-]+).*/\1/" <<<"$json"; }
+
 rm -f flagged.txt
 printf 'seed\tR\tR_A\tR_B\terror_AB\tlevel_shift\tlevel_spread\tsymmetry\ttemplate\tnote\n' >sweep.tsv
 for ((seed = first; seed < first + count; ++seed)); do
@@ -86,16 +89,16 @@ for ((seed = first; seed < first + count; ++seed)); do
     "$flamejit" render "g$seed.flam3" -o "C$seed.png" --backend "$backend" --threads "$threads" --seed "$seed" \
         >/dev/null 2>"C$seed.log" || { echo "fidelity_sweep: flamejit failed on g$seed.flam3: $(head -1 "C$seed.log")" >&2; exit 1; }
     json=$("$flamejit" compare "A$seed.png" "B$seed.png" "C$seed.png" --json)
-    field() { sed -E "s/.*\"$1\":(null|-?[0-9.eE+-]+).*/\1/" <<<"$json"; }
+    ratio=$(field ratio) error_ab=$(field error_ab)
     # A nearly blank image (flam3's two renders apart by under 0.01 of a
     # level a sample: a few lit pixels) gives a ratio of a handful of
     # pixels, which says nothing: noted, and left out of the summary.
     note=
-    awk -v e="$(field error_ab)" 'BEGIN { exit !(e < 0.01) }' && note=blank
-    printf '%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\n' "$seed" "$(field ratio)" "$(field ratio_a)" \
-        "$(field ratio_b)" "$(field error_ab)" "$(field level_shift)" "$(field level_spread)" "$symmetry" \
+    awk -v e="$error_ab" 'BEGIN { exit !(e < 0.01) }' && note=blank
+    printf '%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\n' "$seed" "$ratio" "$(field ratio_a)" \
+        "$(field ratio_b)" "$error_ab" "$(field level_shift)" "$(field level_spread)" "$symmetry" \
         "$attributes" "$note" >>sweep.tsv
-    if [[ -z $note ]] && awk -v r="$(field ratio)" -v f="$flag" 'BEGIN { exit !(r == "null" || r > f) }'; then
+    if [[ -z $note ]] && awk -v r="$ratio" -v f="$flag" 'BEGIN { exit !(r == "null" || r > f) }'; then
         echo "$seed" >>flagged.txt
     else
         rm -f "A$seed.png" "B$seed.png" "C$seed.png" "C$seed.log" "t$seed.flam3"
