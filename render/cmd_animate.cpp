@@ -16,6 +16,7 @@
 
 #include "cli_args.h"
 #include "cli_common.h"
+#include "console.h"
 #include "elapsed.h"
 #include "errors.h"
 #include "genome/interpolate.h"
@@ -254,9 +255,26 @@ void render_worker(const Run& run, RenderOptions options, bool compile_ahead, st
             if (run.loop > 0) extra.emplace_back("flamejit_loop", message_number(run.loop));
             return describe_files(files, genome, result, extra, run.sidecar ? &sidecar : nullptr);
         };
-        RenderResult result;
+        // The frame's line, printed once its files are written.
+        auto frame_line = [&](const RenderResult& result) {
+            std::string line;
+            append_format(line, "frame %lld: %s, %llu samples, %d time samples, %.2f s, backend %s", n,
+                          file_list(files).c_str(), static_cast<unsigned long long>(result.stats.samples),
+                          result.time_samples, result.seconds, result.backend.c_str());
+            if (strips.count > 1) append_format(line, ", %d strips", strips.count);
+            if (result.stats.stand_in_launches > 0)
+                append_format(line, ", %llu of %llu launches on the linked kernel",
+                              static_cast<unsigned long long>(result.stats.stand_in_launches),
+                              static_cast<unsigned long long>(result.stats.launches));
+            return line + "\n";
+        };
+        auto print_line = [&print](const std::string& line) {
+            std::lock_guard lock(print);
+            std::fputs(line.c_str(), stdout);
+            std::fflush(stdout);
+        };
         if (strips.count == 1) {
-            result = input_from(run.label, [&] {
+            RenderResult result = input_from(run.label, [&] {
                 if (!run.fields) return renderer.render(frame, frame_seed(run.seed, n));
                 // The odd field's stream: the frame's, from the seed's other half.
                 return interleave_fields(renderer.render(parts[0], frame_seed(run.seed, n)),
@@ -265,34 +283,25 @@ void render_worker(const Run& run, RenderOptions options, bool compile_ahead, st
             std::vector<FileText> texts = describe(result);
             mine.rendering += seconds_since(t);
             t = std::chrono::steady_clock::now();
-            write_files(writer, files, std::move(result.image), std::move(texts), run.linear);
+            write_files(writer, files, std::move(result.image), std::move(texts), run.linear,
+                        [print_line, line = frame_line(result)] { print_line(line); });
             mine.writing += seconds_since(t);
         } else {
             {
                 std::lock_guard lock(print);
                 std::fprintf(stderr, "flamejit animate: %s\n", describe_strips(path, strips).c_str());
             }
-            result = input_from(run.label, [&] {
+            const RenderResult result = input_from(run.label, [&] {
                 return render_strips_to_files(renderer, frame, frame_seed(run.seed, n), strips, files, run.linear,
                                               describe, nullptr)
                     .result;
             });
             mine.rendering += seconds_since(t);  // strips are written as they are made
+            print_line(frame_line(result));
         }
         {
             std::lock_guard lock(print);
             structures.insert(frame.key.canonical());
-            std::printf("frame %lld: %s, %llu samples, %d time samples, %.2f s, backend %s", n,
-                        file_list(files).c_str(),
-                        static_cast<unsigned long long>(result.stats.samples), result.time_samples, result.seconds,
-                        result.backend.c_str());
-            if (strips.count > 1) std::printf(", %d strips", strips.count);
-            if (result.stats.stand_in_launches > 0)
-                std::printf(", %llu of %llu launches on the linked kernel",
-                            static_cast<unsigned long long>(result.stats.stand_in_launches),
-                            static_cast<unsigned long long>(result.stats.launches));
-            std::printf("\n");
-            std::fflush(stdout);
         }
         if (following >= run.todo.size()) break;
         current = following;

@@ -1,6 +1,5 @@
 // flamejit — `flamejit render`: genome files to PNG images.
 // SPDX-License-Identifier: GPL-3.0-or-later
-#include <unistd.h>
 
 #include <algorithm>
 #include <chrono>
@@ -12,10 +11,9 @@
 #include <random>
 #include <set>
 
-#include <nlohmann/json.hpp>
-
 #include "cli_args.h"
 #include "cli_common.h"
+#include "console.h"
 #include "errors.h"
 #include "genome/flam3_reader.h"
 #include "image_files.h"
@@ -136,64 +134,6 @@ std::string indexed_output(const std::string& out, int index) {
     char suffix[16];
     std::snprintf(suffix, sizeof suffix, ".%05d", index);
     return (p.parent_path() / (p.stem().string() + suffix + p.extension().string())).string();
-}
-
-// Progress of one image on stderr: a bar with ETA (the default on a
-// terminal), JSON lines for scripts (one a second at most, then the result),
-// or nothing (the default on a pipe).
-class Progress {
-public:
-    enum class Mode { Bar, Json, None };
-    Progress(Mode mode, std::string label) : mode_(mode), label_(std::move(label)) {}
-    void update(double fraction) {
-        const double elapsed = std::chrono::duration<double>(std::chrono::steady_clock::now() - start_).count();
-        const double eta = fraction > 0.02 ? elapsed * (1 - fraction) / fraction : -1;
-        // All iterated: what is left is the post-pass (Renderer's last report).
-        const bool post = fraction >= 1.0;
-        if (mode_ == Mode::Bar) {
-            const int width = 30, filled = static_cast<int>(fraction * width);
-            std::string bar(filled, '#');
-            bar.resize(width, '.');
-            if (post)
-                std::fprintf(stderr, "\r%s [%s] post-pass     ", label_.c_str(), bar.c_str());
-            else if (eta >= 0)
-                std::fprintf(stderr, "\r%s [%s] %5.1f%%  ETA %4.0fs ", label_.c_str(), bar.c_str(), 100 * fraction, eta);
-            else
-                std::fprintf(stderr, "\r%s [%s] %5.1f%%          ", label_.c_str(), bar.c_str(), 100 * fraction);
-            std::fflush(stderr);
-        } else if (mode_ == Mode::Json && (elapsed >= next_json_ || fraction >= 1.0) && fraction > last_fraction_) {
-            nlohmann::json line = {{"image", label_}, {"stage", post ? "post-pass" : "iterating"},
-                                   {"fraction", fraction}, {"elapsed_s", elapsed}};
-            if (eta >= 0) line["eta_s"] = eta;
-            std::fprintf(stderr, "%s\n", line.dump().c_str());
-            std::fflush(stderr);
-            next_json_ = elapsed + 1.0;
-            last_fraction_ = fraction;
-        }
-    }
-    void done(const RenderResult& result) {
-        if (mode_ == Mode::Bar) std::fprintf(stderr, "\r%*s\r", 80, "");
-        if (mode_ != Mode::Json) return;
-        const nlohmann::json line = {{"image", label_},      {"done", true},
-                                     {"samples", result.stats.samples}, {"seconds", result.seconds},
-                                     {"backend", result.backend}};
-        std::fprintf(stderr, "%s\n", line.dump().c_str());
-        std::fflush(stderr);
-    }
-
-private:
-    Mode mode_;
-    std::string label_;
-    std::chrono::steady_clock::time_point start_ = std::chrono::steady_clock::now();
-    double next_json_ = 0, last_fraction_ = -1;
-};
-
-Progress::Mode progress_mode(const ParsedArgs& a) {
-    const std::string mode = a.value("progress", isatty(STDERR_FILENO) ? "bar" : "none");
-    if (mode == "bar") return Progress::Mode::Bar;
-    if (mode == "json") return Progress::Mode::Json;
-    if (mode == "none") return Progress::Mode::None;
-    throw UsageError("--progress must be bar, json or none");
 }
 
 // One image to make: flame `index` of `input`, written to `paths` (one
@@ -421,6 +361,9 @@ int run(const Args& args) {
     std::optional<CompileAhead> ahead;
     if (compile_threads > 0 && to_render.size() > 1 && renderer.backend_name() == "cuda")
         ahead.emplace(renderer, to_render, renderer.frame_options(), compile_threads);
+    // Each image's line is printed once its files are written (on the
+    // writer's thread), so that a line means a file there.
+    Console console;
     ImageWriter writer(2, 1);
     for (size_t n = 0; n < jobs.size(); ++n) {
         const GenomeInput& input = *jobs[n].input;
@@ -430,7 +373,8 @@ int run(const Args& args) {
         const std::string& path = jobs[n].paths[0];
         const std::string all_files = file_list(files[n]);
         if (skipped[n]) {
-            std::printf("%s: complete, skipped\n", all_files.c_str());
+            writer.drain();  // in order after the lines of images still being written
+            console.print(all_files + ": complete, skipped\n");
             continue;
         }
         renderer.set_emit_cu(emit_path(jobs[n]));
@@ -438,7 +382,7 @@ int run(const Args& args) {
         const std::string label = progress_as == Progress::Mode::Json ? path
                                   : jobs.size() == 1                  ? std::string("render")
                                                                       : std::filesystem::path(path).filename().string();
-        Progress progress(progress_as, label);
+        Progress progress(console, progress_as, label);
         ProgressFn report;
         if (progress_as != Progress::Mode::None) report = [&progress](double f) { progress.update(f); };
         renderer.set_progress(report);
@@ -465,6 +409,7 @@ int run(const Args& args) {
         };
         RenderResult result;
         uint64_t iterated = 0;
+        std::vector<FileText> texts;  // the image's files' texts, when it is written after its line is made
         if (strips.count == 1) {
             // --progressive: stages of doubling quality up to the frame's,
             // each resuming the one before and writing the image again (and
@@ -490,11 +435,15 @@ int run(const Args& args) {
                 iterated += result.stats.samples;
                 iteration_seconds += result.stats.seconds;
                 result.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
-                // Encoded while the next image (or stage) renders.
-                write_files(writer, files[n], std::move(result.image), describe(result), options.linear);
-                if (!last)
-                    std::printf("%s: quality %g of %g (stage %d of %d), %llu samples\n", all_files.c_str(), staged.quality,
-                                quality, k + 1, stages, static_cast<unsigned long long>(result.histogram_samples));
+                texts = describe(result);
+                if (last) break;  // written below, with the image's line
+                // Encoded while the next stage renders.
+                std::string line;
+                append_format(line, "%s: quality %g of %g (stage %d of %d), %llu samples\n", all_files.c_str(),
+                              staged.quality, quality, k + 1, stages,
+                              static_cast<unsigned long long>(result.histogram_samples));
+                write_files(writer, files[n], std::move(result.image), std::move(texts), options.linear,
+                            [&console, line] { console.print(line); });
             }
             result.stats.samples = iterated;
             result.stats.seconds = iteration_seconds;
@@ -516,27 +465,38 @@ int run(const Args& args) {
             iterated = striped.iterated;
             progress.done(result);
         }
-        std::printf("%s: %llu samples in %.2f s (%.1f M samples/s), backend %s, seed %llu", all_files.c_str(),
-                    static_cast<unsigned long long>(result.stats.samples), result.seconds,
-                    iterated / std::max(result.stats.seconds, 1e-9) / 1e6, result.backend.c_str(),
-                    static_cast<unsigned long long>(options.seed));
-        if (renderer.device_count() > 1) std::printf(", %d devices", renderer.device_count());
-        if (strips.count > 1) std::printf(", %d strips", strips.count);
+        std::string line;
+        append_format(line, "%s: %llu samples in %.2f s (%.1f M samples/s), backend %s, seed %llu", all_files.c_str(),
+                      static_cast<unsigned long long>(result.stats.samples), result.seconds,
+                      iterated / std::max(result.stats.seconds, 1e-9) / 1e6, result.backend.c_str(),
+                      static_cast<unsigned long long>(options.seed));
+        if (renderer.device_count() > 1) append_format(line, ", %d devices", renderer.device_count());
+        if (strips.count > 1) append_format(line, ", %d strips", strips.count);
         if (resumes)
-            std::printf(", resumed from %llu samples (%llu in the image)", static_cast<unsigned long long>(resumed.plotted),
-                        static_cast<unsigned long long>(result.histogram_samples));
-        std::printf("\n");
+            append_format(line, ", resumed from %llu samples (%llu in the image)",
+                          static_cast<unsigned long long>(resumed.plotted),
+                          static_cast<unsigned long long>(result.histogram_samples));
+        line += "\n";
         // --kernel auto: how much of the frame ran before the specialized kernel was ready.
         if (result.stats.stand_in_launches > 0)
-            std::printf("  kernel: %llu of %llu launches ran the linked kernel while the specialized one compiled\n",
-                        static_cast<unsigned long long>(result.stats.stand_in_launches),
-                        static_cast<unsigned long long>(result.stats.launches));
+            append_format(line, "  kernel: %llu of %llu launches ran the linked kernel while the specialized one compiled\n",
+                          static_cast<unsigned long long>(result.stats.stand_in_launches),
+                          static_cast<unsigned long long>(result.stats.launches));
         // The cost of lazy warp-uniform selection, for xaos or rare xforms
         // (README, "Iteration semantics").
         if (result.stats.idle_lane_rounds > 0)
-            std::printf("  lazy selection (xaos or rare xforms): %.1f %% of lane-rounds past the fuse stayed put\n",
-                        100.0 * result.stats.idle_lane_rounds /
-                            static_cast<double>(result.stats.idle_lane_rounds + result.stats.samples));
+            append_format(line, "  lazy selection (xaos or rare xforms): %.1f %% of lane-rounds past the fuse stayed put\n",
+                          100.0 * result.stats.idle_lane_rounds /
+                              static_cast<double>(result.stats.idle_lane_rounds + result.stats.samples));
+        if (strips.count > 1) {
+            // The strips are written: the line follows those of earlier images.
+            writer.drain();
+            console.print(line);
+        } else {
+            // Encoded while the next image renders.
+            write_files(writer, files[n], std::move(result.image), std::move(texts), options.linear,
+                        [&console, line] { console.print(line); });
+        }
         // Packed accumulation is the one mode that can lose counts; say so when it did.
         if (result.stats.packed_carries > 0)
             std::fprintf(stderr,

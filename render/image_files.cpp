@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #include "image_files.h"
 
+#include <atomic>
 #include <filesystem>
 
 #include "pipeline/frame_batch.h"
@@ -51,10 +52,18 @@ std::vector<FileText> describe_files(const std::vector<ImageFile>& files, const 
 }
 
 void write_files(ImageWriter& writer, const std::vector<ImageFile>& files, ImageF image,
-                 std::vector<FileText> texts, bool linear) {
+                 std::vector<FileText> texts, bool linear, std::function<void()> written) {
     const auto shared = std::make_shared<const ImageF>(std::move(image));
+    // The files may be written on several threads: the last one done calls.
+    std::function<void()> each;
+    if (written) {
+        auto left = std::make_shared<std::atomic<size_t>>(files.size());
+        each = [left, written = std::move(written)] {
+            if (--*left == 0) written();
+        };
+    }
     for (size_t i = 0; i < files.size(); ++i)
-        writer.push({files[i].path, shared, std::move(texts[i].options), linear, std::move(texts[i].sidecar)});
+        writer.push({files[i].path, shared, std::move(texts[i].options), linear, std::move(texts[i].sidecar), each});
 }
 
 bool files_complete(const std::vector<ImageFile>& files, int width, int height, bool sidecar) {

@@ -8,6 +8,7 @@
 // image is encoded into every file.
 #pragma once
 
+#include <functional>
 #include <memory>
 #include <string>
 #include <utility>
@@ -57,9 +58,11 @@ std::vector<FileText> describe_files(const std::vector<ImageFile>& files, const 
                                      const std::vector<std::pair<std::string, std::string>>& extra,
                                      const SidecarSource* sidecar);
 
-// Queues `image` to be written to every file (each job holds it, none copies it).
+// Queues `image` to be written to every file (each job holds it, none copies
+// it); `written`, when set, is called on a writer thread once every file is
+// (not when one fails: the writer reports that).
 void write_files(ImageWriter& writer, const std::vector<ImageFile>& files, ImageF image,
-                 std::vector<FileText> texts, bool linear);
+                 std::vector<FileText> texts, bool linear, std::function<void()> written = {});
 
 // Whether every file, and its sidecar with `sidecar`, is there and whole at
 // width × height (--resume).

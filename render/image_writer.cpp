@@ -49,6 +49,7 @@ void ImageWriter::loop() {
         try {
             write_image(job.path, *job.image, job.png, job.linear);
             if (!job.sidecar.empty()) write_file_atomically(sidecar_path(job.path), job.sidecar);
+            if (job.written) job.written();
         } catch (...) {
             std::lock_guard lock(mutex_);
             if (!failure_) failure_ = std::current_exception();

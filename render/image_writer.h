@@ -9,6 +9,7 @@
 #include <condition_variable>
 #include <deque>
 #include <exception>
+#include <functional>
 #include <memory>
 #include <mutex>
 #include <string>
@@ -27,6 +28,7 @@ public:
         ImageOptions png;  // bits, text and the rest, for every format
         bool linear = false;  // an EXR of a post-pass with PostPlan::linear
         std::string sidecar;  // when not empty, written to sidecar_path(path) once the image is
+        std::function<void()> written;  // when set, called on the writer's thread once both are written
     };
 
     // At most `depth` images wait, so memory stays bounded when writing is

@@ -2,7 +2,8 @@
 // The command line's batch conveniences, end to end on the CPU backend:
 // several genomes in one render, a genome on standard input, an output size
 // (--size), flam3's size and quality scales (ss, qs), progress as JSON, strips under a memory
-// budget, render state and progressive stages. Each is checked against
+// budget, render state and progressive stages, an image's line printed once
+// its files are written. Each is checked against
 // renders of the same pictures asked for the plain way, with the same seed.
 #include <doctest/doctest.h>
 
@@ -68,6 +69,17 @@ void check_refused(const fj::test::CommandResult& r, const std::string& image) {
     CHECK(r.status == 2);
     CHECK(lines(r.output) == 1);
     CHECK_FALSE(fj::test::file_exists(image));
+}
+
+// Runs `command`, its output to a file in `dir`, and removes the folder
+// `gone` as soon as `started` appears in that output (the command has
+// checked its outputs and begun), then waits for it; its status and output.
+fj::test::CommandResult run_removing(const std::string& command, const std::string& dir, const std::string& gone,
+                                     const std::string& started) {
+    const std::string out = quoted(dir + "/output"), status = quoted(dir + "/status");
+    return run_command("(" + command + " >" + out + " 2>&1; echo $? >" + status + ") & i=0; until grep -q " +
+                       quoted(started) + " " + out + " 2>/dev/null || [ $i -ge 3000 ]; do sleep 0.01; i=$((i+1)); " +
+                       "done; rm -rf " + quoted(gone) + "; wait; cat " + out + "; exit $(cat " + status + ")");
 }
 
 }  // namespace
@@ -512,6 +524,44 @@ TEST_CASE("cli batch: an image in strips keeps its strips' states in a folder, t
         CHECK(lines(refused.output) == 1);
         CHECK_FALSE(fj::test::file_exists(dir + "/bad.png"));
     }
+}
+
+TEST_CASE("cli batch: an image's line is printed once its file is written; a write that fails prints none, exit 1") {
+    // The folder goes while the image renders (its checks passed): the
+    // write fails after the render, and no line says the image is there.
+    const std::string dir = fj::test::scratch_dir("written");
+    fj::test::write_file(dir + "/a.flam3", kGenome);
+    fj::test::write_file(dir + "/seq.flam3", two_keyframes());
+    const std::string gone = dir + "/gone";
+    std::filesystem::create_directories(gone);
+    auto r = run_removing(quoted(fj::test::flamejit_binary()) + " render " + quoted(dir + "/a.flam3") + " -o " +
+                              quoted(gone + "/a.png") + " --backend cpu --threads 2 --size 320x240 --quality 1000" +
+                              " --progress json",
+                          dir, gone, "iterating");
+    CAPTURE(r.output);
+    CHECK(r.status == 1);
+    CHECK(r.output.find("cannot write " + gone + "/a.png") != std::string::npos);
+    CHECK(r.output.find("\"done\":true") != std::string::npos);  // rendered, then not written
+    CHECK(r.output.find("samples in") == std::string::npos);
+    // animate's frame lines alike.
+    std::filesystem::create_directories(gone);
+    r = run_removing(quoted(fj::test::flamejit_binary()) + " animate " + quoted(dir + "/seq.flam3") +
+                         " --frames 0:1 -o " + quoted(gone + "/f%d.png") +
+                         " --backend cpu --threads 2 --size 320x240 --quality 600",
+                     dir, gone, "frames in this job");
+    CAPTURE(r.output);
+    CHECK(r.status == 1);
+    CHECK(r.output.find("cannot write " + gone + "/f") != std::string::npos);
+    CHECK(r.output.find("frame 0:") == std::string::npos);
+    CHECK(r.output.find("frame 1:") == std::string::npos);
+    // Written, each image (and stage) has its line, in order.
+    const auto written = flamejit("render " + quoted(dir + "/a.flam3") + " -o " + quoted(dir + "/a.png") +
+                                  " --progressive 2 --quality 20");
+    REQUIRE_MESSAGE(written.status == 0, written.output);
+    const size_t stage = written.output.find(dir + "/a.png: quality 10 of 20 (stage 1 of 2)");
+    CHECK(stage != std::string::npos);
+    CHECK(written.output.find(dir + "/a.png: ", stage + 1) != std::string::npos);
+    CHECK(lines(written.output) == 2);
 }
 
 TEST_CASE("cli batch: render --resume skips the images a run already finished, and renders the rest") {
