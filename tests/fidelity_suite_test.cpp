@@ -394,30 +394,20 @@ TEST_CASE("fidelity suite: every electric-sheep corpus genome, reduced, renders 
     print_table("electric-sheep corpus (0.3x size, quality 150, supersample 1)", rows);
 }
 
-TEST_CASE("fidelity suite: a rare xform's share varies from seed to seed about as flam3's does") {
-    if (!have_flam3_tools()) {
-        FAIL("flam3-genome / flam3-render not installed (Debian flam3-utils): tools/test.sh installs them");
-        return;
-    }
-    // electricsheep.244.80725 draws one xform with probability 1/201. Drawn
-    // for a whole warp at once, its 32 lanes' applications come in bursts
-    // and the image's mean level (what that xform draws) wandered from seed
-    // to seed 2.4-4.3 times as far as flam3's (per channel, these 36 seeds
-    // each); spread over the lanes (codegen/param_layout.h, kSpreadBelow)
-    // 1.1-1.5 times. 36 seeds, since a spread of 12 draws is itself only
-    // known to about a third. The seeds are fixed, so the test is
-    // deterministic.
-    const std::string dir = fj::test::scratch_dir("fidelity-rare");
-    const std::string genome = dir + "/rare.flam3";
-    fj::test::write_file(genome, fj::test::reduced_genome(
-                                     fj::test::read_file(fj::test::corpus_path("electric-sheep") +
-                                                         "/electricsheep.244.80725.flam3"),
-                                     0.3, 150));
-    constexpr int kSeeds = 36;
+namespace {
+
+// How far an image's mean level wanders from seed to seed, per channel:
+// `seeds` renders of `genome` by flamejit and by flam3-render (named after
+// `tag` in `dir`), the standard deviation of each channel's mean over
+// flamejit's seeds over that over flam3's. The seeds are fixed, so the
+// ratios are the same from run to run.
+std::array<double, 3> level_spread_ratios(const std::string& genome, const std::string& dir, const std::string& tag,
+                                          int seeds) {
     std::vector<std::array<double, 3>> flam3, ours;
-    for (int seed = 1; seed <= kSeeds; ++seed) {
+    for (int seed = 1; seed <= seeds; ++seed) {
         const std::string s = std::to_string(seed);
-        auto r = fj::test::flam3_render_shared(genome, dir + "/f" + s + ".png", "isaac_seed=rare" + s + " nthreads=2 verbose=0");
+        auto r = fj::test::flam3_render_shared(genome, dir + "/f" + s + ".png",
+                                               "isaac_seed=" + tag + s + " nthreads=2 verbose=0");
         REQUIRE_MESSAGE(r.status == 0, r.output);
         flam3.push_back(fj::channel_means(fj::read_png(dir + "/f" + s + ".png")));
         r = run_command(quoted(fj::test::flamejit_binary()) + " render " + quoted(genome) + " -o " +
@@ -431,11 +421,68 @@ TEST_CASE("fidelity suite: a rare xform's share varies from seed to seed about a
         for (const auto& m : means) squares += (m[c] - mean) * (m[c] - mean);
         return std::sqrt(squares / (means.size() - 1));
     };
+    std::array<double, 3> ratios{};
     for (int c = 0; c < 3; ++c) {
-        CAPTURE(c);
-        const double ratio = spread(ours, c) / spread(flam3, c);
-        std::printf("channel %d: the mean level's spread over %d seeds %.3f (flam3 %.3f), ratio %.2f\n", c, kSeeds,
-                    spread(ours, c), spread(flam3, c), ratio);
-        CHECK(ratio < 1.8);
+        ratios[c] = spread(ours, c) / spread(flam3, c);
+        std::printf("%s, channel %d: the mean level's spread over %d seeds %.3f (flam3 %.3f), ratio %.2f\n", tag.c_str(),
+                    c, seeds, spread(ours, c), spread(flam3, c), ratios[c]);
     }
+    return ratios;
+}
+
+}  // namespace
+
+TEST_CASE("fidelity suite: a rare xform's share varies from seed to seed about as flam3's does") {
+    if (!have_flam3_tools()) {
+        FAIL("flam3-genome / flam3-render not installed (Debian flam3-utils): tools/test.sh installs them");
+        return;
+    }
+    // electricsheep.244.80725 draws one xform with probability 1/201. Drawn
+    // for a whole warp at once, its 32 lanes' applications come in bursts
+    // and the image's mean level (what that xform draws) wandered from seed
+    // to seed 2.4-4.3 times as far as flam3's (per channel, these 36 seeds
+    // each); spread over the lanes (codegen/param_layout.h, kSpreadBelow)
+    // 1.1-1.5 times. 36 seeds, since a spread of 12 draws is itself only
+    // known to about a third.
+    const std::string dir = fj::test::scratch_dir("fidelity-rare");
+    const std::string genome = dir + "/rare.flam3";
+    fj::test::write_file(genome, fj::test::reduced_genome(
+                                     fj::test::read_file(fj::test::corpus_path("electric-sheep") +
+                                                         "/electricsheep.244.80725.flam3"),
+                                     0.3, 150));
+    for (const double ratio : level_spread_ratios(genome, dir, "rare", 36)) CHECK(ratio < 1.8);
+}
+
+TEST_CASE("fidelity suite: a fresh chain's young points vary from seed to seed about as flam3's do") {
+    if (!have_flam3_tools()) {
+        FAIL("flam3-genome / flam3-render not installed (Debian flam3-utils): tools/test.sh installs them");
+        return;
+    }
+    // Two strongly contracting xforms and two isometries (a mirror and a
+    // half turn) of four times their weight, after a random flam3-genome
+    // flame of symmetry -2: a point needs many steps to reach the attractor,
+    // and flam3 plots faint copies of it from its chains' young points. A
+    // frame's fresh chains start together; drawn for a whole warp, the young
+    // points of its lanes took one path, and how many strays an image
+    // showed went by a few warps' draws: the mean level wandered from seed
+    // to seed 2.0-2.3 times as far as flam3's (per channel, these 24 seeds).
+    // Young points choose their own xforms (iterate/common.h, FJ_YOUNG):
+    // 0.8-1.2 times.
+    const std::string dir = fj::test::scratch_dir("fidelity-young");
+    const std::string genome = dir + "/young.flam3";
+    fj::test::write_file(
+        genome,
+        "<flame size=\"200 150\" center=\"-0.11 0.21\" scale=\"77\" quality=\"150\" supersample=\"2\" filter=\"1\" "
+        "filter_shape=\"hermite\" estimator_radius=\"8\" estimator_minimum=\"0\" estimator_curve=\"0.4\" gamma=\"4\" "
+        "brightness=\"4\" palette_mode=\"linear\">"
+        "<xform weight=\"0.5\" color=\"0\" linear=\"0.268\" "
+        "coefs=\"-0.344576 0.287645 -0.0965949 0.858537 0.594093 0.0916607\"/>"
+        "<xform weight=\"0.5\" color=\"1\" linear=\"0.268\" "
+        "coefs=\"-0.350344 0.611755 -0.556553 -0.376579 -0.248803 -0.623856\"/>"
+        "<xform weight=\"2\" color=\"1\" color_speed=\"0\" linear=\"1\" coefs=\"-1 0 0 1 0 0\"/>"
+        "<xform weight=\"2\" color=\"0\" color_speed=\"0\" linear=\"1\" coefs=\"-1 0 0 -1 0 0\"/>"
+        "<color index=\"0\" rgb=\"255 120 40\"/><color index=\"128\" rgb=\"80 255 60\"/>"
+        "<color index=\"255\" rgb=\"60 90 255\"/>"
+        "</flame>\n");
+    for (const double ratio : level_spread_ratios(genome, dir, "young", 24)) CHECK(ratio < 1.4);
 }

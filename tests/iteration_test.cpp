@@ -111,7 +111,7 @@ TEST_CASE("chains: under early clip every chain, first and later, runs flam3's 1
 
 TEST_CASE("bad values: four in a row are retried without a plot, the fifth is plotted (flam3_iterate)") {
     fj::Rng rng = fj::make_rng(3, 0);
-    int state = fj::point_state(FJ_CHAIN, 0, 3);  // past the fuse, last xform 2
+    int state = fj::point_state(FJ_CHAIN, 0, 3, 0);  // past the fuse, last xform 2
     unsigned long long bad = 0;
     for (int i = 0; i < 4; ++i) {
         float x = NAN, y = 0.0f;
@@ -128,7 +128,45 @@ TEST_CASE("bad values: four in a row are retried without a plot, the fifth is pl
     // A good value resets the run of bad ones.
     x = 0.5f;
     CHECK(fj::settle_point(x, y, state, 1, rng, bad));
-    CHECK(((state >> 8) & 7) == 0);
+    CHECK(fj::state_bad(state) == 0);
+}
+
+TEST_CASE("young points: a fresh chain's point is young for FJ_YOUNG steps, a settled one's never") {
+    // Young through the fuse and some plotted steps more (it then chooses
+    // its own xform under warp-uniform selection); a bad value's retry is
+    // no step and leaves it as it was.
+    CHECK(FJ_YOUNG > FJ_FUSE + 32);
+    fj::Rng rng = fj::make_rng(7, 0);
+    unsigned long long bad = 0;
+    int state = fj::first_chain_state(0.0f, 1.0f, FJ_FUSE);
+    float x = 0.3f, y = 0.1f;
+    for (int step = 0; step < FJ_YOUNG; ++step) {
+        CAPTURE(step);
+        REQUIRE(fj::is_young(state));
+        if (step == FJ_FUSE + 3) {
+            float nx = NAN, ny = 0.0f;
+            CHECK_FALSE(fj::settle_point(nx, ny, state, 2, rng, bad));
+            CHECK(fj::state_young(state) == FJ_YOUNG - step);
+        }
+        fj::settle_point(x, y, state, 1, rng, bad);
+    }
+    CHECK_FALSE(fj::is_young(state));
+    CHECK(fj::state_left(state) == FJ_CHAIN + FJ_FUSE - FJ_YOUNG);
+    // No younger for further steps, a move to another time step, or a run of bad values.
+    fj::settle_point(x, y, state, 1, rng, bad);
+    CHECK_FALSE(fj::is_young(state));
+    CHECK_FALSE(fj::is_young(fj::refuse_state(state, FJ_FUSE)));
+    float nx = NAN, ny = 0.0f;
+    fj::settle_point(nx, ny, state, 1, rng, bad);
+    CHECK_FALSE(fj::is_young(state));
+    // The chain's end starts a young one; a settled first chain is old, and a
+    // young point that moves to another time step stays young.
+    state = fj::point_state(0, 0, 2, 0);
+    float c = 0.5f;
+    fj::end_chain_if_done(x, y, c, state, rng, FJ_FUSE);
+    CHECK(fj::state_young(state) == FJ_YOUNG);
+    CHECK(fj::state_young(fj::refuse_state(state, FJ_FUSE)) == FJ_YOUNG);
+    CHECK_FALSE(fj::is_young(fj::first_chain_state(1.0f, 0.0f, FJ_FUSE)));
 }
 
 TEST_CASE("chains: with the fresh share, lanes of equal rounds plot young chain points as often as flam3") {
@@ -200,15 +238,15 @@ TEST_CASE("time steps: blocks' stretches tile a call's samples, and steps are fo
 
 TEST_CASE("time steps: a point moving to another step runs a fuse before it plots again") {
     // Mid-chain: FJ_FUSE unplotted steps, then a whole chain.
-    const int mid = fj::point_state(4000, 2, 3);
+    const int mid = fj::point_state(4000, 2, 3, 0);
     const int moved = fj::refuse_state(mid, FJ_FUSE);
     CHECK(fj::state_left(moved) == FJ_CHAIN + FJ_FUSE);
     CHECK(fj::state_last(moved) == 3);
-    CHECK(((moved >> 8) & 7) == 2);
+    CHECK(fj::state_bad(moved) == 2);
     // Still in its fuse or settling: no shorter, and no longer if already longer.
     const int settling = fj::first_chain_state(1.0f, 0.0f, FJ_FUSE);
     CHECK(fj::refuse_state(settling, FJ_FUSE) == settling);
-    const int fusing = fj::point_state(FJ_CHAIN + 3, 0, 0);
+    const int fusing = fj::point_state(FJ_CHAIN + 3, 0, 0, 0);
     CHECK(fj::state_left(fj::refuse_state(fusing, FJ_FUSE)) == FJ_CHAIN + FJ_FUSE);
     // The unplotted steps are taken, then the point plots where it is.
     fj::Rng rng = fj::make_rng(5, 0);

@@ -178,42 +178,61 @@ void Worker::enter_step(Block& b, int s) {
         words_ = job_.palette_words.data() + static_cast<size_t>(s) * job_.xforms.size() * 256;
 }
 
-// Selection as fj_iterate does it: every lane draws, lane 0's draw
-// decides for the warp unless selection is per thread; under xaos the
-// warp draws from the proposal and each lane accepts for its own row.
-// Each lane then takes its random draws in fj_iterate's order; the order
-// between lanes differs (lanes are processed stage by stage), which
-// changes nothing: every lane has its own stream and the histogram's
-// integer sums do not depend on the order of adds.
+// Selection as fj_iterate does it (worker.h).
 void Worker::round_of_warp(Block& b, int w) {
     const KernelKey& key = *job_.key;
     const int n = static_cast<int>(job_.xforms.size());
     const int first = w * kLanes;
     if (key.shuffle == Shuffle::Divergent) {
         run_divergent(b, first);
-    } else {
-        // Lane 0's draw decides; the other lanes draw only to advance.
-        const float warp_u = rand01(b.rng[first]);
-        for (int l = 1; l < kLanes; ++l) rand01(b.rng[first + l]);
-        if (!key.xaos) {
-            run_warp(b, first, select_xform(P_ + job_.select, n, warp_u));
+        hits_.end_round();
+        return;
+    }
+    float own[kLanes];
+    int young = 0;
+    for (int l = 0; l < kLanes; ++l) {
+        own[l] = rand01(b.rng[first + l]);
+        young |= is_young(b.state[first + l]);
+    }
+    const float warp_u = own[0];  // lane 0's draw decides for the warp
+    if (!key.xaos) {
+        const int k = select_xform(P_ + job_.select, n, warp_u);
+        if (!young) {
+            run_warp(b, first, k);
         } else {
-            // The warp proposes one xform; each lane accepts it for its
-            // own row. The lanes that move are compacted without a branch
-            // per lane: acceptance is a coin toss the predictor cannot learn.
-            const int k = select_xform(P_ + job_.proposal, n, warp_u);
-            const float* accept = P_ + job_.accept + k;
-            int lanes[kLanes], moved = 0, stays = 0;
-            for (int l = 0; l < kLanes; ++l) {
-                const int state = b.state[first + l];
-                const float a = accept[state_last(state) * n];
-                const int accepted = a >= 1.0f || rand01(b.rng[first + l]) < a;  // as the kernel draws
-                lanes[moved] = first + l;
-                moved += accepted;
-                // Past the fuse only, as the kernel counts.
-                stays += !accepted & past_fuse(state);
+            int sel[kLanes];
+            for (int l = 0; l < kLanes; ++l)
+                sel[l] = is_young(b.state[first + l]) ? select_xform(P_ + job_.select, n, own[l]) : k;
+            run_selected(b, first, sel);
+        }
+    } else {
+        // The warp proposes one xform; each lane accepts it for its own row.
+        const int k = select_xform(P_ + job_.proposal, n, warp_u);
+        const float* accept = P_ + job_.accept + k;
+        int sel[kLanes], stays = 0;
+        for (int l = 0; l < kLanes; ++l) {
+            const int state = b.state[first + l];
+            if (young && is_young(state)) {
+                sel[l] = select_xform(P_ + job_.select + state_last(state) * n, n, own[l]);
+                continue;
             }
-            idle += stays;
+            const float a = accept[state_last(state) * n];
+            const int accepted = a >= 1.0f || rand01(b.rng[first + l]) < a;  // as the kernel draws
+            sel[l] = accepted ? k : -1;
+            // Past the fuse only, as the kernel counts.
+            stays += !accepted & past_fuse(state);
+        }
+        idle += stays;
+        if (young) {
+            run_selected(b, first, sel);
+        } else {
+            // The lanes that move are compacted without a branch per lane:
+            // acceptance is a coin toss the predictor cannot learn.
+            int lanes[kLanes], moved = 0;
+            for (int l = 0; l < kLanes; ++l) {
+                lanes[moved] = first + l;
+                moved += sel[l] >= 0;
+            }
             if (moved == kLanes) run_warp(b, first, k);
             else if (moved > 0) run_gathered(b, lanes, moved, k);
         }
@@ -244,16 +263,26 @@ void Worker::run_gathered(Block& b, const int* lanes, int count, int k) {
 
 void Worker::run_divergent(Block& b, int first) {
     const int n = static_cast<int>(job_.xforms.size());
-    int sel[kLanes], lanes[kLanes];
+    int sel[kLanes];
     for (int l = 0; l < kLanes; ++l) {
         const float* S = P_ + job_.select + (job_.key->xaos ? state_last(b.state[first + l]) * n : 0);
         sel[l] = select_xform(S, n, rand01(b.rng[first + l]));
     }
-    int* end = group_end_.data();  // counts (of xform k in end[k + 1]), then each xform's first, then end
+    run_selected(b, first, sel);
+}
+
+void Worker::run_selected(Block& b, int first, const int* sel) {
+    const int n = static_cast<int>(job_.xforms.size());
+    int lanes[kLanes];
+    // Counts (of xform k in end[k + 1]), then each xform's first, then end;
+    // lanes that stay (-1) are left out.
+    int* end = group_end_.data();
     std::fill(end, end + n + 1, 0);
-    for (int l = 0; l < kLanes; ++l) ++end[sel[l] + 1];
+    for (int l = 0; l < kLanes; ++l)
+        if (sel[l] >= 0) ++end[sel[l] + 1];
     for (int k = 1; k < n + 1; ++k) end[k] += end[k - 1];
-    for (int l = 0; l < kLanes; ++l) lanes[end[sel[l]]++] = first + l;
+    for (int l = 0; l < kLanes; ++l)
+        if (sel[l] >= 0) lanes[end[sel[l]]++] = first + l;
     // end[k] is now where xform k's lanes end.
     for (int k = 0, begin = 0; k < n; begin = end[k++])
         if (end[k] > begin) run_gathered(b, lanes + begin, end[k] - begin, k);

@@ -114,8 +114,10 @@ private:
     void enter_step(Block& b, int s);
 
     // Selection as fj_iterate does it: every lane draws, lane 0's draw
-    // decides for the warp unless selection is per thread; under xaos the
-    // warp draws from the proposal and each lane accepts for its own row.
+    // decides for the warp unless selection is per thread, and a young point
+    // (iterate/common.h, FJ_YOUNG) decides for itself from its own row;
+    // under xaos the warp draws from the proposal and each lane that is not
+    // young accepts for its own row.
     // Each lane then takes its random draws in fj_iterate's order; the order
     // between lanes differs (lanes are processed stage by stage), which
     // changes nothing: every lane has its own stream and the histogram's
@@ -128,11 +130,15 @@ private:
     // Xform k on `count` lanes of the block, gathered into one group.
     void run_gathered(Block& b, const int* lanes, int count, int k);
 
-    // Per-thread selection (under xaos from each lane's row): lanes grouped
-    // by xform with a counting sort (xforms in order, lanes in order within
-    // each), no branch per lane, one pass whatever the xform count; each
-    // group then runs as one.
+    // Per-thread selection (under xaos from each lane's row), run by
+    // run_selected.
     void run_divergent(Block& b, int first);
+
+    // Lane l of the warp moved by xform sel[l], or staying for -1: lanes
+    // grouped by xform with a counting sort (xforms in order, lanes in order
+    // within each), one pass whatever the xform count; each group then runs
+    // as one.
+    void run_selected(Block& b, int first, const int* sel);
 
     // Bad values, fuse, final xform, plotting and chain ends of lanes that
     // xform k just moved, in the arrays it moved them in; for each lane the
@@ -173,7 +179,7 @@ private:
     // Each xform's visibility in the current step, and what its hits add
     // to flam3's count channel.
     std::vector<float> visibility_, count_amount_;
-    std::vector<int> group_end_;  // run_divergent's counting sort, xforms + 1 entries
+    std::vector<int> group_end_;  // run_selected's counting sort, xforms + 1 entries
 };
 
 }  // namespace fj::cpu

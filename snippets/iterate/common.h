@@ -36,17 +36,40 @@ namespace fj {
 FJ_HD FJ_INLINE bool is_bad_value(float v) { return !(fabsf(v) <= 1e10f); }
 FJ_HD FJ_INLINE bool is_bad_point(float x, float y) { return is_bad_value(x) || is_bad_value(y); }
 
+// Steps for which the point of a fresh chain is young: it chooses its own
+// xform under warp-uniform selection. The points of a warp's lanes share
+// the warp's choices and move together (a contracting xform draws them
+// closer); for points on the attractor that is a sample of it all the
+// same. But fresh chains start together in every fresh lane of a frame's
+// first round (and end together 10000 samples later), and while the fuse
+// has not yet brought their points to the attractor (flam3 plots a few of
+// them: faint copies of it around a slowly converging genome) a warp's
+// young points took one path, so how many strays an image showed went by a
+// few warps' draws. On a small frame of a strongly contracting symmetric
+// flame the mean level varied by a third from seed to seed (README,
+// "Iteration semantics"). Young: 63 steps, a fuse of 15 and 48 plotted ones
+// (under earlyclip, part of its fuse of 100).
+#define FJ_YOUNG 63
+
 // A point's state word: last xform + 1 in bits 0..7 (0 = the chain's first
-// step, which selects from row 0), consecutive bad values in bits 8..10, and
-// from bit 11 the steps left in its chain (unplotted while above FJ_CHAIN).
-FJ_HD FJ_INLINE int point_state(int left, int bad, int last) { return (left << 11) | (bad << 8) | last; }
+// step, which selects from row 0), consecutive bad values in bits 8..10,
+// the steps it stays young in bits 11..16, and from bit 17 the steps left in
+// its chain (unplotted while above FJ_CHAIN).
+FJ_HD FJ_INLINE int point_state(int left, int bad, int last, int young) {
+    return (left << 17) | (young << 11) | (bad << 8) | last;
+}
 FJ_HD FJ_INLINE int state_last(int s) { return s & 0xff; }
-FJ_HD FJ_INLINE int state_left(int s) { return s >> 11; }
+FJ_HD FJ_INLINE int state_bad(int s) { return (s >> 8) & 7; }
+FJ_HD FJ_INLINE int state_young(int s) { return (s >> 11) & 63; }
+FJ_HD FJ_INLINE int state_left(int s) { return s >> 17; }
+FJ_HD FJ_INLINE bool is_young(int s) { return state_young(s) != 0; }
+static_assert(FJ_FUSE_EARLYCLIP + FJ_CHAIN + FJ_SETTLE < (1 << 14), "a chain's steps fit the state word");
 
 // The state of a point that starts its lane's first chain: fresh (plots
-// after the fuse) when u < fresh_fraction, else settled.
+// after the fuse, young) when u < fresh_fraction, else settled.
 FJ_HD FJ_INLINE int first_chain_state(float u, float fresh_fraction, int fuse) {
-    return point_state(fuse + FJ_CHAIN + (u < fresh_fraction ? 0 : FJ_SETTLE), 0, 0);
+    return u < fresh_fraction ? point_state(fuse + FJ_CHAIN, 0, 0, FJ_YOUNG)
+                              : point_state(fuse + FJ_CHAIN + FJ_SETTLE, 0, 0, 0);
 }
 
 // The state of a point whose lane moves to another time step of a
@@ -57,7 +80,7 @@ FJ_HD FJ_INLINE int first_chain_state(float u, float fresh_fraction, int fuse) {
 // stays, so this is no young chain start.
 FJ_HD FJ_INLINE int refuse_state(int s, int fuse) {
     const int left = state_left(s) > FJ_CHAIN + fuse ? state_left(s) : FJ_CHAIN + fuse;
-    return point_state(left, (s >> 8) & 7, state_last(s));
+    return point_state(left, state_bad(s), state_last(s), state_young(s));
 }
 
 // The time steps of a motion-blurred frame go to blocks of lanes, not to
@@ -137,7 +160,8 @@ FJ_HD FJ_INLINE bool past_fuse(int state) { return state_left(state) <= FJ_CHAIN
 // is to be plotted.
 FJ_HD FJ_INLINE bool settle_good_point(int& state, int applied) {
     const bool plots = past_fuse(state);
-    state = point_state(state_left(state) - 1, 0, applied + 1);
+    const int young = state_young(state);
+    state = point_state(state_left(state) - 1, 0, applied + 1, young > 0 ? young - 1 : 0);
     return plots;
 }
 
@@ -152,9 +176,9 @@ FJ_HD FJ_INLINE bool settle_point(float& x, float& y, int& state, int applied, R
         x = rand11(rng);
         y = rand11(rng);
         ++bad_values;
-        const int consecutive = ((state >> 8) & 7) + 1;
+        const int consecutive = state_bad(state) + 1;
         if (consecutive < 5) {
-            state = point_state(state_left(state), consecutive, state_last(state));
+            state = point_state(state_left(state), consecutive, state_last(state), state_young(state));
             return false;
         }
     }
@@ -168,7 +192,7 @@ FJ_HD FJ_INLINE void end_chain_if_done(float& x, float& y, float& c, int& state,
     x = rand11(rng);
     y = rand11(rng);
     c = rand01(rng);
-    state = point_state(fuse + FJ_CHAIN, 0, 0);
+    state = point_state(fuse + FJ_CHAIN, 0, 0, FJ_YOUNG);
 }
 
 // Index of the xform a draw u in [0,1) selects from a cumulative row.

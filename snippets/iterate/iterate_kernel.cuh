@@ -175,14 +175,19 @@ fj_iterate(const float* __restrict__ params, unsigned int param_stride, const un
         // Every lane draws, so each stream advances alike whatever the strategy.
         float u = fj::rand01(rng);
 #if FJ_WARP_UNIFORM
-        // One choice per warp: every lane applies the same xform, no divergence.
-        u = __shfl_sync(0xffffffffu, u, 0);
+        // One choice per warp: every lane applies the same xform, no
+        // divergence; but a young point chooses its own (common.h, FJ_YOUNG).
+        const bool young = fj::is_young(pt.state);
+        const float warp_u = __shfl_sync(0xffffffffu, u, 0);
+        if (!young) u = warp_u;
 #endif
 #if FJ_XAOS && FJ_WARP_UNIFORM
-        const int k = fj::select_xform(P + FJ_PROPOSAL, FJ_NXFORMS, u);
+        // A young point draws from its own row, as divergent selection does,
+        // and always moves; the others from the warp's proposal.
+        const int k = fj::select_xform(P + (young ? FJ_SELECT + last * FJ_NXFORMS : FJ_PROPOSAL), FJ_NXFORMS, u);
         // An xform proposed as often as the lane's row draws it (every one
         // but the rare ones, without xaos) is taken without a draw.
-        const float accept = P[FJ_ACCEPT + last * FJ_NXFORMS + k];
+        const float accept = young ? 1.0f : P[FJ_ACCEPT + last * FJ_NXFORMS + k];
         bool moves = true;
         if (accept < 1.0f) moves = fj::rand01(rng) < accept;
         // Counted past the fuse only, as plotted samples are: their ratio
