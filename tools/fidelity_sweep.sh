@@ -106,13 +106,11 @@ flamejit_image() {
 # images; error_ca: the third from the first) over pairs of images, a pair
 # a line "A B C" on stdin.
 mean_error() {
-    local key=$1 a b c json total=0 pairs=0
+    local key=$1 a b c json
     while read -r a b c; do
         json=$("$flamejit" compare "$a" "$b" "$c" --json)
-        total=$(awk -v t="$total" -v e="$(field "$key")" 'BEGIN { printf "%.9g", t + e }')
-        ((++pairs))
-    done
-    awk -v t="$total" -v n="$pairs" 'BEGIN { printf "%.9g", t / n }'
+        field "$key"
+    done | awk '{ total += $1 } END { printf "%.9g", total / NR }'
 }
 
 # Flame SEED's pooled R: `recheck` more images from each renderer, then the
