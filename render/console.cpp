@@ -3,6 +3,7 @@
 
 #include <unistd.h>
 
+#include <algorithm>
 #include <cstdarg>
 #include <cstdio>
 
@@ -19,10 +20,10 @@ void Console::print(const std::string& text) {
 }
 
 void Console::clear_bar() {
-    if (!bar_drawn_) return;
-    std::fprintf(stderr, "\r%*s\r", 80, "");
+    if (bar_width_ == 0) return;
+    std::fprintf(stderr, "\r%*s\r", bar_width_, "");
     std::fflush(stderr);
-    bar_drawn_ = false;
+    bar_width_ = 0;
 }
 
 void Progress::update(double fraction) {
@@ -35,14 +36,17 @@ void Progress::update(double fraction) {
         const int width = 30, filled = static_cast<int>(fraction * width);
         std::string bar(filled, '#');
         bar.resize(width, '.');
+        int drawn = 0;
         if (post)
-            std::fprintf(stderr, "\r%s [%s] post-pass     ", label_.c_str(), bar.c_str());
+            drawn = std::fprintf(stderr, "\r%s [%s] post-pass     ", label_.c_str(), bar.c_str());
         else if (eta >= 0)
-            std::fprintf(stderr, "\r%s [%s] %5.1f%%  ETA %4.0fs ", label_.c_str(), bar.c_str(), 100 * fraction, eta);
+            drawn = std::fprintf(stderr, "\r%s [%s] %5.1f%%  ETA %4.0fs ", label_.c_str(), bar.c_str(), 100 * fraction, eta);
         else
-            std::fprintf(stderr, "\r%s [%s] %5.1f%%          ", label_.c_str(), bar.c_str(), 100 * fraction);
+            drawn = std::fprintf(stderr, "\r%s [%s] %5.1f%%          ", label_.c_str(), bar.c_str(), 100 * fraction);
         std::fflush(stderr);
-        console_.bar_drawn_ = true;
+        // Cleared as wide as it was drawn, however long the label (the \r
+        // counted as one more column).
+        console_.bar_width_ = std::max(console_.bar_width_, drawn);
     } else if (mode_ == Mode::Json && (elapsed >= next_json_ || fraction >= 1.0) && fraction > last_fraction_) {
         nlohmann::json line = {{"image", label_}, {"stage", post ? "post-pass" : "iterating"},
                                {"fraction", fraction}, {"elapsed_s", elapsed}};

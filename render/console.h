@@ -25,7 +25,7 @@ private:
     void clear_bar();  // with mutex_ held
 
     std::mutex mutex_;
-    bool bar_drawn_ = false;
+    int bar_width_ = 0;  // characters of the bar on screen; 0: none
 };
 
 // Progress of one image on stderr: a bar with ETA (the default on a

@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 // The command line's batch conveniences, end to end on the CPU backend:
 // several genomes in one render, a genome on standard input, an output size
-// (--size), flam3's size and quality scales (ss, qs), progress as JSON, strips under a memory
+// (--size), flam3's size and quality scales (ss, qs), progress as JSON or a bar, strips under a memory
 // budget, render state and progressive stages, an image's line printed once
 // its files are written. Each is checked against
 // renders of the same pictures asked for the plain way, with the same seed.
@@ -304,6 +304,35 @@ TEST_CASE("cli batch: --progress json reports each image's progress and result a
         CHECK(printed[image] > 0);
     }
     CHECK(flamejit("render " + quoted(dir + "/a.flam3") + " -o " + quoted(dir + "/x.png") + " --progress loud").status == 2);
+}
+
+TEST_CASE("cli batch: a progress bar is cleared as wide as it was drawn, however long the image's name") {
+    const std::string dir = fj::test::scratch_dir("bar");
+    // With several images a bar is labelled with the image's file name, and
+    // its line is that and some 50 columns: this one's is well over 80.
+    const std::string name = std::string(60, 'n');
+    fj::test::write_file(dir + "/" + name + ".flam3", kGenome);
+    fj::test::write_file(dir + "/b.flam3", kHalfGenome);
+    const auto r = flamejit("render " + quoted(dir + "/" + name + ".flam3") + " " + quoted(dir + "/b.flam3") + " -o " +
+                            quoted(dir) + " --progress bar --quality 50");
+    REQUIRE_MESSAGE(r.status == 0, r.output);
+    // Between carriage returns: bars, and runs of spaces that clear them.
+    size_t widest = 0, bars = 0, clears = 0;
+    std::istringstream pieces(r.output);
+    for (std::string piece; std::getline(pieces, piece, '\r');) {
+        if (piece.rfind(name + ".png [", 0) == 0) {
+            widest = std::max(widest, piece.find_last_not_of(' ') + 1);
+            ++bars;
+        } else if (!piece.empty() && piece.find_first_not_of(' ') == std::string::npos) {
+            CHECK(piece.size() >= widest);
+            widest = 0;
+            ++clears;
+        }
+    }
+    CHECK(bars >= 1);
+    CHECK(clears >= 2);  // one bar an image
+    CHECK(widest == 0);  // no bar left on the screen
+    CHECK(r.output.find(dir + "/" + name + ".png: ") != std::string::npos);  // the image's line
 }
 
 TEST_CASE("cli batch: a frame over the memory budget renders in strips, with the pixels of one piece") {
