@@ -4,8 +4,9 @@
 # session reads from it, so that the script a short turn on a GPU machine
 # depends on is known to work before that turn: the machine's kernel and C
 # library, each compile's time with the process's CPU time, page faults and
-# context switches, the linked kernel's programs, and every variant of the
-# linked compile (threads, nvJitLink preloaded, the three malloc settings).
+# context switches, the cgroup's CPU quota and throttling, the linked kernel's
+# programs, and every variant of the linked compile (threads, nvJitLink
+# preloaded, the three malloc settings).
 # SPDX-License-Identifier: GPL-3.0-or-later
 #
 # Usage: tests/gpu_bench_test.sh BUILD_DIR   (ctest runs it as gpu_bench_test)
@@ -28,6 +29,8 @@ summary=$work/out/summary.txt
 [[ -f $summary ]] || fail "no summary.txt"
 grep -q '^kernel: ' "$summary" || fail "the machine's kernel is not recorded"
 grep -q '^transparent huge pages: ' "$summary" || fail "transparent huge pages are not recorded"
+grep -q '^host CPU: .*threads usable of [0-9]* online; load average ' "$summary" || fail "the host's CPU is not recorded"
+grep -q '^cgroup CPU quota: ' "$summary" || fail "the cgroup's CPU quota is not recorded"
 # Three rounds of: expensive8 alone and after linear3, both forms (6 flames);
 # 8 linked variants; the specialized kernel with both mallocs.
 variants=("all cores" "8 threads" "4 threads" "2 threads" "nvJitLink preloaded" "glibc's malloc"
@@ -43,6 +46,9 @@ usage=$(grep -c '^ *process during the compile: CPU [0-9]* ms, [0-9]* page fault
 # 3 × (6 flames + 8 linked + 2 specialized) = 48.
 [[ $compiles == 48 ]] || fail "$compiles compiles reported, not 48"
 [[ $usage == "$compiles" ]] || fail "$usage of $compiles compiles report the process's usage"
+# Each process (3 × (4 + 8 + 2) = 42) says what the cgroup's quota held it back.
+throttling=$(grep -cE '^ *cgroup CPU throttling(: not reported| during the process: [0-9]+ periods, [0-9.]+ ms)$' "$summary")
+[[ $throttling == 42 ]] || fail "$throttling processes report the cgroup's throttling, not 42"
 # The linked ones (3 × (3 flames + 8 variants) = 33) say where their programs ran.
 [[ $(grep -c '^ *programs on [0-9]* threads' "$summary") == 33 ]] || fail "linked compiles without their programs"
 grep -q 'cache hit' "$summary" && fail "a compile found its kernel cached"

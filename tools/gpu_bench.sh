@@ -71,6 +71,58 @@ wall() {
     awk -v s=$status -v t0="$start" -v t1="$end" 'BEGIN { printf "%d %.3f\n", s, t1 - t0 }'
 }
 wanted() { [[ ,$phases, == *",$1,"* ]]; }
+# The folder of this process's cgroup that holds its CPU quota and throttling
+# counters (cgroup v2's, or v1's cpu controller), or nothing. A quota lets
+# many threads at once spend a period's share early and then wait for the
+# next period: what a compile on every core would run into.
+cpu_cgroup() {
+    local id controllers path dir
+    while IFS=: read -r id controllers path; do
+        case ",$controllers," in
+            ,,) for dir in "/sys/fs/cgroup$path" /sys/fs/cgroup; do
+                    [[ -f $dir/cpu.max ]] && { echo "${dir%/}"; return; }
+                done ;;
+            *,cpu,*) for dir in "/sys/fs/cgroup/$controllers$path" "/sys/fs/cgroup/cpu$path" /sys/fs/cgroup/cpu; do
+                    [[ -f $dir/cpu.cfs_quota_us ]] && { echo "${dir%/}"; return; }
+                done ;;
+        esac
+    done </proc/self/cgroup 2>/dev/null
+}
+cgroup=$(cpu_cgroup)
+cpu_quota() {
+    [[ -n $cgroup ]] || { echo "no cgroup CPU controller found"; return; }
+    local quota period
+    if [[ -f $cgroup/cpu.max ]]; then
+        read -r quota period <"$cgroup/cpu.max"
+    else
+        quota=$(<"$cgroup/cpu.cfs_quota_us") period=$(<"$cgroup/cpu.cfs_period_us")
+    fi
+    if [[ $quota == max || $quota == -1 ]]; then
+        echo "no quota ($cgroup)"
+    else
+        awk -v q="$quota" -v p="$period" -v d="$cgroup" \
+            'BEGIN { printf "%.2f CPUs (%d us of CPU time a period of %d us; %s)\n", q / p, q, p, d }'
+    fi
+}
+# Periods throttled and milliseconds throttled so far (v2 counts
+# microseconds, v1 nanoseconds); "- -" without a controller.
+cpu_throttled() {
+    [[ -f $cgroup/cpu.stat ]] || { echo "- -"; return; }
+    awk '$1 == "nr_throttled" { n = $2 } $1 == "throttled_usec" { t = $2 / 1e3 } $1 == "throttled_time" { t = $2 / 1e6 }
+         END { printf "%d %.1f\n", n, t }' "$cgroup/cpu.stat"
+}
+# BEFORE (cpu_throttled's output): the throttling since, as a report line.
+throttled_since() {
+    local n0 t0 n1 t1
+    read -r n0 t0 <<<"$1"
+    read -r n1 t1 <<<"$(cpu_throttled)"
+    if [[ $n0 == - ]]; then
+        echo "    cgroup CPU throttling: not reported"
+    else
+        awk -v n="$((n1 - n0))" -v t0="$t0" -v t1="$t1" \
+            'BEGIN { printf "    cgroup CPU throttling during the process: %d periods, %.1f ms\n", n, t1 - t0 }'
+    fi
+}
 # TOOL LABEL COMMAND...: one sanitizer run, bounded, since the tools slow
 # kernels down by 10-100x.
 sanitize_command() {
@@ -97,6 +149,9 @@ step "device"
 # cost more in some virtual machines and sandboxes than in others.
 { nvidia-smi --query-gpu=name,driver_version,memory.total --format=csv || true; "$fj" info; describe || true
   echo "kernel: $(uname -srm); $(ldd --version 2>&1 | head -1)"
+  echo "host CPU: $(awk -F': ' '/^model name/ { print $2; exit }' /proc/cpuinfo), $(nproc) threads usable of" \
+       "$(getconf _NPROCESSORS_ONLN) online; load average $(cut -d' ' -f1-3 /proc/loadavg)"
+  echo "cgroup CPU quota: $(cpu_quota)"
   echo "transparent huge pages: $(cat /sys/kernel/mm/transparent_hugepage/enabled 2>&1)"; } \
     >"$out/info.txt" 2>&1
 cat "$out/info.txt" >>"$out/summary.txt"
@@ -285,9 +340,11 @@ if wanted coldcompile; then
                 # (its slowest program, all of them, nvJitLink's loading,
                 # each program's span).
                 { echo "$kernel, $label:"
+                  before=$(cpu_throttled)
                   FLAMEJIT_CACHE_DIR=$(mktemp -d) "$fj" compile "$input" --kernel $kernel 2>&1 |
                       grep -E 'compiled in|^  linked:|^  programs on|^  process' |
-                      sed -E 's/  registers.*//; s/^/    /'; } | tee -a "$out/summary.txt"
+                      sed -E 's/  registers.*//; s/^/    /'
+                  throttled_since "$before"; } | tee -a "$out/summary.txt"
             done
         done
     done
@@ -322,19 +379,22 @@ if wanted coldcompile; then
                 "malloc huge pages") pre=(GLIBC_TUNABLES=$policy:glibc.malloc.hugetlb=1) ;;
             esac
             { echo "linked, $variant:"
+              before=$(cpu_throttled)
               env "${pre[@]}" FLAMEJIT_CACHE_DIR="$(mktemp -d)" "$fj" compile "$genomes/expensive8.flam3" \
                   --kernel linked "${extra[@]}" 2>&1 |
                   grep -E 'compiled in|^  linked:|^  programs on|^  process' |
-                  sed -E 's/  registers.*//; s/^/    /'; } | tee -a "$out/summary.txt"
+                  sed -E 's/  registers.*//; s/^/    /'
+              throttled_since "$before"; } | tee -a "$out/summary.txt"
         done
         # The specialized kernel, one program on one thread, with both.
         for variant in "flamejit's malloc" "glibc's malloc"; do
             pre=()
             [[ $variant == "glibc's malloc" ]] && pre=(GLIBC_TUNABLES=glibc.malloc.perturb=0)
             { echo "specialized, $variant:"
+              before=$(cpu_throttled)
               env "${pre[@]}" FLAMEJIT_CACHE_DIR="$(mktemp -d)" "$fj" compile "$genomes/expensive8.flam3" 2>&1 |
-                  grep -E 'compiled in|^  process' | sed -E 's/  registers.*//; s/^/    /'; } |
-                tee -a "$out/summary.txt"
+                  grep -E 'compiled in|^  process' | sed -E 's/  registers.*//; s/^/    /'
+              throttled_since "$before"; } | tee -a "$out/summary.txt"
         done
     done
 fi
