@@ -78,12 +78,22 @@ struct Rng {
     u64 state;
 };
 
-FJ_HD FJ_INLINE u32 next_u32(Rng& rng) {
-    u64 old = rng.state;
-    rng.state = old * 6364136223846793005ULL + 1442695040888963407ULL;
+// A draw is a step of the state and an output made from the state it left.
+// The CPU backend steps streams whose numbers go unused without the output.
+FJ_HD FJ_INLINE void step_rng(Rng& rng) {
+    rng.state = rng.state * 6364136223846793005ULL + 1442695040888963407ULL;
+}
+
+FJ_HD FJ_INLINE u32 output_u32(u64 old) {
     u32 xorshifted = (u32)(((old >> 18u) ^ old) >> 27u);
     u32 rot = (u32)(old >> 59u);
     return (xorshifted >> rot) | (xorshifted << ((32u - rot) & 31u));
+}
+
+FJ_HD FJ_INLINE u32 next_u32(Rng& rng) {
+    const u64 old = rng.state;
+    step_rng(rng);
+    return output_u32(old);
 }
 
 // Distinct streams from one seed: splitmix64 of (seed, stream) spreads nearby
@@ -99,7 +109,12 @@ FJ_HD FJ_INLINE Rng make_rng(u64 seed, u64 stream) {
     return rng;
 }
 
-// Uniform in [0, 1): 24 random bits, exact in float.
+// Uniform in [0, 1): 24 random bits, exact in float. rand01_from: the number
+// a draw from state `old` gives.
+FJ_HD FJ_INLINE float rand01_from(u64 old) {
+    return (float)(output_u32(old) >> 8) * (1.0f / 16777216.0f);
+}
+
 FJ_HD FJ_INLINE float rand01(Rng& rng) {
     return (float)(next_u32(rng) >> 8) * (1.0f / 16777216.0f);
 }

@@ -188,13 +188,17 @@ void Worker::round_of_warp(Block& b, int w) {
         hits_.end_round();
         return;
     }
-    float own[kLanes];
+    // Every lane draws, as in the kernel, but only lane 0's number and young
+    // lanes' are used: the streams just step on (without the output's
+    // permutation), and the numbers used are made from the states drawn from.
+    u64 drawn_from[kLanes];
     int young = 0;
     for (int l = 0; l < kLanes; ++l) {
-        own[l] = rand01(b.rng[first + l]);
+        drawn_from[l] = b.rng[first + l].state;
+        step_rng(b.rng[first + l]);
         young |= is_young(b.state[first + l]);
     }
-    const float warp_u = own[0];  // lane 0's draw decides for the warp
+    const float warp_u = rand01_from(drawn_from[0]);  // lane 0's draw decides for the warp
     if (!key.xaos) {
         const int k = select_xform(P_ + job_.select, n, warp_u);
         if (!young) {
@@ -202,7 +206,9 @@ void Worker::round_of_warp(Block& b, int w) {
         } else {
             int sel[kLanes];
             for (int l = 0; l < kLanes; ++l)
-                sel[l] = is_young(b.state[first + l]) ? select_xform(P_ + job_.select, n, own[l]) : k;
+                sel[l] = is_young(b.state[first + l])
+                             ? select_xform(P_ + job_.select, n, rand01_from(drawn_from[l]))
+                             : k;
             run_selected(b, first, sel);
         }
     } else {
@@ -213,7 +219,7 @@ void Worker::round_of_warp(Block& b, int w) {
         for (int l = 0; l < kLanes; ++l) {
             const int state = b.state[first + l];
             if (young && is_young(state)) {
-                sel[l] = select_xform(P_ + job_.select + state_last(state) * n, n, own[l]);
+                sel[l] = select_xform(P_ + job_.select + state_last(state) * n, n, rand01_from(drawn_from[l]));
                 continue;
             }
             const float a = accept[state_last(state) * n];
