@@ -6,7 +6,8 @@
 # library, each compile's time with the process's CPU time, page faults and
 # context switches, the cgroup's CPU quota and throttling, the linked kernel's
 # programs, and every variant of the linked compile (threads, nvJitLink
-# preloaded, the three malloc settings).
+# preloaded, the three malloc settings); and the runs of the frame phase,
+# which needs a GPU, made through a stand-in flamejit that records them.
 # SPDX-License-Identifier: GPL-3.0-or-later
 #
 # Usage: tests/gpu_bench_test.sh BUILD_DIR   (ctest runs it as gpu_bench_test)
@@ -52,4 +53,31 @@ throttling=$(grep -cE '^ *cgroup CPU throttling(: not reported| during the proce
 # The linked ones (3 × (3 flames + 8 variants) = 33) say where their programs ran.
 [[ $(grep -c '^ *programs on [0-9]* threads' "$summary") == 33 ]] || fail "linked compiles without their programs"
 grep -q 'cache hit' "$summary" && fail "a compile found its kernel cached"
-echo "gpu_bench_test: coldcompile phase ran, $compiles compiles reported"
+
+# The frame phase needs a GPU; a stand-in flamejit that records how it is
+# called shows the runs it makes: issue 7's frame with each kernel form, and
+# with FJ_BEFORE that build between two of this one's, each run with a
+# kernel cache of its own that is empty.
+cat >"$work/recorder" <<'RECORDER'
+#!/usr/bin/env bash
+[[ ${1:-} == bench ]] || exit 0
+echo "cache $FLAMEJIT_CACHE_DIR files $(find "$FLAMEJIT_CACHE_DIR" -type f | wc -l) $0 $*" >>"${0%/*}/calls"
+RECORDER
+chmod +x "$work/recorder"
+cp "$work/recorder" "$work/before"
+(cd "$src" && FLAMEJIT=$work/recorder FJ_BEFORE=$work/before tools/gpu_bench.sh "$work/frame" full frame) \
+    >"$work/frame.log" 2>&1 || fail "frame phase: $(tail -20 "$work/frame.log")"
+calls=$work/calls
+[[ $(wc -l <"$calls") == 4 ]] || fail "frame phase: $(wc -l <"$calls") runs, not 4"
+[[ $(cut -d' ' -f2 "$calls" | sort -u | wc -l) == 4 ]] || fail "frame phase: runs shared a kernel cache"
+[[ $(grep -c ' files 0 ' "$calls") == 4 ]] || fail "frame phase: a run's kernel cache was not empty"
+for n in 1 2 3 4; do
+    line=$(sed -n "${n}p" "$calls")
+    [[ $line == *" bench throughput "*"--backend cuda --size 1920x1080 --quality 1000"* ]] ||
+        fail "frame phase: run $n is not issue 7's frame: $line"
+    [[ $line == *"/expensive8.flam3 "* && $line == *"/xaos.flam3 "* ]] || fail "frame phase: run $n lacks genomes"
+done
+sed -n 2p "$calls" | grep -q -- '--kernel auto' || fail "frame phase: the second run is not --kernel auto"
+sed -n 3p "$calls" | grep -q "$work/before " || fail "frame phase: the third run is not FJ_BEFORE's"
+grep -c -- '--kernel' "$calls" | grep -qx 1 || fail "frame phase: --kernel in other runs than auto's"
+echo "gpu_bench_test: coldcompile phase ran, $compiles compiles reported; frame phase's runs as planned"

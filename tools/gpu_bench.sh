@@ -14,20 +14,22 @@
 # benchmarks/results/ with the device, driver and command they name.
 # "quick" shortens the benchmarks (smaller sizes, fewer qualities); "full"
 # (or empty) keeps them. PHASES, comma-separated, picks what runs (default:
-# all, in this order): tests, sanitize, startup, post, throughput, codegen,
-# coldcompile, launch, switch, strategies, cpu, shuffle, animate; a long
-# batch can so be split over several shorter sessions into one folder.
+# all, in this order): tests, sanitize, startup, post, throughput, frame,
+# codegen, coldcompile, launch, switch, strategies, cpu, shuffle, animate; a
+# long batch can so be split over several shorter sessions into one folder
+# (a short turn for issue 7's figures: tests,coldcompile,frame).
 # Environment: FLAMEJIT (the flamejit binary; default build/flamejit, or the
 # bundle's), FJ_TEST_RUNNER (command line that runs the GPU suites; default
 # `ctest --test-dir build -L gpu --output-on-failure`, or the bundle's
 # `run_tests.sh --gpu`), FLAM3 (set: compare throughput with flam3-render),
-# FJ_BEFORE (another flamejit binary that the startup phase times too),
+# FJ_BEFORE (another flamejit binary that the startup and frame phases time
+# too),
 # POST_COST (the post_cost tool; default beside flamejit), NVRTC_OPTIONS_TOOL
 # (tools/nvrtc_options.cpp's program; default beside flamejit),
 # NVRTC_OPTIONS_REPEAT and NVRTC_OPTIONS_COLD (its rounds in the codegen
 # phase; default 7 and 3; fewer for a short turn on a GPU machine).
 set -uo pipefail
-all_phases=tests,sanitize,startup,post,throughput,codegen,coldcompile,launch,switch,strategies,cpu,shuffle,animate
+all_phases=tests,sanitize,startup,post,throughput,frame,codegen,coldcompile,launch,switch,strategies,cpu,shuffle,animate
 usage="usage: tools/gpu_bench.sh RESULTS_DIR [quick|full] [${all_phases}]"
 out=${1:?$usage}
 quick=${2:-}
@@ -260,6 +262,28 @@ if wanted throughput; then
         "$fj" bench throughput "$genomes"/*.flam3 --backend cuda --size $size --quality $quality \
             --accumulate $acc ${FLAM3:+--flam3} --json "$out/throughput-$acc.json" 2>&1 | tee -a "$out/summary.txt"
     done
+fi
+if wanted frame; then
+    # Issue 7's figures in a short turn: a 1080p quality-1000 frame of every
+    # benchmark genome, each run with an empty kernel cache (so its compile
+    # column is a cold compile in the process), with the specialized kernel
+    # and with --kernel auto (compile: the time to the first launch, which
+    # the linked kernel makes). With FJ_BEFORE, that build's specialized
+    # kernel between two runs of this one's: an A/B of the iteration.
+    frame_run() {  # LABEL FLAMEJIT [options]
+        step "bench throughput, 1920x1080 quality 1000, $1"
+        local cache
+        cache=$(mktemp -d)
+        FLAMEJIT_CACHE_DIR=$cache "$2" bench throughput "$genomes"/*.flam3 --backend cuda --size 1920x1080 \
+            --quality 1000 "${@:3}" --json "$out/frame-$1.json" 2>&1 | tee -a "$out/summary.txt"
+        rm -rf "$cache"
+    }
+    frame_run specialized "$fj"
+    frame_run auto "$fj" --kernel auto
+    if [[ -n ${FJ_BEFORE:-} ]]; then
+        frame_run before "$FJ_BEFORE"
+        frame_run specialized-again "$fj"
+    fi
 fi
 if wanted codegen; then
     # Code shapes that compile faster but change the generated code
