@@ -7,7 +7,7 @@
 //
 //  1. Mark every function FJ_HD (host and device) and FJ_INLINE; nothing else
 //     (the out-of-line calls and short paths of the math below, device only,
-//     are the exception).
+//     are the exception, and the stitcher's xforms as calls, FJ_NOINLINE).
 //  2. No exceptions, RTTI, virtual calls, std containers, strings or iostreams;
 //     no standard headers outside the #if below (NVRTC has none of them).
 //  3. Math goes through the C float functions (sqrtf, expf, ...): both glibc
@@ -28,12 +28,14 @@
 #if defined(__CUDACC_RTC__) || defined(__CUDACC__)
 #define FJ_HD __host__ __device__
 #define FJ_INLINE __forceinline__
+#define FJ_NOINLINE __noinline__
 #define FJ_IS_GPU 1
 #else
 #include <cmath>
 #include <cstdint>
 #define FJ_HD
 #define FJ_INLINE inline __attribute__((always_inline))
+#define FJ_NOINLINE __attribute__((noinline))
 #define FJ_IS_GPU 0
 #endif
 // Code compiled for a device: NVRTC's, or nvcc's device pass (not its host

@@ -446,6 +446,26 @@ TEST_CASE("emulated kernels: the shared prologue (-DFJ_SHARED_PROLOGUE) plots th
     check_same_hits(run, reference);
 }
 
+TEST_CASE("emulated kernels: xforms as calls (-DFJ_XFORM_CALLS) plot the CPU backend's hits, bit for bit") {
+    require_emulator();
+    using M = fj::VariationMode;
+    // Each xform's function called with the point, colour and random state
+    // by value and handing them back: pre_ and post_ uses, direct colour,
+    // parameters, random numbers, and the final xform (inlined as before).
+    fj::Flame flame = direct_colour_flame();
+    flame.xforms[0].variations = {use("polar", 0.5), use("julian", 0.4), use("dc_linear", 0.2)};
+    flame.xforms[2].variations = {use("swirl", 0.8, M::Pre), use("julia", 0.7), use("dc_triangle", 0.4),
+                                  use("spherical", 0.9, M::Post)};
+    auto cuda = emulated_cuda_backend("emulated-xform-calls-cache");
+    auto cpu = fj::make_cpu_backend({2});
+    CAPTURE(fj::make_kernel_key(flame, {}).canonical());
+    const Run reference = iterate(*cpu, flame, {});
+    setenv("FLAMEJIT_NVRTC_OPTIONS", "-DFJ_XFORM_CALLS", 1);
+    const Run run = iterate(*cuda, flame, {}, test_plan().samples, false, &reference);
+    unsetenv("FLAMEJIT_NVRTC_OPTIONS");
+    check_same_hits(run, reference);
+}
+
 TEST_CASE("emulated kernels: a linked kernel (--kernel linked) plots the CPU backend's hits, bit for bit") {
     require_emulator();
     using M = fj::VariationMode;

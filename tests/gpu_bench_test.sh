@@ -55,29 +55,43 @@ throttling=$(grep -cE '^ *cgroup CPU throttling(: not reported| during the proce
 grep -q 'cache hit' "$summary" && fail "a compile found its kernel cached"
 
 # The frame phase needs a GPU; a stand-in flamejit that records how it is
-# called shows the runs it makes: issue 7's frame with each kernel form, and
-# with FJ_BEFORE that build between two of this one's, each run with a
-# kernel cache of its own that is empty.
+# called shows the runs it makes: issue 7's frame with the specialized
+# kernel, its xforms as calls and --kernel auto, a genome of 24 xforms
+# inlined and as calls twice, and with FJ_BEFORE that build between two of
+# this one's, each run with a kernel cache of its own that is empty.
 cat >"$work/recorder" <<'RECORDER'
 #!/usr/bin/env bash
 [[ ${1:-} == bench ]] || exit 0
-echo "cache $FLAMEJIT_CACHE_DIR files $(find "$FLAMEJIT_CACHE_DIR" -type f | wc -l) $0 $*" >>"${0%/*}/calls"
+echo "cache $FLAMEJIT_CACHE_DIR files $(find "$FLAMEJIT_CACHE_DIR" -type f | wc -l)" \
+     "nvrtc [${FLAMEJIT_NVRTC_OPTIONS:-}] $0 $*" >>"${0%/*}/calls"
 RECORDER
 chmod +x "$work/recorder"
 cp "$work/recorder" "$work/before"
 (cd "$src" && FLAMEJIT=$work/recorder FJ_BEFORE=$work/before tools/gpu_bench.sh "$work/frame" full frame) \
     >"$work/frame.log" 2>&1 || fail "frame phase: $(tail -20 "$work/frame.log")"
 calls=$work/calls
-[[ $(wc -l <"$calls") == 4 ]] || fail "frame phase: $(wc -l <"$calls") runs, not 4"
-[[ $(cut -d' ' -f2 "$calls" | sort -u | wc -l) == 4 ]] || fail "frame phase: runs shared a kernel cache"
-[[ $(grep -c ' files 0 ' "$calls") == 4 ]] || fail "frame phase: a run's kernel cache was not empty"
-for n in 1 2 3 4; do
-    line=$(sed -n "${n}p" "$calls")
-    [[ $line == *" bench throughput "*"--backend cuda --size 1920x1080 --quality 1000"* ]] ||
-        fail "frame phase: run $n is not issue 7's frame: $line"
-    [[ $line == *"/expensive8.flam3 "* && $line == *"/xaos.flam3 "* ]] || fail "frame phase: run $n lacks genomes"
+[[ $(wc -l <"$calls") == 9 ]] || fail "frame phase: $(wc -l <"$calls") runs, not 9"
+[[ $(cut -d' ' -f2 "$calls" | sort -u | wc -l) == 9 ]] || fail "frame phase: runs shared a kernel cache"
+[[ $(grep -c ' files 0 ' "$calls") == 9 ]] || fail "frame phase: a run's kernel cache was not empty"
+run() { sed -n "${1}p" "$calls"; }
+for n in 1 2 3 4 5 6 7 8 9; do
+    [[ $(run $n) == *" bench throughput "*" --backend cuda --size 1920x1080 --quality 1000"* ]] ||
+        fail "frame phase: run $n is not issue 7's frame: $(run $n)"
 done
-sed -n 2p "$calls" | grep -q -- '--kernel auto' || fail "frame phase: the second run is not --kernel auto"
-sed -n 3p "$calls" | grep -q "$work/before " || fail "frame phase: the third run is not FJ_BEFORE's"
-grep -c -- '--kernel' "$calls" | grep -qx 1 || fail "frame phase: --kernel in other runs than auto's"
+for n in 1 2 3 8 9; do
+    [[ $(run $n) == *"/expensive8.flam3 "* && $(run $n) == *"/xaos.flam3 "* && $(run $n) != *many24* ]] ||
+        fail "frame phase: run $n is not the benchmark set: $(run $n)"
+done
+for n in 4 5 6 7; do
+    [[ $(run $n) == *" bench throughput "*"/compile/many24.flam3 --backend"* ]] ||
+        fail "frame phase: run $n is not the genome of 24 xforms alone: $(run $n)"
+done
+for n in 2 5 7; do
+    [[ $(run $n) == *"nvrtc [-DFJ_XFORM_CALLS --split-compile=0]"* ]] || fail "frame phase: run $n is not xforms as calls"
+done
+[[ $(grep -c 'nvrtc \[\]' "$calls") == 6 ]] || fail "frame phase: NVRTC options in runs other than the calls'"
+[[ $(run 3) == *"--kernel auto"* ]] || fail "frame phase: the third run is not --kernel auto"
+[[ $(grep -c -- '--kernel' "$calls") == 1 ]] || fail "frame phase: --kernel in other runs than auto's"
+[[ $(run 8) == *"$work/before "* ]] || fail "frame phase: the eighth run is not FJ_BEFORE's"
+[[ $(grep -c "$work/before " "$calls") == 1 ]] || fail "frame phase: FJ_BEFORE ran more than once"
 echo "gpu_bench_test: coldcompile phase ran, $compiles compiles reported; frame phase's runs as planned"

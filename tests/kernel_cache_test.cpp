@@ -190,6 +190,30 @@ TEST_CASE("kernel cache: ptxas report parsing picks the named entry") {
     CHECK(fj::parse_ptxas_report(log, "absent").registers == -1);
 }
 
+TEST_CASE("kernel cache: the spills of what the entries call are added, the entries' own not twice") {
+    // ptxas prints an entry's callees after its own lines (a callee's name
+    // mangled); one is put before it here too.
+    const std::string log =
+        "ptxas info    : Function properties for _Z15fj_xform_call_0PKffffy\n"
+        "    0 bytes stack frame, 8 bytes spill stores, 4 bytes spill loads\n"
+        "ptxas info    : Compiling entry function 'fj_iterate' for 'sm_90'\n"
+        "ptxas info    : Function properties for fj_iterate\n"
+        "    48 bytes stack frame, 40 bytes spill stores, 36 bytes spill loads\n"
+        "ptxas info    : Used 32 registers, used 1 barriers, 400 bytes cmem[0]\n"
+        "ptxas info    : Compile time = 121.650 ms\n"
+        "ptxas info    : Function properties for _Z15fj_xform_call_1PKffffy\n"
+        "    16 bytes stack frame, 12 bytes spill stores, 12 bytes spill loads\n"
+        "ptxas info    : Compiling entry function 'fj_seed' for 'sm_90'\n"
+        "ptxas info    : Function properties for fj_seed\n"
+        "    0 bytes stack frame, 100 bytes spill stores, 100 bytes spill loads\n";
+    fj::PtxasReport report = fj::parse_ptxas_report(log, "fj_iterate");
+    CHECK(report.registers == 32);
+    CHECK(report.spill_stores == 40);  // its own, not a callee's printed after it
+    fj::add_function_spills(log, &report);
+    CHECK(report.spill_stores == 40 + 8 + 12);
+    CHECK(report.spill_loads == 36 + 4 + 12);
+}
+
 TEST_CASE("kernel cache: keys separate source, arch and entry") {
     if (!fj::test::nvrtc_present()) return;
     fj::KernelCache cache(fj::test::scratch_dir("kernel-cache-keys"));

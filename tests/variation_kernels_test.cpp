@@ -204,6 +204,46 @@ TEST_CASE("variation kernels: the trigonometry's code shapes compile without war
     }
 }
 
+TEST_CASE("variation kernels: xforms as calls (-DFJ_XFORM_CALLS) compile without warnings or spills, each xform once, out of line (sm_80, sm_90)") {
+    if (!fj::test::nvrtc_present()) return;
+    const auto& registry = fj::VariationRegistry::standard();
+    using M = fj::VariationMode;
+    const auto slot = [&](const char* name, M mode = M::Regular) {
+        return fj::VariationSlot{registry.by_name(name)->id, mode};
+    };
+    // Costly variations, a pre_ use, a post affine, direct colour and a
+    // final xform (which stays inlined).
+    fj::KernelKey key;
+    key.xforms = {fj::XformShape{{slot("julian"), slot("spherical")}, false},
+                  fj::XformShape{{slot("polar"), slot("ex"), slot("hyperbolic")}, true},
+                  fj::XformShape{{slot("swirl", M::Pre), slot("julia")}, false},
+                  fj::XformShape{{slot("edisc"), slot("dc_linear")}, false},
+                  fj::XformShape{{slot("wedge_sph")}, false},
+                  fj::XformShape{{slot("bipolar"), slot("ngon")}, false}};
+    key.has_final = true;
+    key.final_xform = fj::XformShape{{slot("spherical")}, false};
+    for (const char* arch : kArchs) {
+        CAPTURE(arch);
+        key.arch = arch;
+        const std::string source =
+            fj::stitch_kernel(key, fj::make_param_layout(key, registry), registry, fj::SnippetSource::standard());
+        std::vector<std::string> options = fj::nvrtc_options(arch);
+        options.push_back("-DFJ_XFORM_CALLS");
+        const fj::NvrtcRun calls = fj::run_nvrtc(source, "calls.cu", options);
+        REQUIRE(calls.compiled);
+        CHECK(warning_lines(calls.log).empty());
+        fj::PtxasReport report = fj::parse_ptxas_report(calls.log, "fj_iterate");
+        CHECK(report.registers > 0);
+        CHECK(report.registers <= 32);
+        fj::add_function_spills(calls.log, &report);
+        CHECK(report.spill_stores == 0);
+        // One function per xform, called: ptxas reports each.
+        for (size_t i = 0; i < key.xforms.size(); ++i)
+            CHECK(calls.log.find("fj_xform_call_" + std::to_string(i)) != std::string::npos);
+        CHECK(calls.log.find("fj_xform_call_" + std::to_string(key.xforms.size())) == std::string::npos);
+    }
+}
+
 TEST_CASE("variation kernels: the shared prologue (-DFJ_SHARED_PROLOGUE) compiles without warnings or spills, to less code (sm_80, sm_90)") {
     if (!fj::test::nvrtc_present()) return;
     const auto& registry = fj::VariationRegistry::standard();

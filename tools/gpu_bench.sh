@@ -266,23 +266,37 @@ fi
 if wanted frame; then
     # Issue 7's figures in a short turn: a 1080p quality-1000 frame of every
     # benchmark genome, each run with an empty kernel cache (so its compile
-    # column is a cold compile in the process), with the specialized kernel
-    # and with --kernel auto (compile: the time to the first launch, which
-    # the linked kernel makes). With FJ_BEFORE, that build's specialized
-    # kernel between two runs of this one's: an A/B of the iteration.
-    frame_run() {  # LABEL FLAMEJIT [options]
-        step "bench throughput, 1920x1080 quality 1000, $1"
+    # column is a cold compile in the process), with the specialized kernel,
+    # with its xforms as calls and NVVM on every core (-DFJ_XFORM_CALLS
+    # --split-compile=0: compiles in less time, its speed unmeasured;
+    # benchmarks/README.md "Xforms as calls") and with --kernel auto
+    # (compile: the time to the first launch, which the linked kernel makes);
+    # then the same calls against the inlined xforms for a genome of 24
+    # xforms. With FJ_BEFORE, that build's specialized kernel between two runs
+    # of this one's: an A/B of the iteration.
+    calls="-DFJ_XFORM_CALLS --split-compile=0"
+    frame_run() {  # LABEL FLAMEJIT NVRTC_OPTIONS [flamejit options]; the genomes: frame_genomes
+        step "bench throughput, 1920x1080 quality 1000, $1${3:+ (FLAMEJIT_NVRTC_OPTIONS=$3)}"
         local cache
         cache=$(mktemp -d)
-        FLAMEJIT_CACHE_DIR=$cache "$2" bench throughput "$genomes"/*.flam3 --backend cuda --size 1920x1080 \
-            --quality 1000 "${@:3}" --json "$out/frame-$1.json" 2>&1 | tee -a "$out/summary.txt"
+        FLAMEJIT_CACHE_DIR=$cache FLAMEJIT_NVRTC_OPTIONS=$3 "$2" bench throughput "${frame_genomes[@]}" \
+            --backend cuda --size 1920x1080 --quality 1000 "${@:4}" --json "$out/frame-$1.json" 2>&1 |
+            tee -a "$out/summary.txt"
         rm -rf "$cache"
     }
-    frame_run specialized "$fj"
-    frame_run auto "$fj" --kernel auto
+    frame_genomes=("$genomes"/*.flam3)
+    frame_run specialized "$fj" ""
+    frame_run calls "$fj" "$calls"
+    frame_run auto "$fj" "" --kernel auto
+    frame_genomes=("$genomes/compile/many24.flam3")
+    for round in 1 2; do
+        frame_run "many24-$round" "$fj" ""
+        frame_run "many24-calls-$round" "$fj" "$calls"
+    done
     if [[ -n ${FJ_BEFORE:-} ]]; then
-        frame_run before "$FJ_BEFORE"
-        frame_run specialized-again "$fj"
+        frame_genomes=("$genomes"/*.flam3)
+        frame_run before "$FJ_BEFORE" ""
+        frame_run specialized-again "$fj" ""
     fi
 fi
 if wanted codegen; then

@@ -93,9 +93,40 @@ GENOMES = {
         final='<finalxform color="0.5" color_speed="0.2" linear="0.7" swirl="0.15" coefs="%s" post="%s"/>' % (rot(1.0, 0, 0, 0), rot(1.2, 5, 0, 0))),
 }
 
+
+def many_xforms(count):
+    """`count` xforms of two variations each, round a ring: a genome of the
+    size symmetry or a busy artist makes, for the compile's growth with the
+    xform count (benchmarks/README.md, "Xforms as calls")."""
+    pairs = [("julian", 'julian_power="3" julian_dist="1"'), ("spherical", ""), ("bipolar", 'bipolar_shift="0.3"'),
+             ("swirl", ""), ("ngon", 'ngon_sides="5" ngon_power="2" ngon_circle="1" ngon_corners="1"'),
+             ("sinusoidal", ""), ("curl", 'curl_c1="0.3" curl_c2="0.1"'), ("polar", ""), ("disc", ""),
+             ("wedge_sph", 'wedge_sph_angle="0.5" wedge_sph_count="2" wedge_sph_hole="0.1" wedge_sph_swirl="0.2"'),
+             ("heart", ""), ("cpow", 'cpow_r="1.2" cpow_i="0.1" cpow_power="2"'), ("horseshoe", ""),
+             ("mobius", 'Re_A="1" Im_A="0.1" Re_B="0.2" Im_B="0" Re_C="-0.2" Im_C="0.1" Re_D="1" Im_D="0"'),
+             ("ex", ""), ("juliascope", 'juliascope_power="2" juliascope_dist="1"'), ("bent", ""),
+             ("waves", ""), ("fisheye", ""), ("popcorn", ""), ("exponential", ""), ("power", ""),
+             ("cosine", ""), ("rings", "")]
+    xforms = []
+    for i in range(count):
+        (a, pa), (b, pb) = pairs[i % len(pairs)], pairs[(i * 7 + 3) % len(pairs)]
+        angle = 360.0 * i / count
+        tx, ty = 0.6 * math.cos(math.radians(angle)), 0.6 * math.sin(math.radians(angle))
+        params = " ".join(p for p in (pa, pb) if p)
+        xforms.append('<xform weight="%.3g" color="%.3g" %s="0.5" %s="0.5"%s coefs="%s"/>' % (
+            1.0 / count, i / (count - 1), a, b, " " + params if params else "", rot(0.45 + 0.15 * (i % 3) / 2, angle * 1.5, tx, ty)))
+    return flame("many%d" % count, xforms, (0.05, 0.6), scale=300)
+
+
+# Not in the benchmark set (its phases take every genome of benchmarks/genomes):
+# genomes for the compile path's studies.
+COMPILE_GENOMES = {"many%d" % n: many_xforms(n) for n in (12, 24, 48)}
+
 if __name__ == "__main__":
-    os.makedirs(OUT, exist_ok=True)
-    for name, text in GENOMES.items():
-        with open(os.path.join(OUT, name + ".flam3"), "w") as f:
-            f.write(text)
-        print(os.path.join("benchmarks", "genomes", name + ".flam3"))
+    for folder, genomes in ((OUT, GENOMES), (os.path.join(OUT, "compile"), COMPILE_GENOMES)):
+        os.makedirs(folder, exist_ok=True)
+        for name, text in genomes.items():
+            path = os.path.join(folder, name + ".flam3")
+            with open(path, "w") as f:
+                f.write(text)
+            print(os.path.relpath(path, os.path.join(OUT, "..", "..")))

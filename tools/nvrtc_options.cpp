@@ -132,6 +132,10 @@ std::vector<OptionSet> all_option_sets() {
         {"-DFJ_POW_CALLS", "powf out of line: one per kernel (fj_device.h)", {}, {"-DFJ_POW_CALLS"}},
         {"-DFJ_SHARED_PROLOGUE", "the xforms' pre-affine and VarIn made once, before the switch (stitcher.cpp)", {},
          {"-DFJ_SHARED_PROLOGUE"}},
+        {"-DFJ_XFORM_CALLS", "every xform a function of its own, called from the switch (stitcher.cpp)", {},
+         {"-DFJ_XFORM_CALLS"}},
+        {"-DFJ_XFORM_CALLS --split-compile=0", "xforms as calls, NVVM on all hardware threads", {},
+         {"-DFJ_XFORM_CALLS", "--split-compile=0"}},
     };
     const std::vector<std::string> current = fj::nvrtc_options("sm_90");
     for (const OptionSet& c : candidates) {

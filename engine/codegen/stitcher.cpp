@@ -3,6 +3,7 @@
 #include "codegen/stitcher.h"
 
 #include <algorithm>
+#include <functional>
 #include <sstream>
 #include <stdexcept>
 #include <vector>
@@ -152,6 +153,48 @@ void write_xform_macros(std::ostringstream& out, bool own_only = false) {
     out << (own_only ? "\n" : "#endif\n\n");
 }
 
+// What an xform function that is called, not inlined, hands back (a linked
+// kernel's, or one under FJ_XFORM_CALLS): its point, colour index and random
+// state, in registers (a reference argument of such a function would put its
+// value in local memory).
+void write_xform_result(std::ostringstream& out) {
+    out << "struct FjXformResult {\n"
+        << "    float x, y, c;\n"
+        << "    unsigned long long rng;\n"
+        << "};\n\n";
+}
+
+// A called xform function (`signature`, taking P, x, y, c and rng_state by
+// value) that applies the inlined xform function `fn`.
+void write_xform_call(std::ostringstream& out, const std::string& signature, const std::string& fn) {
+    out << signature << " {\n"
+        << "    fj::Rng rng;\n"
+        << "    rng.state = rng_state;\n"
+        << "    " << fn << "(P, x, y, c, rng);\n"
+        << "    return {x, y, c, rng.state};\n"
+        << "}\n";
+}
+
+const char* const kXformCallParameters =
+    "(const float* __restrict__ P, float x, float y, float c, unsigned long long rng_state)";
+// What the caller takes back from an FjXformResult r.
+const char* const kTakeXformResult = "    x = r.x;\n    y = r.y;\n    c = r.c;\n    rng.state = r.rng;\n";
+
+// fj_apply_xform as a switch of calls, `called(i)` naming xform i's function.
+void write_call_dispatch(std::ostringstream& out, const KernelKey& key, const ParamLayout& layout,
+                         const std::function<std::string(int)>& called) {
+    const int n = static_cast<int>(key.xforms.size());
+    out << "__device__ FJ_INLINE void fj_apply_xform(const float* __restrict__ P, int k, float& x, float& y, "
+           "float& c, float& vis, fj::Rng& rng) {\n"
+        << "    FjXformResult r;\n"
+        << "    switch (k) {\n";
+    for (int i = 0; i < n; ++i)
+        out << "    " << (i + 1 < n ? "case " + std::to_string(i) + ":" : std::string("default:")) << " r = "
+            << called(i) << "(P, x, y, c, rng.state); vis = P["
+            << layout.xforms[i].base + XformLayout::kVisibility << "]; break;\n";
+    out << "    }\n" << kTakeXformResult << "}\n";
+}
+
 // Dispatch on the selected xform. The kernel selects warp-uniformly (except
 // under --shuffle divergent), so every lane takes the same case.
 void write_dispatch(std::ostringstream& out, const KernelKey& key, const ParamLayout& layout,
@@ -191,26 +234,29 @@ void write_dispatch(std::ostringstream& out, const KernelKey& key, const ParamLa
         << "        in = fj::make_var_in_reading(tx, ty, a, reads);\n"
         << "    }\n";
     write_switch("in, ");
+    // Every xform a function of its own, called (FJ_XFORM_CALLS): NVVM
+    // optimizes each apart, in time that grows with the xforms' code where
+    // the one inlined switch's grows faster, and on several threads under
+    // -split-compile; ptxas, seeing the whole program, saves no registers
+    // around the calls. Its speed on a GPU is not measured yet, so it is a
+    // shape to measure, not the default (benchmarks/README.md, "Xforms as
+    // calls").
+    out << "#elif defined(FJ_XFORM_CALLS)\n";
+    write_xform_result(out);
+    const auto called = [](int i) { return "fj_xform_call_" + std::to_string(i); };
+    for (int i = 0; i < n; ++i)
+        write_xform_call(out, "static __device__ FJ_NOINLINE FjXformResult " + called(i) + kXformCallParameters,
+                         "fj_xform_" + std::to_string(i));
+    write_call_dispatch(out, key, layout, called);
     out << "#else\n" << signature;
     write_switch("");
     out << "#endif\n\n";
 }
 
-// What a linked kernel's xform function hands back: its point, colour index
-// and random state, in registers (a reference argument of a function that is
-// called, not inlined, would put its value in local memory).
-void write_linked_result(std::ostringstream& out) {
-    out << "struct FjXformResult {\n"
-        << "    float x, y, c;\n"
-        << "    unsigned long long rng;\n"
-        << "};\n\n";
-}
-
 // The function a linked kernel's program defines for an xform (`name`:
 // fj_linked_xform_K, or fj_linked_final), which the entry points call.
 std::string linked_signature(const std::string& name) {
-    return "extern \"C\" __device__ FjXformResult " + name +
-           "(const float* __restrict__ P, float x, float y, float c, unsigned long long rng_state)";
+    return "extern \"C\" __device__ FjXformResult " + name + kXformCallParameters;
 }
 
 std::string linked_xform_name(int i) { return "fj_linked_xform_" + std::to_string(i); }
@@ -219,24 +265,17 @@ std::string linked_xform_name(int i) { return "fj_linked_xform_" + std::to_strin
 // defined in programs of their own.
 void write_linked_dispatch(std::ostringstream& out, const KernelKey& key, const ParamLayout& layout) {
     const int n = static_cast<int>(key.xforms.size());
-    write_linked_result(out);
+    write_xform_result(out);
     for (int i = 0; i < n; ++i) out << linked_signature(linked_xform_name(i)) << ";\n";
-    const std::string take = "    x = r.x;\n    y = r.y;\n    c = r.c;\n    rng.state = r.rng;\n";
     if (key.has_final)
         out << linked_signature("fj_linked_final") << ";\n\n"
             << "__device__ FJ_INLINE void fj_apply_final(const float* __restrict__ P, float& x, float& y, float& c, "
                "fj::Rng& rng) {\n"
             << "    const FjXformResult r = fj_linked_final(P, x, y, c, rng.state);\n"
-            << take << "}\n";
-    out << "\n__device__ FJ_INLINE void fj_apply_xform(const float* __restrict__ P, int k, float& x, float& y, "
-           "float& c, float& vis, fj::Rng& rng) {\n"
-        << "    FjXformResult r;\n"
-        << "    switch (k) {\n";
-    for (int i = 0; i < n; ++i)
-        out << "    " << (i + 1 < n ? "case " + std::to_string(i) + ":" : std::string("default:")) << " r = "
-            << linked_xform_name(i) << "(P, x, y, c, rng.state); vis = P["
-            << layout.xforms[i].base + XformLayout::kVisibility << "]; break;\n";
-    out << "    }\n" << take << "}\n\n";
+            << kTakeXformResult << "}\n";
+    out << "\n";
+    write_call_dispatch(out, key, layout, linked_xform_name);
+    out << "\n";
 }
 
 // The checks every kernel of a key passes before it is written.
@@ -324,13 +363,8 @@ std::vector<std::string> stitch_linked_kernel(const KernelKey& key, const ParamL
         out << "// ---- generated: the " << what << ", and the function the entry points call\n";
         if (dispatched) write_xform_macros(out, true);
         write_xform(out, fn, shape, x, registry, what, dispatched);
-        write_linked_result(out);
-        out << linked_signature(linked) << " {\n"
-            << "    fj::Rng rng;\n"
-            << "    rng.state = rng_state;\n"
-            << "    " << fn << "(P, x, y, c, rng);\n"
-            << "    return {x, y, c, rng.state};\n"
-            << "}\n";
+        write_xform_result(out);
+        write_xform_call(out, linked_signature(linked), fn);
         programs.push_back(out.str());
     };
     for (size_t i = 0; i < key.xforms.size(); ++i) {

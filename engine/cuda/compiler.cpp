@@ -10,6 +10,7 @@
 #include <cstdlib>
 #include <filesystem>
 #include <fstream>
+#include <set>
 #include <sstream>
 #include <system_error>
 #include <thread>
@@ -82,6 +83,17 @@ bool number_before(const std::string& line, const std::string& suffix, int* out)
     return true;
 }
 
+// The function whose properties a line of ptxas's report opens
+// ("ptxas info : Function properties for NAME"), or "" for other lines.
+std::string properties_name(const std::string& line) {
+    const std::string mark = "Function properties for ";
+    const size_t at = line.find(mark);
+    if (at == std::string::npos) return "";
+    std::string name = line.substr(at + mark.size());
+    name.erase(name.find_last_not_of(" \r") + 1);
+    return name;
+}
+
 }  // namespace
 
 std::vector<std::string> nvrtc_code_options(const std::string& arch) {
@@ -139,6 +151,7 @@ PtxasReport parse_ptxas_report(const std::string& log, const std::string& entry)
     //   ptxas info : Function properties for NAME
     //       0 bytes stack frame, 0 bytes spill stores, 0 bytes spill loads
     //   ptxas info : Used 14 registers, ...
+    // and then the properties of the functions it calls (add_function_spills).
     PtxasReport report;
     std::istringstream lines(log);
     std::string line;
@@ -151,6 +164,7 @@ PtxasReport parse_ptxas_report(const std::string& log, const std::string& entry)
             continue;
         }
         if (!inside) continue;
+        if (const std::string name = properties_name(line); !name.empty() && name != entry) break;
         number_before(line, "bytes spill stores", &report.spill_stores);
         number_before(line, "bytes spill loads", &report.spill_loads);
         const size_t used = line.find("Used ");
@@ -160,14 +174,23 @@ PtxasReport parse_ptxas_report(const std::string& log, const std::string& entry)
 }
 
 void add_function_spills(const std::string& log, PtxasReport* report) {
+    //   ptxas info : Compiling entry function 'NAME' for 'sm_90'
     //   ptxas info : Function properties for NAME
     //       0 bytes stack frame, 0 bytes spill stores, 0 bytes spill loads
-    std::istringstream lines(log);
+    const std::string entry_mark = "Compiling entry function '";
+    std::set<std::string> entries;
+    std::istringstream first(log);
     std::string line;
+    while (std::getline(first, line))
+        if (const size_t at = line.find(entry_mark); at != std::string::npos) {
+            const size_t from = at + entry_mark.size();
+            entries.insert(line.substr(from, line.find('\'', from) - from));
+        }
+    std::istringstream lines(log);
     bool properties = false;
     while (std::getline(lines, line)) {
-        if (line.find("Function properties for") != std::string::npos) {
-            properties = true;
+        if (const std::string name = properties_name(line); !name.empty()) {
+            properties = entries.count(name) == 0;
             continue;
         }
         int stores = 0, loads = 0;
@@ -351,7 +374,8 @@ CompiledKernel compile_kernel(const CompileRequest& request, const std::string& 
                      key, request.source, out.log, failed_dir);
     out.cubin = std::move(run.cubin);
     out.compile_ms = run.create_ms + run.compile_ms + run.cubin_ms;
-    const PtxasReport report = parse_ptxas_report(out.log, request.entry);
+    PtxasReport report = parse_ptxas_report(out.log, request.entry);
+    add_function_spills(out.log, &report);  // what the entry calls: xforms as calls (FJ_XFORM_CALLS)
     // Once, on a GPU machine's NVRTC, the report of one kernel lacked its
     // registers (cause unknown); the CUBIN's own record stands in.
     out.registers = report.registers >= 0 ? report.registers : cubin_registers(out.cubin, request.entry);

@@ -147,8 +147,9 @@ struct PtxasReport {
 // Reads ptxas's -v report for one entry function from an NVRTC log.
 PtxasReport parse_ptxas_report(const std::string& log, const std::string& entry);
 
-// Adds the spill bytes of every function in ptxas's -v report (a linked
-// kernel's part: functions that are not entries) to *report.
+// Adds the spill bytes of the functions in ptxas's -v report that are not
+// entries (a linked kernel's xform functions, or a kernel's xforms as calls,
+// and the out-of-line math) to *report.
 void add_function_spills(const std::string& log, PtxasReport* report);
 
 }  // namespace fj

@@ -101,8 +101,10 @@ fj_atomic_ceiling(FjAccumTarget target, unsigned int cells, const unsigned int* 
 // Registers. The specialized kernels (FJ_FULL_OCCUPANCY, set by the
 // stitcher) are compiled for 2048 resident threads per SM, the most sm_80 and
 // sm_90 hold: 32 registers a thread, 8 blocks of 256. Left to itself ptxas
-// gives some kernels 38-55 registers (6 blocks or fewer); all 59 corpus
-// kernels and the benchmark set fit 32 without spilling, and on an H200 the
+// gives some kernels 38-55 registers (6 blocks or fewer); the benchmark set
+// and 53 of the 60 corpus kernels fit 32 without spilling (seven of lazy
+// selection spill 4-268 bytes: benchmarks/README.md, "Spills the report
+// hid"), and on an H200 the
 // bound ran dense 5 % and final-post 1 % faster at quality 1000, the rest
 // alike (benchmarks/README.md, "On a GPU: NVIDIA H200, 2026-11-27
 // (afternoon)"). Parts that hold fewer threads per SM get as many blocks as
