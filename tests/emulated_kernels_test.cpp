@@ -424,6 +424,30 @@ TEST_CASE("emulated kernels: the switch kernel (--kernel switch) plots the speci
     CHECK_THROWS_AS(iterate(*cpu, flame, generic), fj::InputError);
 }
 
+// The emulated CUDA kernel of `flame` compiled with the NVRTC options of a
+// code shape (`options`) against the CPU backend's hits.
+void check_shape_plots_cpu_hits(const fj::Flame& flame, const char* options, const std::string& cache) {
+    auto cuda = emulated_cuda_backend(cache);
+    auto cpu = fj::make_cpu_backend({2});
+    CAPTURE(fj::make_kernel_key(flame, {}).canonical());
+    const Run reference = iterate(*cpu, flame, {});
+    setenv("FLAMEJIT_NVRTC_OPTIONS", options, 1);
+    const Run run = iterate(*cuda, flame, {}, test_plan().samples, false, &reference);
+    unsetenv("FLAMEJIT_NVRTC_OPTIONS");
+    check_same_hits(run, reference);
+}
+
+// Xforms whose functions a kernel may call rather than inline: pre_ and
+// post_ uses, direct colour, parameters, random numbers, and a final xform.
+fj::Flame called_xforms_flame() {
+    using M = fj::VariationMode;
+    fj::Flame flame = direct_colour_flame();
+    flame.xforms[0].variations = {use("polar", 0.5), use("julian", 0.4), use("dc_linear", 0.2)};
+    flame.xforms[2].variations = {use("swirl", 0.8, M::Pre), use("julia", 0.7), use("dc_triangle", 0.4),
+                                  use("spherical", 0.9, M::Post)};
+    return flame;
+}
+
 TEST_CASE("emulated kernels: the shared prologue (-DFJ_SHARED_PROLOGUE) plots the CPU backend's hits, bit for bit") {
     require_emulator();
     using M = fj::VariationMode;
@@ -436,47 +460,22 @@ TEST_CASE("emulated kernels: the shared prologue (-DFJ_SHARED_PROLOGUE) plots th
     flame.xforms[1].variations = {use("linear", 0.6), use("ex", 0.3), use("hyperbolic", 0.1), use("spherical", 0.2)};
     flame.xforms[2].variations = {use("swirl", 0.8, M::Pre), use("julia", 0.7), use("dc_triangle", 0.4),
                                   use("spherical", 0.9, M::Post)};
-    auto cuda = emulated_cuda_backend("emulated-shared-prologue-cache");
-    auto cpu = fj::make_cpu_backend({2});
-    CAPTURE(fj::make_kernel_key(flame, {}).canonical());
-    const Run reference = iterate(*cpu, flame, {});
-    setenv("FLAMEJIT_NVRTC_OPTIONS", "-DFJ_SHARED_PROLOGUE", 1);
-    const Run run = iterate(*cuda, flame, {}, test_plan().samples, false, &reference);
-    unsetenv("FLAMEJIT_NVRTC_OPTIONS");
-    check_same_hits(run, reference);
+    check_shape_plots_cpu_hits(flame, "-DFJ_SHARED_PROLOGUE", "emulated-shared-prologue-cache");
 }
 
 TEST_CASE("emulated kernels: xforms as calls (-DFJ_XFORM_CALLS) plot the CPU backend's hits, bit for bit") {
     require_emulator();
-    using M = fj::VariationMode;
     // Each xform's function called with the point, colour and random state
-    // by value and handing them back: pre_ and post_ uses, direct colour,
-    // parameters, random numbers, and the final xform (inlined as before).
-    fj::Flame flame = direct_colour_flame();
-    flame.xforms[0].variations = {use("polar", 0.5), use("julian", 0.4), use("dc_linear", 0.2)};
-    flame.xforms[2].variations = {use("swirl", 0.8, M::Pre), use("julia", 0.7), use("dc_triangle", 0.4),
-                                  use("spherical", 0.9, M::Post)};
-    auto cuda = emulated_cuda_backend("emulated-xform-calls-cache");
-    auto cpu = fj::make_cpu_backend({2});
-    CAPTURE(fj::make_kernel_key(flame, {}).canonical());
-    const Run reference = iterate(*cpu, flame, {});
-    setenv("FLAMEJIT_NVRTC_OPTIONS", "-DFJ_XFORM_CALLS", 1);
-    const Run run = iterate(*cuda, flame, {}, test_plan().samples, false, &reference);
-    unsetenv("FLAMEJIT_NVRTC_OPTIONS");
-    check_same_hits(run, reference);
+    // by value and handing them back (the final xform inlined as before).
+    check_shape_plots_cpu_hits(called_xforms_flame(), "-DFJ_XFORM_CALLS", "emulated-xform-calls-cache");
 }
 
 TEST_CASE("emulated kernels: a linked kernel (--kernel linked) plots the CPU backend's hits, bit for bit") {
     require_emulator();
-    using M = fj::VariationMode;
     // Each xform, the final one too, a program of its own, called through
-    // its function: pre_ and post_ uses, direct colour, parameters, random
-    // numbers; then a motion-blurred frame (a kernel with time steps, whose
-    // xforms have another register bound).
-    fj::Flame flame = direct_colour_flame();
-    flame.xforms[0].variations = {use("polar", 0.5), use("julian", 0.4), use("dc_linear", 0.2)};
-    flame.xforms[2].variations = {use("swirl", 0.8, M::Pre), use("julia", 0.7), use("dc_triangle", 0.4),
-                                  use("spherical", 0.9, M::Post)};
+    // its function; then a motion-blurred frame (a kernel with time steps,
+    // whose xforms have another register bound).
+    const fj::Flame flame = called_xforms_flame();
     fj::KernelOptions linked;
     linked.form = fj::KernelForm::Linked;
     auto cuda = emulated_cuda_backend("emulated-linked-cache");

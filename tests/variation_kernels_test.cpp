@@ -204,17 +204,17 @@ TEST_CASE("variation kernels: the trigonometry's code shapes compile without war
     }
 }
 
-TEST_CASE("variation kernels: xforms as calls (-DFJ_XFORM_CALLS) compile without warnings or spills, each xform once, out of line (sm_80, sm_90)") {
-    if (!fj::test::nvrtc_present()) return;
+// For the code shapes that change how xforms are written: xforms reading
+// different fields of VarIn, costly variations, one with a pre_ use (it makes
+// its own VarIn), one with a post affine, direct colour, and a final xform.
+fj::KernelKey shapes_key() {
     const auto& registry = fj::VariationRegistry::standard();
     using M = fj::VariationMode;
     const auto slot = [&](const char* name, M mode = M::Regular) {
         return fj::VariationSlot{registry.by_name(name)->id, mode};
     };
-    // Costly variations, a pre_ use, a post affine, direct colour and a
-    // final xform (which stays inlined).
     fj::KernelKey key;
-    key.xforms = {fj::XformShape{{slot("julian"), slot("spherical")}, false},
+    key.xforms = {fj::XformShape{{slot("julian")}, false},
                   fj::XformShape{{slot("polar"), slot("ex"), slot("hyperbolic")}, true},
                   fj::XformShape{{slot("swirl", M::Pre), slot("julia")}, false},
                   fj::XformShape{{slot("edisc"), slot("dc_linear")}, false},
@@ -222,6 +222,13 @@ TEST_CASE("variation kernels: xforms as calls (-DFJ_XFORM_CALLS) compile without
                   fj::XformShape{{slot("bipolar"), slot("ngon")}, false}};
     key.has_final = true;
     key.final_xform = fj::XformShape{{slot("spherical")}, false};
+    return key;
+}
+
+TEST_CASE("variation kernels: xforms as calls (-DFJ_XFORM_CALLS) compile without warnings or spills, each xform once, out of line (sm_80, sm_90)") {
+    if (!fj::test::nvrtc_present()) return;
+    const auto& registry = fj::VariationRegistry::standard();
+    fj::KernelKey key = shapes_key();  // the final xform stays inlined
     for (const char* arch : kArchs) {
         CAPTURE(arch);
         key.arch = arch;
@@ -247,20 +254,7 @@ TEST_CASE("variation kernels: xforms as calls (-DFJ_XFORM_CALLS) compile without
 TEST_CASE("variation kernels: the shared prologue (-DFJ_SHARED_PROLOGUE) compiles without warnings or spills, to less code (sm_80, sm_90)") {
     if (!fj::test::nvrtc_present()) return;
     const auto& registry = fj::VariationRegistry::standard();
-    using M = fj::VariationMode;
-    const auto slot = [&](const char* name, M mode = M::Regular) {
-        return fj::VariationSlot{registry.by_name(name)->id, mode};
-    };
-    // Xforms reading different fields of VarIn, one with a pre_ use (it makes
-    // its own), one with a post affine, and a final xform.
-    fj::KernelKey key;
-    key.xforms = {fj::XformShape{{slot("julian")}, false},
-                  fj::XformShape{{slot("polar"), slot("ex"), slot("hyperbolic")}, true},
-                  fj::XformShape{{slot("swirl", M::Pre), slot("julia")}, false},
-                  fj::XformShape{{slot("edisc"), slot("dc_linear")}, false},
-                  fj::XformShape{{slot("wedge_sph")}, false}};
-    key.has_final = true;
-    key.final_xform = fj::XformShape{{slot("spherical")}, false};
+    fj::KernelKey key = shapes_key();
     for (const char* arch : kArchs) {
         CAPTURE(arch);
         key.arch = arch;
