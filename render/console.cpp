@@ -40,7 +40,8 @@ void Progress::update(double fraction) {
         if (post)
             drawn = std::fprintf(stderr, "\r%s [%s] post-pass     ", label_.c_str(), bar.c_str());
         else if (eta >= 0)
-            drawn = std::fprintf(stderr, "\r%s [%s] %5.1f%%  ETA %4.0fs ", label_.c_str(), bar.c_str(), 100 * fraction, eta);
+            drawn = std::fprintf(stderr, "\r%s [%s] %5.1f%%  ETA %4.0fs ", label_.c_str(), bar.c_str(),
+                                 100 * fraction, eta);
         else
             drawn = std::fprintf(stderr, "\r%s [%s] %5.1f%%          ", label_.c_str(), bar.c_str(), 100 * fraction);
         std::fflush(stderr);

@@ -113,8 +113,9 @@ def many_xforms(count):
         angle = 360.0 * i / count
         tx, ty = 0.6 * math.cos(math.radians(angle)), 0.6 * math.sin(math.radians(angle))
         params = " ".join(p for p in (pa, pb) if p)
+        coefs = rot(0.45 + 0.15 * (i % 3) / 2, angle * 1.5, tx, ty)
         xforms.append('<xform weight="%.3g" color="%.3g" %s="0.5" %s="0.5"%s coefs="%s"/>' % (
-            1.0 / count, i / (count - 1), a, b, " " + params if params else "", rot(0.45 + 0.15 * (i % 3) / 2, angle * 1.5, tx, ty)))
+            1.0 / count, i / (count - 1), a, b, " " + params if params else "", coefs))
     return flame("many%d" % count, xforms, (0.05, 0.6), scale=300)
 
 

@@ -375,7 +375,7 @@ CompiledKernel compile_kernel(const CompileRequest& request, const std::string& 
     out.cubin = std::move(run.cubin);
     out.compile_ms = run.create_ms + run.compile_ms + run.cubin_ms;
     PtxasReport report = parse_ptxas_report(out.log, request.entry);
-    add_function_spills(out.log, &report);  // what the entry calls: xforms as calls (FJ_XFORM_CALLS)
+    add_function_spills(out.log, &report);  // what it calls: the out-of-line math, xforms as calls
     // Once, on a GPU machine's NVRTC, the report of one kernel lacked its
     // registers (cause unknown); the CUBIN's own record stands in.
     out.registers = report.registers >= 0 ? report.registers : cubin_registers(out.cubin, request.entry);
