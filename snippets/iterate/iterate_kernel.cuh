@@ -104,10 +104,9 @@ fj_atomic_ceiling(FjAccumTarget target, unsigned int cells, const unsigned int* 
 // gives some kernels 38-55 registers (6 blocks or fewer); the benchmark set
 // and 53 of the 60 corpus kernels fit 32 without spilling (seven of lazy
 // selection spill 4-268 bytes: benchmarks/README.md, "Spills the report
-// hid"), and on an H200 the
-// bound ran dense 5 % and final-post 1 % faster at quality 1000, the rest
-// alike (benchmarks/README.md, "On a GPU: NVIDIA H200, 2026-11-27
-// (afternoon)"). Parts that hold fewer threads per SM get as many blocks as
+// hid"), and on an H200 the bound ran dense 5 % and final-post 1 % faster
+// at quality 1000, the rest alike (benchmarks/README.md, "On a GPU: NVIDIA
+// H200, 2026-11-27 (afternoon)"). Parts that hold fewer threads per SM get as many blocks as
 // they hold (ptxas clamps the request). Not for motion-blurred kernels
 // (FJ_TIME_STEPS: 28-68 bytes of spills under the bound, unmeasured), nor
 // for the kernel of all variations (the kernel report's reference),
