@@ -23,7 +23,8 @@ const char* kHelp =
     "--simulate runs the kernels' selection and exchange on labels for N equally\n"
     "weighted transforms and reports, per strategy, the probability that two points\n"
     "of a block applied the same last l transforms (l = 1, 2, 4, 8) next to the\n"
-    "analytic model, and the fraction of distinct trajectories.\n"
+    "analytic model, the fraction of distinct trajectories, and the distinct\n"
+    "transforms a warp applies per round (its cost in transform runs).\n"
     "\n"
     "Otherwise each genome is rendered once as a reference (divergent, many samples)\n"
     "and then by every strategy at increasing quality; the table gives the image\n"
@@ -33,7 +34,7 @@ const char* kHelp =
     "options:\n"
     "  --transforms N         simulation: equally weighted transforms, default 8\n"
     "  --warp W               simulation: lanes per warp, default 32\n"
-    "  --strategies LIST      default none,ring,full,divergent\n"
+    "  --strategies LIST      default none,ring,full,divergent; sorted may be added\n"
     "  --block LIST           threads per block, default 256 (simulation: 256,512)\n"
     "  --size WxH             render size, default 320x240 (the camera keeps its framing)\n"
     "  --qualities LIST       samples per pixel, default 5,10,20,40\n"
@@ -70,12 +71,13 @@ int simulate(const ParsedArgs& a) {
             throw UsageError("--block " + std::to_string(block) + " and --warp " + std::to_string(warp) +
                              ": a block must hold two or more whole warps");
     nlohmann::json rows = nlohmann::json::array();
-    std::printf("%-18s %5s %4s %3s  %-23s %-23s %-23s %-23s %s\n", "strategy", "block", "warp", "N",
+    std::printf("%-18s %5s %4s %3s  %-23s %-23s %-23s %-23s %-8s %s\n", "strategy", "block", "warp", "N",
                 "P(l=1) sim / model", "P(l=2) sim / model", "P(l=4) sim / model", "P(l=8) sim / model",
-                "distinct");
+                "distinct", "xforms/warp");
     for (int block : blocks) {
         for (SimulatedStrategy s : {SimulatedStrategy::Divergent, SimulatedStrategy::None, SimulatedStrategy::Ring,
-                                    SimulatedStrategy::Full, SimulatedStrategy::RingFixedOffset}) {
+                                    SimulatedStrategy::Full, SimulatedStrategy::RingFixedOffset,
+                                    SimulatedStrategy::Sorted}) {
             ShuffleSimulationConfig c;
             c.strategy = s;
             c.transforms = transforms;
@@ -91,7 +93,7 @@ int simulate(const ParsedArgs& a) {
                 p[std::to_string(l)] = r.p_identical[i];
                 model[std::to_string(l)] = std::isnan(m) ? nlohmann::json(nullptr) : nlohmann::json(m);
             }
-            std::printf(" %.4f\n", r.distinct_trajectories);
+            std::printf(" %-8.4f %.3f\n", r.distinct_trajectories, r.xforms_per_warp);
             rows.push_back({{"strategy", to_string(s)},
                             {"block", block},
                             {"warp", warp},
@@ -99,6 +101,7 @@ int simulate(const ParsedArgs& a) {
                             {"p_identical", p},
                             {"p_identical_model", model},
                             {"distinct_trajectories", r.distinct_trajectories},
+                            {"xforms_per_warp", r.xforms_per_warp},
                             {"blocks_simulated", c.blocks},
                             {"rounds_measured", c.rounds}});
         }

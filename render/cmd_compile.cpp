@@ -31,7 +31,7 @@ const char* kHelp =
     "                        FILE gets each flame's index)\n"
     "  --flame I             only flame I (0-based); the file's other flames may use\n"
     "                        variations flamejit lacks\n"
-    "  --shuffle S           ring (default), none, full, divergent\n"
+    "  --shuffle S           ring (default), none, full, divergent, sorted\n"
     "  --block N             threads per block (default 256)\n"
     "  --accumulate A        atomic (default: float4 atomics on sm_90), scalar, warp (aggregated),\n"
     "                        shared (per-block shared-memory cache), packed (64-bit packed\n"

@@ -69,7 +69,7 @@ const char* kHelp =
     "  --arch sm_XX          NVRTC target (default: the device's)\n"
     "  --emit-cu FILE        also write the generated kernel source to FILE (one GENOME only;\n"
     "                        with several of its flames, FILE.I for flame I)\n"
-    "  --shuffle S           ring (default), none, full, divergent\n"
+    "  --shuffle S           ring (default), none, full, divergent, sorted\n"
     "  --block N             threads per block, a multiple of 32 in 128..1024 (default 256)\n"
     "  --blocks-per-sm N     N resident blocks per SM, at most what the occupancy allows\n"
     "                        (default: chosen per frame, from 512 threads per SM up to the\n"

@@ -39,7 +39,7 @@ TEST_CASE("bench: every accumulation mode, the atomic ceiling, the packed flush 
         for (fj::Accumulation acc : {fj::Accumulation::Atomic, fj::Accumulation::Scalar, fj::Accumulation::Warp,
                                      fj::Accumulation::Shared, fj::Accumulation::Packed, fj::Accumulation::None})
             for (const char* arch : {"sm_80", "sm_90"})
-                for (fj::Shuffle shuffle : {fj::Shuffle::Ring, fj::Shuffle::Divergent}) {
+                for (fj::Shuffle shuffle : {fj::Shuffle::Ring, fj::Shuffle::Divergent, fj::Shuffle::Sorted}) {
                     CAPTURE(genome);
                     CAPTURE(fj::to_string(acc));
                     CAPTURE(arch);
@@ -63,6 +63,9 @@ TEST_CASE("bench: every accumulation mode, the atomic ceiling, the packed flush 
                     CHECK(k.log.find("warning") == std::string::npos);
                     // ptxas reports every entry: the ceiling kernel is in the cubin when asked for.
                     CHECK(k.registers > 0);
+                    // The sort's tables and scan fit the 32 registers of full
+                    // occupancy in every mode (lazy selection spills in some).
+                    if (shuffle == fj::Shuffle::Sorted) CHECK(k.spill_stores == 0);
                     CHECK((fj::parse_ptxas_report(k.log, "fj_atomic_ceiling").registers > 0) == key.atomic_ceiling);
                     // The packed grid's flush kernel is in packed modules, and only there.
                     CHECK((fj::parse_ptxas_report(k.log, "fj_packed_flush").registers > 0) ==

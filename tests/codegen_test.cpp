@@ -80,6 +80,31 @@ TEST_CASE("kernel key: a flame of more xforms than a point's state can name is a
     CHECK_THROWS_AS(fj::make_kernel_key(f, {}), fj::InputError);
 }
 
+TEST_CASE("kernel key: the sorted exchange's shared memory over 48 KiB, or the switch kernel, is an input error") {
+    // 5 words a thread and 2 per xform and warp: at 1024 threads, 112 xforms
+    // fill the 49152 bytes (20480 + 28672) and 113 do not fit.
+    fj::Flame f = sample_flame();
+    while (f.xforms.size() < 112) f.xforms.push_back(f.xforms[0]);
+    fj::KernelOptions options;
+    options.shuffle = fj::Shuffle::Sorted;
+    options.block_size = 1024;
+    CHECK(fj::make_kernel_key(f, options).xforms.size() == 112u);
+    f.xforms.push_back(f.xforms[0]);
+    CHECK_THROWS_WITH_AS(fj::make_kernel_key(f, options),
+                         doctest::Contains("113 xforms in blocks of 1024 threads need 49408 bytes"), fj::InputError);
+    options.block_size = 256;
+    CHECK(fj::make_kernel_key(f, options).xforms.size() == 113u);
+    options.block_size = 1024;
+    options.shuffle = fj::Shuffle::Ring;
+    CHECK(fj::make_kernel_key(f, options).xforms.size() == 113u);
+    // The switch kernel's xform count is a value: its tables have no size.
+    options.shuffle = fj::Shuffle::Sorted;
+    options.block_size = 256;
+    options.form = fj::KernelForm::Switch;
+    CHECK_THROWS_WITH_AS(fj::make_kernel_key(f, options), doctest::Contains("not with --kernel switch"),
+                         fj::InputError);
+}
+
 TEST_CASE("kernel key: every accumulation mode has its own key, name and code switch") {
     const auto& reg = fj::VariationRegistry::standard();
     const fj::Flame f = sample_flame();

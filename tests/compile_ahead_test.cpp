@@ -115,4 +115,13 @@ TEST_CASE("compile ahead: a rare xform spreads over the lanes in the keyframe se
     CHECK(fj::prepare_animation_frame(keys, 3.75, still).key.xaos);
     CHECK_FALSE(fj::prepare_animation_frame(keys, 4.25, still).key.xaos);
     CHECK_FALSE(fj::has_rare_xform(fj::interpolate(keys, 2)));  // the reason it is decided per segment
+    // Draws per thread (divergent, sorted) come in no bursts: no lazy
+    // selection, for a still or a frame of segment 0.
+    CHECK(fj::prepare_still(keys[0], still).key.xaos);
+    for (fj::Shuffle shuffle : {fj::Shuffle::Divergent, fj::Shuffle::Sorted}) {
+        CAPTURE(fj::to_string(shuffle));
+        still.kernel.shuffle = shuffle;
+        CHECK_FALSE(fj::prepare_animation_frame(keys, 0, still).key.xaos);
+        CHECK_FALSE(fj::prepare_still(keys[0], still).key.xaos);
+    }
 }

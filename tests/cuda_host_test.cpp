@@ -161,7 +161,8 @@ TEST_CASE("cuda host: every accumulation mode and shuffle takes its host path") 
                           {fj::Accumulation::Scalar, fj::Shuffle::Full, true},
                           {fj::Accumulation::Warp, fj::Shuffle::None, false},
                           {fj::Accumulation::Shared, fj::Shuffle::Divergent, false},
-                          {fj::Accumulation::Packed, fj::Shuffle::Ring, true}};
+                          {fj::Accumulation::Packed, fj::Shuffle::Ring, true},
+                          {fj::Accumulation::Atomic, fj::Shuffle::Sorted, false}};
     for (const Case& c : cases) {
         fj::KernelOptions kernel;
         kernel.accumulation = c.accumulation;

@@ -233,9 +233,10 @@ TEST_CASE("emulated kernels: the generated kernel plots the CPU backend's hits, 
     // run; packed words stay far from a carry.
     const fj::Accumulation modes[] = {fj::Accumulation::Atomic, fj::Accumulation::Shared, fj::Accumulation::Warp,
                                       fj::Accumulation::Packed};
-    const fj::Shuffle shuffles[] = {fj::Shuffle::Ring, fj::Shuffle::None, fj::Shuffle::Full, fj::Shuffle::Divergent};
+    const fj::Shuffle shuffles[] = {fj::Shuffle::Ring, fj::Shuffle::None, fj::Shuffle::Full, fj::Shuffle::Divergent,
+                                    fj::Shuffle::Sorted};
     for (int palette = 0; palette < 2; ++palette)
-        for (int s = 0; s < 4; ++s) {
+        for (int s = 0; s < 5; ++s) {
             fj::KernelOptions options;
             options.shuffle = shuffles[s];
             options.accumulation = modes[(s + palette) % 4];
@@ -269,7 +270,7 @@ TEST_CASE("emulated kernels: blocks of 128 and 1024 threads exchange and plot as
     auto cuda = emulated_cuda_backend("emulated-blocks-cache");
     auto cpu = fj::make_cpu_backend({2});
     for (int block : {128, 1024})
-        for (fj::Shuffle shuffle : {fj::Shuffle::Ring, fj::Shuffle::Full}) {
+        for (fj::Shuffle shuffle : {fj::Shuffle::Ring, fj::Shuffle::Full, fj::Shuffle::Sorted}) {
             fj::KernelOptions options;
             options.block_size = block;
             options.shuffle = shuffle;
@@ -575,7 +576,7 @@ TEST_CASE("emulated kernels: launches of a few rounds each continue the chains o
     const fj::Flame flame = test_flame(fj::PaletteMode::Linear);
     auto whole = emulated_cuda_backend("emulated-launches-cache");
     auto pieces = emulated_cuda_backend("emulated-launches-cache", 37);
-    for (fj::Shuffle shuffle : {fj::Shuffle::Ring, fj::Shuffle::Full}) {
+    for (fj::Shuffle shuffle : {fj::Shuffle::Ring, fj::Shuffle::Full, fj::Shuffle::Sorted}) {
         fj::KernelOptions options;
         options.shuffle = shuffle;
         CAPTURE(fj::make_kernel_key(flame, options).canonical());
@@ -604,7 +605,7 @@ TEST_CASE("emulated kernels: a frame's time steps and later calls continue its c
                                      {{&third, later}, {&fourth, test_plan().samples / 3}}};
     auto cpu = fj::make_cpu_backend({2});
     auto cuda = emulated_cuda_backend("emulated-steps-cache");
-    for (fj::Shuffle shuffle : {fj::Shuffle::Ring, fj::Shuffle::Divergent}) {
+    for (fj::Shuffle shuffle : {fj::Shuffle::Ring, fj::Shuffle::Divergent, fj::Shuffle::Sorted}) {
         fj::KernelOptions options;
         options.shuffle = shuffle;
         CAPTURE(fj::make_kernel_key(first, options).canonical());
@@ -670,7 +671,7 @@ TEST_CASE("emulated kernels: under xaos the kernel proposes, accepts and plots a
     fj::Flame flame = test_flame(fj::PaletteMode::Step);
     flame.xforms[0].chaos = {1, 0.5, 0};
     flame.xforms[2].chaos = {0.2, 1, 1};
-    for (fj::Shuffle shuffle : {fj::Shuffle::Ring, fj::Shuffle::Divergent}) {
+    for (fj::Shuffle shuffle : {fj::Shuffle::Ring, fj::Shuffle::Divergent, fj::Shuffle::Sorted}) {
         fj::KernelOptions options;
         options.shuffle = shuffle;
         CAPTURE(fj::make_kernel_key(flame, options).canonical());
@@ -679,13 +680,14 @@ TEST_CASE("emulated kernels: under xaos the kernel proposes, accepts and plots a
         // The CPU backend runs its rounds in one go, stretched for the lanes
         // that stay put under warp-uniform proposals; the CUDA backend
         // launches as many at once.
-        const double lazy = shuffle == fj::Shuffle::Divergent ? 1.0 : fj::xaos_proposal_mass(flame);
+        const bool own = fj::selects_per_thread(shuffle);
+        const double lazy = own ? 1.0 : fj::xaos_proposal_mass(flame);
         const float fresh = fj::fresh_chain_fraction(float(kPerLane));
         const auto rounds =
             static_cast<unsigned>(std::ceil(fj::fresh_lane_rounds(float(kPerLane), fresh, FJ_FUSE) * lazy));
         auto cuda = emulated_cuda_backend("emulated-xaos-cache", rounds);
         const Run run = iterate(*cuda, flame, options, test_plan().samples, false, &reference);
-        if (shuffle == fj::Shuffle::Divergent) CHECK(reference.stats.idle_lane_rounds == 0);
+        if (own) CHECK(reference.stats.idle_lane_rounds == 0);
         else CHECK(reference.stats.idle_lane_rounds > 0);
         CHECK(run.stats.idle_lane_rounds == reference.stats.idle_lane_rounds);
         check_same_hits(run, reference);

@@ -32,7 +32,7 @@ double mean_abs_difference(const fj::ImageF& a, const fj::ImageF& b) {
 TEST_CASE("shuffle simulation: probabilities of identical subsequences follow the model") {
     using S = fj::SimulatedStrategy;
     for (int block : {256, 512})
-        for (S s : {S::Divergent, S::None, S::Full, S::Ring}) {
+        for (S s : {S::Divergent, S::None, S::Full, S::Ring, S::Sorted}) {
             fj::ShuffleSimulationConfig c;
             c.strategy = s;
             c.block = block;
@@ -50,6 +50,15 @@ TEST_CASE("shuffle simulation: probabilities of identical subsequences follow th
                 CHECK(r.p_identical[i] == doctest::Approx(model).epsilon(tolerance));
             }
             if (s != S::None) CHECK(r.distinct_trajectories == 1.0);
+            // Xform runs per warp and round: one under warp-uniform
+            // selection; per-thread draws of 8 equal xforms on 32 lanes
+            // give 8(1 - (7/8)^32) distinct ones; sorted, a warp runs a
+            // second xform only where one xform's run of slots ends inside
+            // it, at most 7 times a round over the block's warps.
+            const double warps = block / 32.0;
+            if (s == S::Divergent) CHECK(r.xforms_per_warp == doctest::Approx(8 * (1 - std::pow(7.0 / 8, 32))).epsilon(0.01));
+            else if (s == S::Sorted) CHECK(r.xforms_per_warp <= 1 + 7 / warps);
+            else CHECK(r.xforms_per_warp == 1.0);
         }
 }
 
@@ -105,7 +114,7 @@ TEST_CASE("shuffle: every strategy renders a corpus genome as flam3 does (fideli
     }
     const fj::PngImage a = fj::read_png(dir + "/A.png"), b = fj::read_png(dir + "/B.png");
     int seed = 20;
-    for (const char* strategy : {"none", "ring", "full", "divergent"}) {
+    for (const char* strategy : {"none", "ring", "full", "divergent", "sorted"}) {
         const std::string c = dir + "/" + strategy + ".png";
         const auto ours = run_command(quoted(fj::test::flamejit_binary()) + " render " + quoted(g) + " -o " + quoted(c) +
                                       " --backend cpu --threads 2 --seed " + std::to_string(seed++) + " --shuffle " + strategy);

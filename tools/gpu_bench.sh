@@ -170,7 +170,7 @@ if wanted sanitize && command -v compute-sanitizer >/dev/null; then
     small=$out/xaos-320x180.flam3
     sed 's/size="1920 1080"/size="320 180"/' "$genomes/xaos.flam3" >"$small"
     for tool in racecheck synccheck memcheck; do
-        for shuffle in ring full none divergent; do sanitize "$tool" "shuffle $shuffle" --shuffle "$shuffle"; done
+        for shuffle in ring full none divergent sorted; do sanitize "$tool" "shuffle $shuffle" --shuffle "$shuffle"; done
         # The accumulation modes with shared state of their own: the shared
         # cache (claims, shared atomics, the end-of-launch flush) and the
         # packed words with their flush kernel. racecheck of a whole render
@@ -271,9 +271,11 @@ if wanted frame; then
     # --split-compile=0: compiles in less time, its speed unmeasured;
     # benchmarks/README.md "Xforms as calls") and with --kernel auto
     # (compile: the time to the first launch, which the linked kernel makes);
-    # then the same calls against the inlined xforms for a genome of 24
-    # xforms. With FJ_BEFORE, that build's specialized kernel between two runs
-    # of this one's: an A/B of the iteration.
+    # the sorted exchange (--shuffle sorted) in blocks of 256 and 1024 (xaos
+    # without lazy rounds: README, "Shuffle strategies"); then the same calls
+    # against the inlined xforms for a genome of 24 xforms. With FJ_BEFORE,
+    # that build's specialized kernel between two runs of this one's: an A/B
+    # of the iteration.
     calls="-DFJ_XFORM_CALLS --split-compile=0"
     frame_run() {  # LABEL FLAMEJIT NVRTC_OPTIONS [flamejit options]; the genomes: frame_genomes
         step "bench throughput, 1920x1080 quality 1000, $1${3:+ (FLAMEJIT_NVRTC_OPTIONS=$3)}"
@@ -288,6 +290,8 @@ if wanted frame; then
     frame_run specialized "$fj" ""
     frame_run calls "$fj" "$calls"
     frame_run auto "$fj" "" --kernel auto
+    frame_run sorted "$fj" "" --shuffle sorted
+    frame_run sorted-1024 "$fj" "" --shuffle sorted --block 1024
     frame_genomes=("$genomes/compile/many24.flam3")
     for round in 1 2; do
         frame_run "many24-$round" "$fj" ""
@@ -470,7 +474,7 @@ fi
 if wanted strategies; then
     # Each shuffle strategy's speed on whole frames (its quality per sample
     # is the shuffle phase's).
-    for shuffle in ring full none divergent; do
+    for shuffle in ring full none divergent sorted; do
         step "bench throughput --shuffle $shuffle"
         "$fj" bench throughput "$genomes"/*.flam3 --backend cuda --size $size --quality $quality \
             --shuffle $shuffle --json "$out/throughput-$shuffle.json" 2>&1 | tee -a "$out/summary.txt"
@@ -483,8 +487,8 @@ if wanted cpu; then
 fi
 if wanted shuffle; then
     step "bench shuffle (GPU, equal samples and equal time)"
-    "$fj" bench shuffle "$genomes/linear3.flam3" "$genomes/spherical4.flam3" --backend cuda \
-        --block 128,256,512,1024 --size $size --qualities $qualities --reference-quality $ref --no-de \
+    "$fj" bench shuffle "$genomes/linear3.flam3" "$genomes/spherical4.flam3" "$genomes/xaos.flam3" --backend cuda \
+        --strategies none,ring,full,divergent,sorted --block 128,256,512,1024 --size $size --qualities $qualities --reference-quality $ref --no-de \
         --json "$out/shuffle-gpu.json" --plot "$out/shuffle-gpu.svg" 2>&1 | tee -a "$out/summary.txt"
 fi
 if wanted animate; then

@@ -64,6 +64,7 @@ const char* to_string(SimulatedStrategy s) {
         case SimulatedStrategy::Ring: return "ring";
         case SimulatedStrategy::Full: return "full";
         case SimulatedStrategy::RingFixedOffset: return "ring-fixed-offset";
+        case SimulatedStrategy::Sorted: return "sorted";
     }
     return "?";
 }
@@ -81,16 +82,17 @@ ShuffleSimulationResult simulate_shuffle(const ShuffleSimulationConfig& c) {
     for (int k = 0; k < c.transforms; ++k) cumulative[k] = static_cast<float>(sum += p[k]);
     cumulative.back() = 1.0f;
 
-    const bool uniform = c.strategy != SimulatedStrategy::Divergent;
-    const bool exchange = c.strategy != SimulatedStrategy::Divergent && c.strategy != SimulatedStrategy::None;
+    const bool sorted = c.strategy == SimulatedStrategy::Sorted;
+    const bool uniform = c.strategy != SimulatedStrategy::Divergent && !sorted;
+    const bool exchange = uniform && c.strategy != SimulatedStrategy::None;
     const int T = c.block, W = c.warp;
     ShuffleSimulationResult result;
     result.config = c;
     std::array<double, 4> identical{};
-    double distinct = 0;
+    double distinct = 0, warp_xforms = 0;
     std::vector<Label> labels(T), moved(T);
     std::vector<Rng> rng(T);
-    std::vector<int> chosen(T);
+    std::vector<int> chosen(T), start(c.transforms);
     std::vector<float> draws(T);
     std::vector<uint64_t> values(T);
 
@@ -108,6 +110,20 @@ ShuffleSimulationResult simulate_shuffle(const ShuffleSimulationConfig& c) {
                 labels[t].recent = labels[t].recent << 8 | static_cast<uint64_t>(chosen[t]);
                 labels[t].whole = mix(labels[t].whole, chosen[t]);
             }
+            if (sorted) {
+                // Points move to their xform's slots before they apply it.
+                std::fill(start.begin(), start.end(), 0);
+                for (int t = 0; t < T; ++t)
+                    if (chosen[t] + 1 < c.transforms) ++start[chosen[t] + 1];
+                for (int k = 1; k < c.transforms; ++k) start[k] += start[k - 1];
+                for (int t = 0; t < T; ++t) moved[start[chosen[t]]++] = labels[t];
+                labels.swap(moved);
+                std::sort(chosen.begin(), chosen.end());
+            }
+            if (r >= kWarmup)
+                for (int w = 0; w < T; w += W)
+                    for (int l = 0; l < W; ++l)
+                        warp_xforms += std::find(&chosen[w], &chosen[w + l], chosen[w + l]) == &chosen[w + l];
             if (r >= kWarmup)
                 for (size_t i = 0; i < kSubsequenceLengths.size(); ++i) {
                     const int l = kSubsequenceLengths[i];
@@ -129,6 +145,7 @@ ShuffleSimulationResult simulate_shuffle(const ShuffleSimulationConfig& c) {
     for (size_t i = 0; i < identical.size(); ++i)
         result.p_identical[i] = identical[i] / (static_cast<double>(c.blocks) * c.rounds);
     result.distinct_trajectories = distinct / c.blocks;
+    result.xforms_per_warp = warp_xforms / (static_cast<double>(c.blocks) * c.rounds * (T / W));
     return result;
 }
 
@@ -136,7 +153,8 @@ double model_p_identical(SimulatedStrategy s, int transforms, int warp, int bloc
     const double N = transforms, W = warp, T = block, l = length;
     const double same_warp = (W - 1) / (T - 1);
     switch (s) {
-        case SimulatedStrategy::Divergent: return std::pow(N, -l);
+        case SimulatedStrategy::Divergent:
+        case SimulatedStrategy::Sorted: return std::pow(N, -l);
         case SimulatedStrategy::None: return same_warp + (1 - same_warp) * std::pow(N, -l);
         case SimulatedStrategy::Full: return std::pow(same_warp + (1 - same_warp) / N, l);
         case SimulatedStrategy::Ring: {

@@ -3,7 +3,8 @@
 //
 // Runs the iteration kernel's xform selection (every lane draws, lane 0's draw
 // decides for a warp-uniform warp) and its exchange between warps (the same
-// ring_destination / full_destination functions) for N equally weighted
+// ring_destination / full_destination functions, or the sorted exchange's
+// stable counting sort by the xforms drawn) for N equally weighted
 // transforms, but moves labels instead of points: each point remembers which
 // xforms it applied. From that it measures what the strategies are meant to
 // control: how often two points of a block share their recent transform
@@ -19,7 +20,7 @@ namespace fj {
 
 // The strategies of the kernel, plus the fixed-offset ring the design warns
 // about (offset = lane, the same every round), simulated for comparison only.
-enum class SimulatedStrategy { Divergent, None, Ring, Full, RingFixedOffset };
+enum class SimulatedStrategy { Divergent, None, Ring, Full, RingFixedOffset, Sorted };
 
 const char* to_string(SimulatedStrategy s);
 
@@ -43,6 +44,10 @@ struct ShuffleSimulationResult {
     std::array<double, 4> p_identical{};
     // Distinct whole-run transform sequences / points, averaged over blocks.
     double distinct_trajectories = 0;
+    // Distinct xforms a warp applies in a round, averaged over warps and
+    // measured rounds: what a round costs a GPU in xform runs per warp (1
+    // for warp-uniform selection; the sorted exchange's edge warps add).
+    double xforms_per_warp = 0;
 };
 
 // Throws std::invalid_argument for impossible shapes (T not a multiple of W,
@@ -50,7 +55,8 @@ struct ShuffleSimulationResult {
 ShuffleSimulationResult simulate_shuffle(const ShuffleSimulationConfig& config);
 
 // The analytic model for comparison: formulas (1), (2), (3) and (4) of the
-// shuffle study; NaN for the fixed-offset ring, which it does not cover.
+// shuffle study (the sorted exchange draws per thread: divergent's (1)); NaN
+// for the fixed-offset ring, which it does not cover.
 double model_p_identical(SimulatedStrategy s, int transforms, int warp, int block, int length);
 
 }  // namespace fj

@@ -74,12 +74,13 @@ const char* to_string(Shuffle s) {
         case Shuffle::Ring: return "ring";
         case Shuffle::Full: return "full";
         case Shuffle::Divergent: return "divergent";
+        case Shuffle::Sorted: return "sorted";
     }
     return "?";
 }
 
 bool parse_shuffle(const std::string& text, Shuffle* out) {
-    for (Shuffle s : {Shuffle::None, Shuffle::Ring, Shuffle::Full, Shuffle::Divergent})
+    for (Shuffle s : {Shuffle::None, Shuffle::Ring, Shuffle::Full, Shuffle::Divergent, Shuffle::Sorted})
         if (text == to_string(s)) {
             *out = s;
             return true;
@@ -162,6 +163,17 @@ KernelKey make_kernel_key(const Flame& flame, const KernelOptions& options) {
     if (flame.xforms.size() > static_cast<size_t>(kMaxXforms))
         throw InputError("the flame has " + std::to_string(flame.xforms.size()) + " xforms; at most " +
                          std::to_string(kMaxXforms) + " can be rendered");
+    const int n = static_cast<int>(flame.xforms.size());
+    // The switch kernel reads its xform count from the parameter block; the
+    // sort's tables are sized by it at compile time.
+    if (options.shuffle == Shuffle::Sorted && options.form == KernelForm::Switch)
+        throw InputError("--shuffle sorted needs the xform count in the kernel: not with --kernel switch");
+    if (options.shuffle == Shuffle::Sorted && sorted_shared_bytes(n, options.block_size) > kMaxStaticShared)
+        throw InputError("--shuffle sorted: " + std::to_string(n) + " xforms in blocks of " +
+                         std::to_string(options.block_size) + " threads need " +
+                         std::to_string(sorted_shared_bytes(n, options.block_size)) +
+                         " bytes of shared memory, above " + std::to_string(kMaxStaticShared) +
+                         "; use a smaller --block or another --shuffle");
     KernelKey key;
     for (const auto& xf : flame.xforms) key.xforms.push_back(shape_of(xf));
     key.has_final = flame.has_final;

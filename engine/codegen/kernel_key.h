@@ -25,10 +25,23 @@ namespace fj {
 //   full       warp-uniform selection, a fresh pseudo-random permutation of
 //              the whole block every round
 //   divergent  every thread selects its own xform, no exchange
-enum class Shuffle { None, Ring, Full, Divergent };
+//   sorted     every thread selects its own xform, then the block's points
+//              are sorted by it, so that warps apply one xform each but at
+//              the sort's bucket edges (no lazy rounds under xaos)
+enum class Shuffle { None, Ring, Full, Divergent, Sorted };
 
 const char* to_string(Shuffle s);
 bool parse_shuffle(const std::string& text, Shuffle* out);
+// Whether every thread draws its own xform from its point's row (divergent,
+// sorted): flam3's chain as it is, without lazy rounds.
+inline bool selects_per_thread(Shuffle s) { return s == Shuffle::Divergent || s == Shuffle::Sorted; }
+// Static shared memory of the sorted exchange (iterate_kernel.cuh's
+// FjSortShared): five words a thread and two tables of a word per xform and
+// warp. A kernel's static shared memory must stay within 48 KiB.
+inline int sorted_shared_bytes(int xforms, int block_size) {
+    return 4 * (5 * block_size + 2 * xforms * (block_size / 32));
+}
+inline constexpr int kMaxStaticShared = 48 * 1024;
 
 // How a hit reaches the accumulator. All but `packed` and `none` are exact:
 // hits are integers (flam3's truncation), so float sums are exact below 2^24

@@ -200,7 +200,7 @@ double xaos_proposal_mass(const Flame& flame) {
 }
 
 double rounds_per_step(const Flame& flame, const KernelKey& key) {
-    return key.xaos && key.shuffle != Shuffle::Divergent ? xaos_proposal_mass(flame) : 1.0;
+    return key.xaos && !selects_per_thread(key.shuffle) ? xaos_proposal_mass(flame) : 1.0;
 }
 
 }  // namespace fj

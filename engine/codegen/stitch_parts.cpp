@@ -15,6 +15,7 @@ const char* shuffle_macro(Shuffle s) {
         case Shuffle::Ring: return "RING";
         case Shuffle::Full: return "FULL";
         case Shuffle::Divergent: return "DIVERGENT";
+        case Shuffle::Sorted: return "SORTED";
     }
     return "RING";
 }

@@ -147,6 +147,7 @@ void Worker::run_block(Block& b, uint64_t block_index, std::atomic<uint64_t>& ro
         if (spans) s = step_at(job_.step_ends.data(), steps, pos, s);
         enter_step(b, s);
         const unsigned long long before = plotted;
+        if (job_.key->shuffle == Shuffle::Sorted) sort_by_xform(b, nx, ny, nc, ns);
         for (int w = 0; w < T / kLanes; ++w) round_of_warp(b, w);
         if (exchanges) exchange(b, static_cast<uint32_t>(b.rounds), static_cast<uint32_t>(block_index), nx, ny, nc, ns);
         ++b.rounds;
@@ -185,6 +186,13 @@ void Worker::round_of_warp(Block& b, int w) {
     const int first = w * kLanes;
     if (key.shuffle == Shuffle::Divergent) {
         run_divergent(b, first);
+        hits_.end_round();
+        return;
+    }
+    if (key.shuffle == Shuffle::Sorted) {
+        const int* sel = &chosen_[first];
+        if (std::all_of(sel, sel + kLanes, [&](int k) { return k == sel[0]; })) run_warp(b, first, sel[0]);
+        else run_selected(b, first, sel);
         hits_.end_round();
         return;
     }
@@ -413,6 +421,26 @@ void Worker::plot_cells(const float* x, const float* y, const float* c, const in
             hits_.add(cell, amount, count_amount_[k]);
         }
     }
+}
+
+void Worker::sort_by_xform(Block& b, std::vector<float>& nx, std::vector<float>& ny, std::vector<float>& nc,
+                           std::vector<int>& ns) {
+    const int T = job_.block, n = static_cast<int>(job_.xforms.size());
+    const float* S = P_ + job_.select;
+    for (int t = 0; t < T; ++t)
+        chosen_[t] = select_xform(S + (job_.key->xaos ? state_last(b.state[t]) * n : 0), n, rand01(b.rng[t]));
+    // start[k]: xform k's first slot, then the next free one.
+    int* start = group_end_.data();
+    std::fill(start, start + n + 1, 0);
+    for (int t = 0; t < T; ++t) ++start[chosen_[t] + 1];
+    for (int k = 1; k < n; ++k) start[k] += start[k - 1];
+    for (int t = 0; t < T; ++t) {
+        const int slot = start[chosen_[t]]++;
+        nx[slot] = b.x[t]; ny[slot] = b.y[t]; nc[slot] = b.c[t]; ns[slot] = b.state[t];
+        sorted_chosen_[slot] = chosen_[t];
+    }
+    b.x.swap(nx); b.y.swap(ny); b.c.swap(nc); b.state.swap(ns);
+    chosen_.swap(sorted_chosen_);
 }
 
 void Worker::exchange(Block& b, uint32_t round, uint32_t salt, std::vector<float>& nx, std::vector<float>& ny,

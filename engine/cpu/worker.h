@@ -95,7 +95,7 @@ public:
     // `targets`: where this thread's hits go (cpu/hit_buffer.h).
     Worker(const FrameJob& job, const HitTargets& targets)
         : job_(job), hits_(targets), visibility_(job.xforms.size()), count_amount_(job.xforms.size()),
-          group_end_(job.xforms.size() + 1) {}
+          group_end_(job.xforms.size() + 1), chosen_(job.block), sorted_chosen_(job.block) {}
 
     // The block's rounds of this call (FrameJob::rounds says how many, or
     // with time steps its stretch of the line).
@@ -166,6 +166,13 @@ private:
     template <bool Fold>
     void plot_cells(const float* x, const float* y, const float* c, const int* keep, int n, int k);
 
+    // The sorted exchange (fj_sort_points): every thread draws an xform for
+    // the point it holds (from the point's row under xaos), then the
+    // block's points move, with their xforms (chosen_), to the slots of a
+    // stable counting sort by xform over the block's threads.
+    void sort_by_xform(Block& b, std::vector<float>& nx, std::vector<float>& ny, std::vector<float>& nc,
+                       std::vector<int>& ns);
+
     // Moves the block's points between its warps as the key's exchange
     // does (fj::ring_destination, fj::full_destination).
     void exchange(Block& b, uint32_t round, uint32_t salt, std::vector<float>& nx, std::vector<float>& ny,
@@ -180,6 +187,7 @@ private:
     // to flam3's count channel.
     std::vector<float> visibility_, count_amount_;
     std::vector<int> group_end_;  // run_selected's counting sort, xforms + 1 entries
+    std::vector<int> chosen_, sorted_chosen_;  // sort_by_xform's xform of each thread's point
 };
 
 }  // namespace fj::cpu

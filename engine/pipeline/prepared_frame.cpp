@@ -127,7 +127,8 @@ PreparedFrame prepare_still(const Flame& flame, const FrameOptions& options) {
     f.time = flame.time;
     f.post_flame = flame;
     f.plan = checked_plan(flame, options, "");
-    const Flame drawn = spread_rare_xforms(flame);
+    // Per-thread draws have no bursts to spread.
+    const Flame drawn = selects_per_thread(options.kernel.shuffle) ? flame : spread_rare_xforms(flame);
     f.key = make_kernel_key(drawn, options.kernel);
     f.layout = make_param_layout(f.key, VariationRegistry::standard());
     // flam3-render renders one temporal sample per pass, all of the same
@@ -183,7 +184,8 @@ PreparedFrame prepare_animation_frame(const std::vector<Flame>& keyframes, doubl
     // Each segment's keyframes looked at once, not once per time step.
     std::set<int> segments;
     for (int i = 0; i < steps; ++i) segments.insert(keyframe_segment(keyframes, time + filter.offsets[i]));
-    for (int segment : segments) structure.xaos = structure.xaos || segment_has_rare_xform(keyframes, segment);
+    if (!selects_per_thread(options.kernel.shuffle))
+        for (int segment : segments) structure.xaos = structure.xaos || segment_has_rare_xform(keyframes, segment);
 
     double gamma = 0, vibrancy = 0, background[3] = {0, 0, 0};
     std::vector<StepValues> values;

@@ -3,7 +3,7 @@
 //
 // The stitcher places this after the generated part, which defines:
 //   FJ_BLOCK            threads per block (multiple of 32)
-//   FJ_SHUFFLE_NONE / _RING / _FULL / _DIVERGENT (one of them)
+//   FJ_SHUFFLE_NONE / _RING / _FULL / _DIVERGENT / _SORTED (one of them)
 //   FJ_ACCUM_ATOMIC / _SCALAR / _WARP / _SHARED / _PACKED / _NONE (one of them;
 //                       accumulate.cuh, placed before this file, holds the modes;
 //                       seed.cuh, placed there too, FjPoint and fj_seed)
@@ -39,7 +39,7 @@
 // block_rounds the rounds it ran in the frame, which number its exchanges.
 // The bookkeeping costs registers, which is why stills leave it out.
 
-#if defined(FJ_SHUFFLE_DIVERGENT)
+#if defined(FJ_SHUFFLE_DIVERGENT) || defined(FJ_SHUFFLE_SORTED)
 #define FJ_WARP_UNIFORM 0
 #else
 #define FJ_WARP_UNIFORM 1
@@ -72,6 +72,71 @@ __device__ FJ_INLINE void fj_plot(const float* __restrict__ P, FjAccum& accum, f
     fj_accumulate(accum, cell, rgba);
     fj_count(counts, cell, vis);
 }
+
+#if defined(FJ_SHUFFLE_SORTED)
+// The sorted exchange. Every thread has drawn an xform for the point it
+// holds; the block's points then move, carrying their xform, to the slots of
+// a stable counting sort by that xform (xform by xform, and within one by
+// warp and lane, as the CPU backend's Worker::sort_by_xform), so that a warp
+// holds points of one xform except where one xform's run of slots ends
+// inside it. Each draw is the point's own, from its own row, so the chains
+// are flam3's with no lazy round. What it costs is the second xform of the
+// warps where one xform's slots end: at most N - 1 xform runs a round more
+// than a block's B warps make under warp-uniform selection, for N xforms
+// drawn. Two tables count each xform's points per warp, one filled while
+// the other is cleared, so that clearing needs no barrier of its own.
+struct FjSortShared {
+    float x[FJ_BLOCK], y[FJ_BLOCK], c[FJ_BLOCK];
+    int state[FJ_BLOCK], k[FJ_BLOCK];
+    int base[2][FJ_NXFORMS * (FJ_BLOCK / 32)];
+};
+
+__device__ FJ_INLINE void fj_sort_open(FjSortShared& s) {
+    for (int i = threadIdx.x; i < 2 * FJ_NXFORMS * (FJ_BLOCK / 32); i += FJ_BLOCK) (&s.base[0][0])[i] = 0;
+    __syncthreads();
+}
+
+__device__ FJ_INLINE void fj_sort_points(FjSortShared& s, FjPoint& pt, int& k, unsigned int round) {
+    constexpr int kWarps = FJ_BLOCK / 32, kEntries = FJ_NXFORMS * kWarps;
+    const unsigned int lane = threadIdx.x & 31u, warp = threadIdx.x >> 5;
+    int* base = s.base[round & 1u];
+    int* next = s.base[(round + 1u) & 1u];
+    const unsigned int same = __match_any_sync(0xffffffffu, k);
+    const int rank = __popc(same & ((1u << lane) - 1u));
+    if (rank == 0) base[k * kWarps + warp] = __popc(same);
+    __syncthreads();
+    for (int i = lane; i < FJ_NXFORMS; i += 32) next[i * kWarps + warp] = 0;
+    if (warp == 0) {
+        // Exclusive prefix sums of the counts, xform-major: each entry becomes
+        // the slot of its warp's first point of that xform.
+        int carry = 0;
+        for (int first = 0; first < kEntries; first += 32) {
+            const int i = first + (int)lane;
+            const int n = i < kEntries ? base[i] : 0;
+            int sum = n;
+            for (unsigned int d = 1; d < 32; d <<= 1) {
+                const int below = __shfl_sync(0xffffffffu, sum, lane >= d ? lane - d : lane);
+                if (lane >= d) sum += below;
+            }
+            if (i < kEntries) base[i] = carry + sum - n;
+            carry += __shfl_sync(0xffffffffu, sum, 31);
+        }
+    }
+    __syncthreads();
+    const int slot = base[k * kWarps + warp] + rank;
+    s.x[slot] = pt.x;
+    s.y[slot] = pt.y;
+    s.c[slot] = pt.c;
+    s.state[slot] = pt.state;
+    s.k[slot] = k;
+    __syncthreads();
+    pt.x = s.x[threadIdx.x];
+    pt.y = s.y[threadIdx.x];
+    pt.c = s.c[threadIdx.x];
+    pt.state = s.state[threadIdx.x];
+    k = s.k[threadIdx.x];
+}
+#endif
 
 // The atomic ceiling: the accumulator's update rate alone. Every thread adds
 // `rounds` unit hits through the same fj_accumulate as fj_iterate (and, for
@@ -139,6 +204,9 @@ fj_iterate(const float* __restrict__ params, unsigned int param_stride, const un
 #if FJ_EXCHANGE
     __shared__ float sx[FJ_BLOCK], sy[FJ_BLOCK], sc[FJ_BLOCK];
     __shared__ int ss[FJ_BLOCK];
+#elif defined(FJ_SHUFFLE_SORTED)
+    __shared__ FjSortShared sorted;
+    fj_sort_open(sorted);
 #endif
 
 #if FJ_TIME_STEPS
@@ -154,9 +222,9 @@ fj_iterate(const float* __restrict__ params, unsigned int param_stride, const un
     int s = 0;  // the call's step the block is on
 #else
     const float* __restrict__ P = params;
-    const unsigned int first_round = round_base;
+    const unsigned int first_round = round_base;  // numbers the ring's and full exchanges
     (void)param_stride, (void)step_ends, (void)steps, (void)first_step, (void)block_plotted, (void)block_steps,
-        (void)block_rounds;
+        (void)block_rounds, (void)first_round;
 #endif
 
     unsigned int r = 0;
@@ -195,8 +263,11 @@ fj_iterate(const float* __restrict__ params, unsigned int param_stride, const un
         // is then the idle share of a steady chain, whatever the fuse's part.
         rejected += !moves && fj::past_fuse(pt.state);
 #else
-        const int k = fj::select_xform(P + FJ_SELECT + (FJ_XAOS ? last * FJ_NXFORMS : 0), FJ_NXFORMS, u);
+        int k = fj::select_xform(P + FJ_SELECT + (FJ_XAOS ? last * FJ_NXFORMS : 0), FJ_NXFORMS, u);
         const bool moves = true;
+#endif
+#if defined(FJ_SHUFFLE_SORTED)
+        fj_sort_points(sorted, pt, k, r);
 #endif
         if (moves) {
             float vis;

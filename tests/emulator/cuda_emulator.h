@@ -506,6 +506,7 @@ unsigned int __match_any_sync(unsigned int mask, T value) {
 }
 
 inline int __ffs(int x) { return __builtin_ffs(x); }
+inline int __popc(unsigned int x) { return __builtin_popcount(x); }
 inline unsigned int __float_as_uint(float x) {
     unsigned int u;
     std::memcpy(&u, &x, sizeof u);
