@@ -57,9 +57,9 @@ grep -q 'cache hit' "$summary" && fail "a compile found its kernel cached"
 # The frame phase needs a GPU; a stand-in flamejit that records how it is
 # called shows the runs it makes: issue 7's frame with the specialized
 # kernel, its xforms as calls, --kernel auto and the sorted exchange in
-# blocks of 256 and 1024, a genome of 24 xforms
-# inlined and as calls twice, and with FJ_BEFORE that build between two of
-# this one's, each run with a kernel cache of its own that is empty.
+# blocks of 256 and 1024, a genome of 24 xforms inlined and as calls twice,
+# and with FJ_BEFORE that build between two of this one's, each run with a
+# kernel cache of its own that is empty.
 cat >"$work/recorder" <<'RECORDER'
 #!/usr/bin/env bash
 [[ ${1:-} == bench ]] || exit 0

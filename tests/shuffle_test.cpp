@@ -56,7 +56,8 @@ TEST_CASE("shuffle simulation: probabilities of identical subsequences follow th
             // second xform only where one xform's run of slots ends inside
             // it, at most 7 times a round over the block's warps.
             const double warps = block / 32.0;
-            if (s == S::Divergent) CHECK(r.xforms_per_warp == doctest::Approx(8 * (1 - std::pow(7.0 / 8, 32))).epsilon(0.01));
+            if (s == S::Divergent)
+                CHECK(r.xforms_per_warp == doctest::Approx(8 * (1 - std::pow(7.0 / 8, 32))).epsilon(0.01));
             else if (s == S::Sorted) CHECK(r.xforms_per_warp <= 1 + 7 / warps);
             else CHECK(r.xforms_per_warp == 1.0);
         }

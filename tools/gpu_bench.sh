@@ -272,7 +272,7 @@ if wanted frame; then
     # benchmarks/README.md "Xforms as calls") and with --kernel auto
     # (compile: the time to the first launch, which the linked kernel makes);
     # the sorted exchange (--shuffle sorted) in blocks of 256 and 1024 (xaos
-    # without lazy rounds: README, "Shuffle strategies"); then the same calls
+    # without lazy rounds: README, "Xaos without idle lanes"); then the same calls
     # against the inlined xforms for a genome of 24 xforms. With FJ_BEFORE,
     # that build's specialized kernel between two runs of this one's: an A/B
     # of the iteration.
@@ -487,8 +487,9 @@ if wanted cpu; then
 fi
 if wanted shuffle; then
     step "bench shuffle (GPU, equal samples and equal time)"
-    "$fj" bench shuffle "$genomes/linear3.flam3" "$genomes/spherical4.flam3" "$genomes/xaos.flam3" --backend cuda \
-        --strategies none,ring,full,divergent,sorted --block 128,256,512,1024 --size $size --qualities $qualities --reference-quality $ref --no-de \
+    "$fj" bench shuffle "$genomes/linear3.flam3" "$genomes/spherical4.flam3" "$genomes/xaos.flam3" \
+        --backend cuda --strategies none,ring,full,divergent,sorted --block 128,256,512,1024 --size $size \
+        --qualities $qualities --reference-quality $ref --no-de \
         --json "$out/shuffle-gpu.json" --plot "$out/shuffle-gpu.svg" 2>&1 | tee -a "$out/summary.txt"
 fi
 if wanted animate; then
