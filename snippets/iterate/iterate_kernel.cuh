@@ -84,46 +84,48 @@ __device__ FJ_INLINE void fj_plot(const float* __restrict__ P, FjAccum& accum, f
 // warps where one xform's slots end: at most N - 1 xform runs a round more
 // than a block's B warps make under warp-uniform selection, for N xforms
 // drawn. Two tables count each xform's points per warp, one filled while
-// the other is cleared, so that clearing needs no barrier of its own.
+// the other is cleared, and every warp scans the whole table for itself, so
+// that a round takes two barriers, as the ring's exchange does.
 struct FjSortShared {
     float x[FJ_BLOCK], y[FJ_BLOCK], c[FJ_BLOCK];
     int state[FJ_BLOCK], k[FJ_BLOCK];
-    int base[2][FJ_NXFORMS * (FJ_BLOCK / 32)];
+    int counts[2][FJ_NXFORMS * (FJ_BLOCK / 32)];  // per xform, then warp
 };
 
 __device__ FJ_INLINE void fj_sort_open(FjSortShared& s) {
-    for (int i = threadIdx.x; i < 2 * FJ_NXFORMS * (FJ_BLOCK / 32); i += FJ_BLOCK) (&s.base[0][0])[i] = 0;
+    for (int i = threadIdx.x; i < 2 * FJ_NXFORMS * (FJ_BLOCK / 32); i += FJ_BLOCK) (&s.counts[0][0])[i] = 0;
     __syncthreads();
 }
 
 __device__ FJ_INLINE void fj_sort_points(FjSortShared& s, FjPoint& pt, int& k, unsigned int round) {
     constexpr int kWarps = FJ_BLOCK / 32, kEntries = FJ_NXFORMS * kWarps;
     const unsigned int lane = threadIdx.x & 31u, warp = threadIdx.x >> 5;
-    int* base = s.base[round & 1u];
-    int* next = s.base[(round + 1u) & 1u];
+    int* counts = s.counts[round & 1u];
+    int* next = s.counts[(round + 1u) & 1u];
     const unsigned int same = __match_any_sync(0xffffffffu, k);
     const int rank = __popc(same & ((1u << lane) - 1u));
-    if (rank == 0) base[k * kWarps + warp] = __popc(same);
+    if (rank == 0) counts[k * kWarps + warp] = __popc(same);
     __syncthreads();
+    // The table the next round fills was last read before this round began.
     for (int i = lane; i < FJ_NXFORMS; i += 32) next[i * kWarps + warp] = 0;
-    if (warp == 0) {
-        // Exclusive prefix sums of the counts, xform-major: each entry becomes
-        // the slot of its warp's first point of that xform.
-        int carry = 0;
-        for (int first = 0; first < kEntries; first += 32) {
-            const int i = first + (int)lane;
-            const int n = i < kEntries ? base[i] : 0;
-            int sum = n;
-            for (unsigned int d = 1; d < 32; d <<= 1) {
-                const int below = __shfl_sync(0xffffffffu, sum, lane >= d ? lane - d : lane);
-                if (lane >= d) sum += below;
-            }
-            if (i < kEntries) base[i] = carry + sum - n;
-            carry += __shfl_sync(0xffffffffu, sum, 31);
+    // The counts before entry (k, warp), xform-major: prefix sums over the
+    // table 32 entries at a time, each lane taking its entry's from the
+    // lane of the chunk that holds it.
+    const int mine = k * kWarps + (int)warp;
+    int carry = 0, slot = rank;
+    for (int first = 0; first < kEntries; first += 32) {
+        const int i = first + (int)lane;
+        const int n = i < kEntries ? counts[i] : 0;
+        int sum = n;
+        for (unsigned int d = 1; d < 32; d <<= 1) {
+            const int below = __shfl_sync(0xffffffffu, sum, lane >= d ? lane - d : lane);
+            if (lane >= d) sum += below;
         }
+        const int before = carry + sum - n;
+        const int at = __shfl_sync(0xffffffffu, before, (mine - first) & 31);
+        if (mine >= first && mine < first + 32) slot += at;
+        carry += __shfl_sync(0xffffffffu, sum, 31);
     }
-    __syncthreads();
-    const int slot = base[k * kWarps + warp] + rank;
     s.x[slot] = pt.x;
     s.y[slot] = pt.y;
     s.c[slot] = pt.c;
