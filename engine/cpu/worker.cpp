@@ -275,13 +275,15 @@ void Worker::run_gathered(Block& b, const int* lanes, int count, int k) {
     }
 }
 
-void Worker::run_divergent(Block& b, int first) {
+int Worker::own_draw(Block& b, int t) const {
     const int n = static_cast<int>(job_.xforms.size());
+    const float* S = P_ + job_.select + (job_.key->xaos ? state_last(b.state[t]) * n : 0);
+    return select_xform(S, n, rand01(b.rng[t]));
+}
+
+void Worker::run_divergent(Block& b, int first) {
     int sel[kLanes];
-    for (int l = 0; l < kLanes; ++l) {
-        const float* S = P_ + job_.select + (job_.key->xaos ? state_last(b.state[first + l]) * n : 0);
-        sel[l] = select_xform(S, n, rand01(b.rng[first + l]));
-    }
+    for (int l = 0; l < kLanes; ++l) sel[l] = own_draw(b, first + l);
     run_selected(b, first, sel);
 }
 
@@ -426,9 +428,7 @@ void Worker::plot_cells(const float* x, const float* y, const float* c, const in
 void Worker::sort_by_xform(Block& b, std::vector<float>& nx, std::vector<float>& ny, std::vector<float>& nc,
                            std::vector<int>& ns) {
     const int T = job_.block, n = static_cast<int>(job_.xforms.size());
-    const float* S = P_ + job_.select;
-    for (int t = 0; t < T; ++t)
-        chosen_[t] = select_xform(S + (job_.key->xaos ? state_last(b.state[t]) * n : 0), n, rand01(b.rng[t]));
+    for (int t = 0; t < T; ++t) chosen_[t] = own_draw(b, t);
     // start[k]: xform k's first slot, then the next free one.
     int* start = group_end_.data();
     std::fill(start, start + n + 1, 0);
