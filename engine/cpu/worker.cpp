@@ -230,8 +230,16 @@ void Worker::round_of_warp(Block& b, int w) {
                 sel[l] = select_xform(P_ + job_.select + state_last(state) * n, n, rand01_from(drawn_from[l]));
                 continue;
             }
+            // As the kernel draws: only where the acceptance is below 1. Which
+            // lanes draw follows their rows, which the predictor cannot learn,
+            // so every lane's draw is made and kept only where it counts.
             const float a = accept[state_last(state) * n];
-            const int accepted = a >= 1.0f || rand01(b.rng[first + l]) < a;  // as the kernel draws
+            Rng& rng = b.rng[first + l];
+            const u64 old = rng.state;
+            const int draws = a < 1.0f;
+            const int accepted = !draws | (rand01_from(old) < a);
+            step_rng(rng);
+            rng.state = draws ? rng.state : old;
             sel[l] = accepted ? k : -1;
             // Past the fuse only, as the kernel counts.
             stays += !accepted & past_fuse(state);
