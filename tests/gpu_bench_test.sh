@@ -16,6 +16,9 @@ build=$(cd "${1:?usage: gpu_bench_test.sh BUILD_DIR}" && pwd)
 src=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
 work=$(mktemp -d "${TMPDIR:-/tmp}/flamejit-gpu-bench-test.XXXXXX")
 trap 'rm -rf "$work"' EXIT
+# tools/gpu_bench.sh's temporary folders (an empty kernel cache for each cold
+# compile) are made here, so that the end can see it removed them.
+export TMPDIR=$work
 fail() { echo "gpu_bench_test: FAIL: $*" >&2; exit 1; }
 
 # An unknown phase is refused before anything runs.
@@ -98,4 +101,6 @@ done
 [[ $(grep -c -- '--shuffle' "$calls") == 2 ]] || fail "frame phase: --shuffle in other runs than the sorted ones"
 [[ $(run 10) == *"$work/before "* ]] || fail "frame phase: the tenth run is not FJ_BEFORE's"
 [[ $(grep -c "$work/before " "$calls") == 1 ]] || fail "frame phase: FJ_BEFORE ran more than once"
+leftover=$(find "$work" -mindepth 1 -maxdepth 1 -name 'tmp.*' | wc -l)
+[[ $leftover == 0 ]] || fail "gpu_bench.sh left $leftover temporary folders"
 echo "gpu_bench_test: coldcompile phase ran, $compiles compiles reported; frame phase's runs as planned"

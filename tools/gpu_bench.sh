@@ -58,6 +58,11 @@ else
 fi
 post_cost=${POST_COST:-$(dirname "$fj")/post_cost}
 nvrtc_tool=${NVRTC_OPTIONS_TOOL:-$(dirname "$fj")/nvrtc_options}
+# Every temporary folder of the run (the empty kernel caches of the cold
+# compiles among them) lies in one, removed at the end.
+scratch=$(mktemp -d)
+trap 'rm -rf "$scratch"' EXIT
+export TMPDIR=$scratch
 export FLAMEJIT_CACHE_DIR=${FLAMEJIT_CACHE_DIR:-$(mktemp -d)}
 
 step() { echo "== $*" | tee -a "$out/summary.txt"; }
