@@ -112,15 +112,18 @@ TEST_CASE("animate: frames of a flam3-genome sequence match flam3-animate with m
         CAPTURE(seed);
         const std::string seq = make_sequence(dir, seed, "160 120", 60, 20, 4);
         const std::string tag = std::to_string(seed);
+        bool references = true;
         for (const char* s : {"A", "B"}) {
             const auto ref = run_command("env in=" + quoted(seq) + " prefix=" + quoted(dir + "/" + s + tag + "_") +
                                          " begin=1 end=9 isaac_seed=ref" + s + tag + " nthreads=2 verbose=0 flam3-animate");
-            REQUIRE_MESSAGE(ref.status == 0, ref.output);
+            CHECK_MESSAGE(ref.status == 0, ref.output);
+            references = references && ref.status == 0;
         }
         const std::string pattern = dir + "/C" + tag + "_%05d.png";
         const auto ours = run_command(flamejit() + " animate " + quoted(seq) + " --frames 1:9 -o " + quoted(pattern) +
                                       " " + backend_args() + " --seed " + tag);
-        REQUIRE_MESSAGE(ours.status == 0, ours.output);
+        CHECK_MESSAGE(ours.status == 0, ours.output);
+        if (!references || ours.status != 0) continue;
         check_backend(ours.output);
         CHECK(ours.output.find("time samples") != std::string::npos);
         for (long long f : frames) {
@@ -132,6 +135,8 @@ TEST_CASE("animate: frames of a flam3-genome sequence match flam3-animate with m
                                                   fj::read_png(fj::format_output(pattern, f)));
             MESSAGE("sequence " << seed << " frame " << f << ": fidelity ratio " << ratio.ratio << " (flam3 seed-to-seed "
                                 << ratio.error_ab << ")");
+            // A blank frame (flam3's two renders alike) would read 1 and say nothing.
+            CHECK_MESSAGE(ratio.error_ab > 0.05, "flam3's two renders are identical");
             CHECK(ratio.ratio <= 1.3);
         }
     }
@@ -388,23 +393,25 @@ TEST_CASE("animate: bad sequences and ranges exit 2 with one line and write noth
         std::string name;
         std::string genome;
         std::string args;
-        std::string names = "";  // what the message must name
+        std::string names;  // what the message must name: the genome file, or the argument
     };
     const std::string good = "<s>" + flame("0", body) + flame("4", body) + "</s>";
     const std::vector<Case> cases = {
-        {"out-of-order", "<s>" + flame("3", body) + flame("1", body) + "</s>", "--frames 0:2"},
-        {"same-time", "<s>" + flame("1", body) + flame("1", body) + "</s>", "--frames 0:2"},
-        {"unpaddable", "<s>" + flame("0", body) + flame("1", many) + "</s>", "--frames 0:1"},
-        {"no-xforms", "<s>" + flame("0", body) + flame("1", "") + "</s>", "--frames 0:1"},
-        {"empty-range", good, "--frames 3:1"},
-        {"zero-step", good, "--frames 1:3:0"},
-        {"bad-range", good, "--frames 1..3"},
-        {"bad-shard", good, "--frames 0:3 --shard 2/2"},
-        {"bad-pattern", good, "--frames 0:3 -o " + quoted(dir + "/frame.png")},
-        {"bad-temporal", good, "--frames 0:3 --temporal-samples 0"},
-        {"devices-on-cpu", good, "--frames 0:3 --devices 0"},
-        {"bad-accumulate", good, "--frames 0:3 --accumulate lossy"},
-        {"not-a-genome", "hello", "--frames 0:3"},
+        {"out-of-order", "<s>" + flame("3", body) + flame("1", body) + "</s>", "--frames 0:2",
+         "out-of-order.flam3: flame 1"},
+        {"same-time", "<s>" + flame("1", body) + flame("1", body) + "</s>", "--frames 0:2", "same-time.flam3: flame 1"},
+        {"unpaddable", "<s>" + flame("0", body) + flame("1", many) + "</s>", "--frames 0:1",
+         "unpaddable.flam3: flame 1"},
+        {"no-xforms", "<s>" + flame("0", body) + flame("1", "") + "</s>", "--frames 0:1", "no-xforms.flam3: flame 1"},
+        {"empty-range", good, "--frames 3:1", "--frames \"3:1\""},
+        {"zero-step", good, "--frames 1:3:0", "--frames \"1:3:0\""},
+        {"bad-range", good, "--frames 1..3", "--frames \"1..3\""},
+        {"bad-shard", good, "--frames 0:3 --shard 2/2", "--shard \"2/2\""},
+        {"bad-pattern", good, "--frames 0:3 -o " + quoted(dir + "/frame.png"), "output pattern"},
+        {"bad-temporal", good, "--frames 0:3 --temporal-samples 0", "--temporal-samples"},
+        {"devices-on-cpu", good, "--frames 0:3 --devices 0", "--devices"},
+        {"bad-accumulate", good, "--frames 0:3 --accumulate lossy", "--accumulate"},
+        {"not-a-genome", "hello", "--frames 0:3", "not-a-genome.flam3: line 1"},
         // Found while planning a frame, which names only the time.
         {"bad-camera", R"(<s><flame time="0" size="16 12" temporal_samples="2" scale="-5">)" + body + "</flame>" +
                            flame("4", body) + "</s>",
@@ -418,9 +425,10 @@ TEST_CASE("animate: bad sequences and ranges exit 2 with one line and write noth
                                                                           : c.args;
         const auto r = run_command(flamejit() + " animate " + quoted(path) + " " + args + " --backend cpu");
         CHECK(r.status == 2);
-        CHECK(std::count(r.output.begin(), r.output.end(), '\n') <= 2);
-        CHECK(r.output.find(c.names) != std::string::npos);
-        MESSAGE(c.name << ": " << r.output);
+        // One error line (the job line comes first where the range was taken).
+        const bool job_line = r.output.find(" frames in this job") != std::string::npos;
+        CHECK_MESSAGE(std::count(r.output.begin(), r.output.end(), '\n') == (job_line ? 2 : 1), r.output);
+        CHECK_MESSAGE((!c.names.empty() && r.output.find(c.names) != std::string::npos), r.output);
     }
     // Kernel options are accepted as render accepts them.
     const std::string ok_dir = fj::test::scratch_dir("animate-accumulate");

@@ -119,10 +119,26 @@ TEST_CASE("bench throughput: runs on the CPU backend and writes every field of i
                                quoted(dir + "/t.json"));
     REQUIRE_MESSAGE(r.status == 0, r.output);
     const auto j = nlohmann::json::parse(fj::test::read_file(dir + "/t.json"));
-    for (const char* k : {"device", "driver", "commit", "date", "command"}) CHECK_MESSAGE(j.contains(k), k);
+    // Every field bench_header and the command write, as a reader takes it.
+    for (const char* k : {"device", "cpu", "commit", "date", "command", "flamejit_version", "shuffle", "accumulate"})
+        CHECK_MESSAGE((j.contains(k) && j.at(k).is_string()), std::string(k));
+    for (const char* k : {"block", "linked_registers"})
+        CHECK_MESSAGE((j.contains(k) && j.at(k).is_number_integer()), std::string(k));
+    CHECK(j.contains("driver"));
+    CHECK(j.at("driver").is_null());  // no NVIDIA driver on the CPU
+    CHECK(j.at("backend") == "cpu");
+    CHECK(j.at("size") == nlohmann::json::array({64, 36}));
+    CHECK(j.at("quality") == 5);
     CHECK(j.at("kernel") == "auto");
     REQUIRE(j.at("genomes").size() == 2);
     for (const auto& g : j.at("genomes")) {
+        CHECK(g.at("backend") == "cpu");
+        CHECK(g.at("atomic_ceiling_per_s").get<double>() > 0);
+        CHECK(g.at("compute_ceiling_per_s").get<double>() > 0);
+        // Null where the genome gives no hit sample.
+        const auto& hits = g.at("atomic_ceiling_hits_per_s");
+        CHECK((hits.is_null() || hits.get<double>() > 0));
+        CHECK((g.at("limited_by") == "atomics" || g.at("limited_by") == "compute"));
         CHECK(g.at("iterations_per_s").get<double>() > 0);
         CHECK(g.at("ceiling_iterations_per_s").get<double>() > 0);
         CHECK(g.at("ratio_to_ceiling").get<double>() > 0);
@@ -137,8 +153,15 @@ TEST_CASE("bench throughput: runs on the CPU backend and writes every field of i
         // Kernel launches are the CUDA backend's.
         CHECK(g.at("launches") == 0);
         CHECK(g.at("stand_in_launches") == 0);
+        // So are the launch shape, the packed accumulator and the shared cache.
+        for (const char* k : {"registers", "blocks_per_sm", "threads", "packed_carries", "cache_slots"})
+            CHECK_MESSAGE(g.at(k) == 0, std::string(k));
+        // flam3's time and the speed-up over it come with --flam3 only.
+        CHECK(g.at("flam3_render_s").is_null());
+        CHECK(g.at("speedup_vs_flam3").is_null());
     }
     CHECK(j.at("genomes")[0].at("name") == "linear3");
+    CHECK(j.at("genomes")[1].at("name") == "xaos");
 }
 
 TEST_CASE("hit_sample draws cells as often as they were hit, in random order") {
@@ -179,7 +202,7 @@ TEST_CASE("bench shuffle: the simulation JSON has the documented shape, and a re
     REQUIRE(j.at("simulation").size() >= 4);
     for (const auto& row : j.at("simulation")) {
         for (const char* k : {"strategy", "block", "warp", "transforms", "p_identical", "distinct_trajectories"})
-            CHECK_MESSAGE(row.contains(k), k);
+            CHECK_MESSAGE(row.contains(k), std::string(k));
         for (const char* l : {"1", "2", "4", "8"}) CHECK(row.at("p_identical").contains(l));
     }
     const auto renders = run_command(quoted(fj::test::flamejit_binary()) + " bench shuffle " +

@@ -43,10 +43,20 @@ const char* kHalfGenome =
     "  <color index=\"0\" rgb=\"255 0 0\"/><color index=\"255\" rgb=\"0 0 255\"/>\n"
     "</flame>\n";
 
-// flamejit ARGS on the CPU backend with a fixed seed and no text chunks.
-fj::test::CommandResult flamejit(const std::string& args) {
-    return run_command(quoted(fj::test::flamejit_binary()) + " " + args +
+// flamejit ARGS on the CPU backend with a fixed seed and no text chunks, run
+// in folder `dir` (relative outputs go there).
+fj::test::CommandResult flamejit_in(const std::string& dir, const std::string& args) {
+    return run_command("cd " + quoted(dir) + " && " + quoted(fj::test::flamejit_binary()) + " " + args +
                        " --backend cpu --threads 2 --seed 9 --no-png-comments");
+}
+
+fj::test::CommandResult flamejit(const std::string& args) { return flamejit_in(".", args); }
+
+// The names in folder `dir`.
+std::set<std::string> listing(const std::string& dir) {
+    std::set<std::string> names;
+    for (const auto& entry : std::filesystem::directory_iterator(dir)) names.insert(entry.path().filename());
+    return names;
 }
 
 int lines(const std::string& text) { return static_cast<int>(std::count(text.begin(), text.end(), '\n')); }
@@ -649,11 +659,13 @@ TEST_CASE("cli batch: outputs named .exr are OpenEXR files; --linear and --bits 
     CHECK(cut.output.find("complete, skipped") == std::string::npos);
     CHECK_FALSE(fj::image_complete(dir + "/s1.exr", 63, 48));
     CHECK(fj::image_complete(dir + "/s3.exr", 64, 48));
-    // Options that do not fit the format: exit 2.
+    // Options that do not fit the format: exit 2, no file.
+    const std::set<std::string> before = listing(dir);
     for (const std::string& bad : {std::string(" -o x.png --linear"), std::string(" -o x.exr --bits 8"),
                                    std::string(" -o x.png --bits 32"), std::string(" -o x.exr --linear --earlyclip")}) {
         CAPTURE(bad);
-        CHECK(flamejit("render " + quoted(genome) + bad).status == 2);
+        CHECK(flamejit_in(dir, "render " + quoted(genome) + bad).status == 2);
+        CHECK(listing(dir) == before);
     }
 }
 
@@ -725,18 +737,18 @@ TEST_CASE("cli batch: outputs named .jpg or .ppm are JPEG and PPM, as flam3's; t
     CHECK(r.output.find("1 already complete") != std::string::npos);
     CHECK(fj::test::read_file(dir + "/f1.jpg") == f1);
     // Options that do not fit the format: exit 2, one line, no file.
+    const std::set<std::string> before = listing(dir);
     for (const std::string& bad :
          {std::string(" -o x.jpg --bits 16"), std::string(" -o x.ppm --bits 16"), std::string(" -o x.jpg --transparent"),
           std::string(" -o x.ppm --transparent"), std::string(" -o x.png --jpeg-quality 90"),
           std::string(" -o x.jpg --jpeg-quality 0"), std::string(" -o x.jpg --jpeg-quality 101"),
           std::string(" -o x.jpg --linear"), std::string(" -o x.gif")}) {
         CAPTURE(bad);
-        r = flamejit("render " + quoted(genome) + bad);
+        r = flamejit_in(dir, "render " + quoted(genome) + bad);
         CHECK(r.status == 2);
         CHECK(std::count(r.output.begin(), r.output.end(), '\n') == 1);
+        CHECK(listing(dir) == before);
     }
-    CHECK_FALSE(std::filesystem::exists("x.jpg"));
-    CHECK_FALSE(std::filesystem::exists("x.ppm"));
 }
 
 TEST_CASE("cli batch: --format sets the format of the names render and animate make; --names, flam3's name_enable") {
@@ -769,14 +781,16 @@ TEST_CASE("cli batch: --format sets the format of the names render and animate m
                     " --backend cpu --frames 0:0 --format exr");
     REQUIRE_MESSAGE(r.status == 0, r.output);
     CHECK(fj::image_complete(dir + "/seq00000.exr", 64, 48));
-    // Refused, exit 2: --names with -o a file, a --format that -o's name
-    // contradicts, a format flamejit does not write.
+    // Refused, exit 2, no file: --names with -o a file, a --format that -o's
+    // name contradicts, a format flamejit does not write.
+    const std::set<std::string> before = listing(dir);
     for (const std::string& bad : {std::string(" --names -o x.png"), std::string(" --format jpg -o x.png"),
                                    std::string(" --format exr -o x"), std::string(" --format gif")}) {
         CAPTURE(bad);
-        r = flamejit("render " + quoted(genome) + bad);
+        r = flamejit_in(dir, "render " + quoted(genome) + bad);
         CHECK(r.status == 2);
         CHECK(std::count(r.output.begin(), r.output.end(), '\n') == 1);
+        CHECK(listing(dir) == before);
     }
 }
 

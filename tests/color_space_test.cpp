@@ -1,9 +1,9 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
-// Colour spaces (image/color_space.h): the matrices against the published
-// ones, the ICC profiles as Little CMS reads them, and images written in
-// another space, which Little CMS brings back to the sRGB image through the
-// profile they carry. Little CMS (Debian's liblcms2-dev) is the oracle,
-// linked into this test only.
+// Colour spaces (image/color_space.h): the matrices and transfer curves
+// against the published ones, the ICC profiles as Little CMS reads them, and
+// images written in another space, which Little CMS brings back to the sRGB
+// image through the profile they carry. Little CMS (Debian's liblcms2-dev)
+// is the oracle, linked into this test only.
 #include <doctest/doctest.h>
 
 #include <lcms2.h>
@@ -68,19 +68,23 @@ std::vector<double> test_colours() {
 }  // namespace
 
 TEST_CASE("color space: RGB to XYZ matrices are the published ones") {
-    // IEC 61966-2-1 (sRGB) and SMPTE EG 432-1 (Display P3), four decimals.
+    // IEC 61966-2-1 (sRGB) and SMPTE EG 432-1 (Display P3), four decimals;
+    // Adobe RGB (1998) Color Image Encoding 4.3.4.1, five.
     const std::array<double, 9> srgb = {0.4124, 0.3576, 0.1805, 0.2126, 0.7152, 0.0722, 0.0193, 0.1192, 0.9505};
     const std::array<double, 9> p3 = {0.4866, 0.2657, 0.1982, 0.2290, 0.6917, 0.0793, 0.0000, 0.0451, 1.0439};
+    const std::array<double, 9> adobe = {0.57667, 0.18556, 0.18823, 0.29734, 0.62736,
+                                         0.07529, 0.02703, 0.07069, 0.99134};
     const std::array<double, 9> rec2020 = {0.6370, 0.1446, 0.1689, 0.2627, 0.6780, 0.0593, 0.0000, 0.0281, 1.0610};
     for (int k = 0; k < 9; ++k) {
         CAPTURE(k);
         CHECK(std::fabs(fj::rgb_to_xyz(ColorSpace::Srgb)[k] - srgb[k]) < 2e-4);
         CHECK(std::fabs(fj::rgb_to_xyz(ColorSpace::DisplayP3)[k] - p3[k]) < 2e-4);
+        CHECK(std::fabs(fj::rgb_to_xyz(ColorSpace::AdobeRgb)[k] - adobe[k]) < 1e-5);
         CHECK(std::fabs(fj::rgb_to_xyz(ColorSpace::Rec2020)[k] - rec2020[k]) < 2e-4);
     }
 }
 
-TEST_CASE("color space: the transfer curves invert each other and meet at their joins") {
+TEST_CASE("color space: the transfer curves are the published ones, invert each other and meet at their joins") {
     for (ColorSpace s : {ColorSpace::Srgb, ColorSpace::AdobeRgb, ColorSpace::Rec2020}) {
         CAPTURE(fj::to_string(s));
         const fj::TransferCurve t = fj::transfer_curve_of(s);
@@ -92,6 +96,19 @@ TEST_CASE("color space: the transfer curves invert each other and meet at their 
     }
     // sRGB's published value at half: 0.2140.
     CHECK(fj::transfer_curve_of(ColorSpace::Srgb).to_linear(0.5) == doctest::Approx(0.2140).epsilon(1e-3));
+    // Adobe RGB (1998): a pure power of 563/256 (the specification's 2.19921875).
+    const fj::TransferCurve adobe = fj::transfer_curve_of(ColorSpace::AdobeRgb);
+    for (double x : {0.01, 0.2, 0.5, 0.9})
+        CHECK(adobe.to_linear(x) == doctest::Approx(std::pow(x, 2.19921875)).epsilon(1e-12));
+    // BT.2020's camera curve (OETF), E' = 4.5 E below beta, alpha E^0.45 - (alpha - 1) above, with its
+    // published 12-bit constants: the linear values our curve gives are the ones it encodes back.
+    const double alpha = 1.0993, beta = 0.0181;
+    const auto oetf = [&](double e) { return e < beta ? 4.5 * e : alpha * std::pow(e, 0.45) - (alpha - 1); };
+    const fj::TransferCurve rec2020 = fj::transfer_curve_of(ColorSpace::Rec2020);
+    for (double x : {0.02, 0.05, 0.2, 0.5, 0.9}) {
+        CAPTURE(x);
+        CHECK(oetf(rec2020.to_linear(x)) == doctest::Approx(x).epsilon(1e-4));
+    }
     ColorSpace parsed = ColorSpace::Srgb;
     CHECK(fj::parse_color_space("display-p3", &parsed));
     CHECK(parsed == ColorSpace::DisplayP3);

@@ -12,7 +12,9 @@
 
 #include <algorithm>
 #include <cstdlib>
+#include <fstream>
 #include <memory>
+#include <set>
 #include <string>
 #include <thread>
 #include <vector>
@@ -32,6 +34,8 @@
 #include "pipeline/renderer.h"
 #include "test_support.h"
 
+using fj::test::ScopedEnv;
+
 namespace {
 
 // Before any test runs, so before the driver is loaded (once per process).
@@ -41,11 +45,42 @@ const bool kStandIn = [] {
     return true;
 }();
 
-// How the stand-in makes the context (stand_in_driver.cpp), for one scope.
-class ContextMode {
+// A Renderer, and flamejit run as a command, open the kernel cache in
+// FLAMEJIT_CACHE_DIR, else in the user's own cache folder: a scratch one
+// for the scope keeps the user's untouched.
+ScopedEnv scratch_cache_dir() { return ScopedEnv("FLAMEJIT_CACHE_DIR", fj::test::scratch_dir("stand-in-cache")); }
+
+// The stand-in driver's record of module loads and launches
+// (FJ_STAND_IN_LOG), kept for one scope.
+class DriverLog {
 public:
-    explicit ContextMode(const std::string& mode) { setenv("FJ_STAND_IN_CONTEXT", mode.c_str(), 1); }
-    ~ContextMode() { unsetenv("FJ_STAND_IN_CONTEXT"); }
+    DriverLog() : path_(fj::test::scratch_dir("stand-in-driver-log") + "/driver.log"), env_("FJ_STAND_IN_LOG", path_) {}
+    // Where the record stands now, to read what came after it.
+    size_t mark() const { return lines().size(); }
+    int loads() const {
+        int n = 0;
+        for (const std::string& line : lines()) n += line.rfind("load ", 0) == 0;
+        return n;
+    }
+    // The modules of the launches since `from` (numbered in the process's
+    // order of loading).
+    std::set<int> launched_modules(size_t from) const {
+        const std::vector<std::string> all = lines();
+        std::set<int> modules;
+        for (size_t i = from; i < all.size(); ++i)
+            if (all[i].rfind("launch ", 0) == 0) modules.insert(std::atoi(all[i].c_str() + 7));
+        return modules;
+    }
+
+private:
+    std::vector<std::string> lines() const {
+        std::vector<std::string> out;
+        std::ifstream in(path_);
+        for (std::string line; std::getline(in, line);) out.push_back(line);
+        return out;
+    }
+    std::string path_;
+    ScopedEnv env_;
 };
 
 struct Frame {
@@ -99,7 +134,8 @@ TEST_CASE("cuda host: the first kernel compiles while the device's context is be
     // backend that waited for its context before compiling would never get
     // one (the stand-in gives up after 60 s with CUDA_ERROR_TIMEOUT).
     const std::string cache = fj::test::scratch_dir("stand-in-cache");
-    ContextMode mode("wait:" + cache);
+    const ScopedEnv mode("FJ_STAND_IN_CONTEXT", "wait:" + cache);
+    const DriverLog driver;
     fj::CudaBackendOptions options;
     options.cache_dir = cache;
     options.launch_rounds = 4;
@@ -108,6 +144,10 @@ TEST_CASE("cuda host: the first kernel compiles while the device's context is be
     backend->prepare(frame.key, frame.layout);
     backend->begin_frame(frame.plan);
     const fj::IterationStats stats = backend->iterate(frame.request());
+    CHECK(driver.loads() == 1);
+    const std::set<int> first_modules = driver.launched_modules(0);
+    CHECK(first_modules.size() == 1);
+    const size_t second_frame = driver.mark();
     // Stand-in kernels plot nothing: the launch loop ends on its stall guard.
     CHECK(stats.samples == 0);
     CHECK(stats.registers > 0);
@@ -119,6 +159,8 @@ TEST_CASE("cuda host: the first kernel compiles while the device's context is be
     backend->prepare(frame.key, frame.layout);
     backend->begin_frame(frame.plan);
     CHECK(backend->iterate(frame.request()).threads == stats.threads);
+    CHECK(driver.loads() == 1);
+    CHECK(driver.launched_modules(second_frame) == first_modules);
 }
 
 TEST_CASE("cuda host: a frame's grid gives each lane some 3000 samples, within 512 threads per SM and the occupancy") {
@@ -190,6 +232,7 @@ TEST_CASE("cuda host: a kernel prepared on another thread while a frame renders 
     fj::CudaBackendOptions options;
     options.cache_dir = fj::test::scratch_dir("stand-in-cache");
     options.launch_rounds = 4;
+    const DriverLog driver;
     auto backend = fj::make_cuda_backend(options);
     const Frame first;
     fj::KernelOptions other;
@@ -200,8 +243,19 @@ TEST_CASE("cuda host: a kernel prepared on another thread while a frame renders 
     backend->begin_frame(first.plan);
     const fj::IterationStats one = backend->iterate(first.request());
     preparing.join();
+    // prepare compiles; the rendering thread loads a kernel where a frame
+    // first needs it: the second frame loads and launches another module
+    // than the first's.
+    CHECK(driver.loads() == 1);
+    const std::set<int> first_modules = driver.launched_modules(0);
+    const size_t second_frame = driver.mark();
     backend->begin_frame(second.plan);
     const fj::IterationStats two = backend->iterate(second.request());
+    CHECK(driver.loads() == 2);
+    const std::set<int> second_modules = driver.launched_modules(second_frame);
+    CHECK(first_modules.size() == 1);
+    CHECK(second_modules.size() == 1);
+    CHECK(first_modules != second_modules);
     CHECK(one.threads == two.threads);
     // Both kernels are in the cache folder: each compiled once.
     CHECK(fj::KernelCache(options.cache_dir, 0).disk_usage().files == 2);
@@ -233,8 +287,8 @@ TEST_CASE("cuda host: backends given one kernel cache compile into it") {
 TEST_CASE("cuda host: a batch of stills compiles its kernels ahead, each key once, passing over a flame that fails") {
     if (!fj::test::nvrtc_present()) return;
     const std::string cache = fj::test::scratch_dir("stand-in-cache");
-    setenv("FLAMEJIT_CACHE_DIR", cache.c_str(), 1);
     {
+        const ScopedEnv cache_dir("FLAMEJIT_CACHE_DIR", cache);
         fj::RenderOptions options;
         fj::Renderer renderer(options);
         REQUIRE(renderer.backend_name() == "cuda");
@@ -254,13 +308,12 @@ TEST_CASE("cuda host: a batch of stills compiles its kernels ahead, each key onc
         none.wait();
         CHECK(none.kernels() == 0);
     }
-    unsetenv("FLAMEJIT_CACHE_DIR");
     CHECK(fj::KernelCache(cache, 0).disk_usage().files == 2);
 }
 
 TEST_CASE("cuda host: a context that cannot be made fails every call that needs it, with the driver's reason") {
     if (!fj::test::nvrtc_present()) return;
-    ContextMode mode("fail");
+    const ScopedEnv mode("FJ_STAND_IN_CONTEXT", "fail");
     fj::CudaBackendOptions options;
     options.cache_dir = fj::test::scratch_dir("stand-in-cache");
     auto backend = fj::make_cuda_backend(options);
@@ -296,6 +349,7 @@ TEST_CASE("cuda host: a device number that does not exist is an input error") {
 
 TEST_CASE("cuda host: auto picks the CUDA backend when a device and NVRTC are there") {
     if (!fj::test::nvrtc_present()) return;
+    const ScopedEnv cache_dir = scratch_cache_dir();
     fj::RenderOptions options;
     options.backend = fj::BackendChoice::Auto;
     const fj::Renderer renderer(options);
@@ -306,7 +360,8 @@ TEST_CASE("cuda host: auto picks the CUDA backend when a device and NVRTC are th
 TEST_CASE("cuda host: a driver of an earlier CUDA major version than the build's is no CUDA backend, saying why") {
     const int major = CUDA_VERSION / 1000;
     const std::string old = std::to_string((major - 1) * 1000 + 40);  // a driver for CUDA (major - 1).4
-    setenv("FJ_STAND_IN_DRIVER_VERSION", old.c_str(), 1);
+    const ScopedEnv old_driver("FJ_STAND_IN_DRIVER_VERSION", old);
+    const ScopedEnv cache_dir = scratch_cache_dir();
     std::string why_not;
     CHECK_FALSE(fj::cuda_device_available(&why_not));
     CHECK_MESSAGE(why_not.find("the NVIDIA driver supports CUDA " + std::to_string(major - 1) + ".4") != std::string::npos,
@@ -336,22 +391,23 @@ TEST_CASE("cuda host: a driver of an earlier CUDA major version than the build's
     CHECK_MESSAGE(cuda.output.find("needs a driver for CUDA") != std::string::npos, cuda.output);
     CHECK_FALSE(fj::test::file_exists(dir + "/cuda.png"));
     const auto info = fj::test::run_command(quoted(fj::test::flamejit_binary()) + " info --json");
-    REQUIRE_MESSAGE(info.status == 0, info.output);
-    const nlohmann::json j = nlohmann::json::parse(info.output);
-    CHECK(j.at("backends").at("cuda").at("available") == false);
-    CHECK(j.at("backends").at("cuda").at("reason").get<std::string>() == why_not);
+    CHECK_MESSAGE(info.status == 0, info.output);
+    if (info.status == 0) {
+        const nlohmann::json j = nlohmann::json::parse(info.output);
+        CHECK(j.at("backends").at("cuda").at("available") == false);
+        CHECK(j.at("backends").at("cuda").at("reason").get<std::string>() == why_not);
+    }
 
     // An earlier minor version of the same major runs (minor version
     // compatibility).
-    setenv("FJ_STAND_IN_DRIVER_VERSION", std::to_string(major * 1000).c_str(), 1);
+    const ScopedEnv same_major("FJ_STAND_IN_DRIVER_VERSION", std::to_string(major * 1000));
     CHECK(fj::cuda_device_available(nullptr));
-    unsetenv("FJ_STAND_IN_DRIVER_VERSION");
 }
 
 TEST_CASE("cuda host: auto renders on the CPU when the device fails before its first frame; cuda fails") {
     if (!fj::test::nvrtc_present()) return;
-    ContextMode mode("fail");
-    setenv("FLAMEJIT_CACHE_DIR", fj::test::scratch_dir("stand-in-cache").c_str(), 1);
+    const ScopedEnv mode("FJ_STAND_IN_CONTEXT", "fail");
+    const ScopedEnv cache_dir = scratch_cache_dir();
     fj::Flame flame = Frame().flame;
     flame.width = flame.height = 32;
     flame.quality = 2;
@@ -389,6 +445,7 @@ TEST_CASE("cuda host: auto renders on the CPU when the device fails before its f
 
 TEST_CASE("cuda host: info --json lists the devices the driver shows, or why CUDA cannot be used") {
     using fj::test::quoted;
+    const ScopedEnv cache_dir = scratch_cache_dir();
     const std::string info = quoted(fj::test::flamejit_binary()) + " info --json";
     const auto two = fj::test::run_command("env FJ_STAND_IN_DEVICES=2 " + info);
     REQUIRE_MESSAGE(two.status == 0, two.output);

@@ -227,7 +227,7 @@ TEST_CASE("direct colour: dc_linear, dc_bubble and dc_cylinder colour by the xfo
     std::mt19937 gen(13);
     std::uniform_real_distribution<float> coord(-3, 3), unit(0, 1);
     fj::Rng rng = fj::make_rng(5, 0);
-    int wrong = 0, judged = 0;
+    int wrong = 0, judged = 0, moved = 0;
     double r_sum = 0, r_sq = 0;
     const int n = 20000;
     for (int i = 0; i < n; ++i) {
@@ -247,12 +247,27 @@ TEST_CASE("direct colour: dc_linear, dc_bubble and dc_cylinder colour by the xfo
         wrong += o.x != b.x || o.y != b.y || b.c != 0.5f;
         const double d2 = (double(o.x) + cx) * (o.x + cx) + (double(o.y) + cy) * (o.y + cy);
         want = std::fmod(d2 / scale, 1.0);
-        wrong += want > 1e-3 && want < 1 - 1e-3 && std::fabs(o.c - want) > 1e-3 * std::max(1.0, d2 / scale);
-        // dc_cylinder (x 0.5, y 2, blur 0.25): y moves by an unweighted
-        // offset within ±0.5; the colour as dc_linear's.
+        // Float's rounding of d2 / scale, a few parts in 10^7 of it, is all that may differ.
+        wrong += want > 1e-3 && want < 1 - 1e-3 && std::fabs(o.c - want) > 1e-5 * std::max(1.0, d2 / scale);
+        // dc_cylinder without blur: x becomes weight · `x` · sin(x) and y `y` · y, both added to the sum.
+        const double sin_x = std::sin(double(x));
+        o = apply("dc_cylinder", x, y, w, {offset, angle, scale, 0.5f, 2, 0}, 0.5f, rng, kIdentity, sx, sy);
+        wrong += std::fabs(o.x - (sx + 0.5 * w * sin_x)) > 1e-5 || std::fabs(o.y - (sy + 2.0 * y)) > 1e-5;
+        // With blur 0.25, y moves by an unweighted offset r within ±0.5 and
+        // sin's argument by r times the sine of a direction, so by at most |r|;
+        // the colour as dc_linear's.
         o = apply("dc_cylinder", x, y, w, {offset, angle, scale, 0.5f, 2, 0.25f}, 0.5f, rng, kIdentity, sx, sy);
         const double r = o.y - sy - 2.0 * y;
-        wrong += std::fabs(r) > 0.5 + 1e-5 || std::fabs(o.x - sx) > 0.5f * w + 1e-5f;
+        const double lo_arg = x - std::fabs(r), hi_arg = x + std::fabs(r);
+        double lo = std::min(std::sin(lo_arg), std::sin(hi_arg)), hi = std::max(std::sin(lo_arg), std::sin(hi_arg));
+        const auto passes = [&](double at) {  // whether [lo_arg, hi_arg] holds at + 2πk for some k
+            return std::floor((hi_arg - at) / (2 * M_PI)) > std::floor((lo_arg - at) / (2 * M_PI));
+        };
+        if (passes(M_PI / 2)) hi = 1;
+        if (passes(-M_PI / 2)) lo = -1;
+        const double s = (o.x - sx) / (0.5 * w);
+        wrong += std::fabs(r) > 0.5 + 1e-5 || s < lo - 1e-5 || s > hi + 1e-5;
+        moved += std::fabs(o.x - (sx + 0.5 * w * sin_x)) > 1e-4;
         r_sum += r;
         r_sq += r * r;
         want = linear_colour(o.x, o.y, offset, angle, scale);
@@ -260,6 +275,8 @@ TEST_CASE("direct colour: dc_linear, dc_bubble and dc_cylinder colour by the xfo
     }
     CHECK(wrong == 0);
     CHECK(judged > n * 9 / 10);
+    // The blur's offset reaches x as well as y.
+    CHECK(moved > n * 9 / 10);
     // Four centred uniforms times 0.25: mean 0, variance 0.25²·4/12.
     CHECK(std::fabs(r_sum / n) < 0.005);
     CHECK(r_sq / n == doctest::Approx(0.0625 / 3).epsilon(0.03));

@@ -6,6 +6,7 @@
 #include <algorithm>
 #include <cstdlib>
 #include <cstring>
+#include <filesystem>
 #include <sstream>
 
 #include "flam3_oracle.h"
@@ -142,6 +143,7 @@ TEST_CASE("template: render, convert and sequence take --template as flam3-genom
                                      quoted(dir + "/bad.flam3") + " -o " + quoted(dir + "/bad.png") + " 2>&1");
     CHECK(refused.status == 2);
     CHECK_MESSAGE(refused.output.find("bad.flam3: as a template: supersample") != std::string::npos, refused.output);
+    CHECK(!fj::test::file_exists(dir + "/bad.png"));
     const fj::PngImage image = fj::read_png(dir + "/one.png");
     CHECK(image.width == 48);
     CHECK(image.height == 27);
@@ -170,11 +172,18 @@ TEST_CASE("template: render, convert and sequence take --template as flam3-genom
     REQUIRE(converted.status == 0);
     CHECK(converted.output.find("size=\"48 27\"") != std::string::npos);
 
-    // A template that cannot be read: exit 2, one line, nothing written.
+    // A template that cannot be read: exit 2, one line, nothing written (of
+    // two flames, a render would write bad.00000.png and bad.00001.png).
+    const auto pngs = [&dir] {
+        int n = 0;
+        for (const auto& entry : std::filesystem::directory_iterator(dir)) n += entry.path().extension() == ".png";
+        return n;
+    };
+    const int pngs_before = pngs();
     fj::test::write_file(dir + "/bad.flam3", R"(<flame size="48"/>)");
     const auto bad = run_command(flamejit + " render " + quoted(genomes) + " --backend cpu --template " +
                                  quoted(dir + "/bad.flam3") + " -o " + quoted(dir + "/bad.png") + " 2>&1");
     CHECK(bad.status == 2);
     CHECK(std::count(bad.output.begin(), bad.output.end(), '\n') == 1);
-    CHECK(!fj::test::file_exists(dir + "/bad.png"));
+    CHECK(pngs() == pngs_before);
 }

@@ -290,16 +290,33 @@ TEST_CASE("fractorium blurs2: vibration adds two plane waves along their directi
     CHECK(checked > 15000);
 }
 
-TEST_CASE("fractorium blurs2: vibration's angles and phases wrap as Fractorium stores them") {
+TEST_CASE("fractorium blurs2: vibration's phases wrap into [0, 1] as Fractorium stores them") {
     fj::Rng rng = fj::make_rng(218, 0);
-    const std::vector<float> base = {0.3f, 1.2f, 1.5f, 0.4f, 0.25f, 2.0f, 0.7f, 0.5f, 0.3f, 0.6f};
-    std::vector<float> turned = base;
-    turned[0] += 2 * float(M_PI);
-    turned[6] -= 2 * float(M_PI);
-    turned[4] += 3;
-    turned[9] -= 2;
-    for (const auto& [x, y] : std::vector<std::pair<float, float>>{{0.4f, -0.7f}, {1.3f, 0.2f}, {-0.9f, -1.1f}})
-        CHECK(near(apply("vibration", x, y, 0.8f, turned, rng), apply("vibration", x, y, 0.8f, base, rng), 10));
+    // Each phase moves by a whole number while phase/freq does not move by
+    // one: only a wrapped phase gives the reference's sines. The angles move
+    // by 2π too, but they enter only through sines and cosines, so their
+    // wrap has no visible effect.
+    std::vector<float> p = {0.3f, 1.2f, 0.7f, 0.4f, 0.25f, 2.0f, 0.7f, 0.6f, 0.3f, 0.6f};
+    p[0] += 2 * float(M_PI);
+    p[6] -= 2 * float(M_PI);
+    p[4] += 1;
+    p[9] -= 2;
+    // The definition's two waves, with the phase wrapped or left as given.
+    const auto waves = [&](double x, double y, bool wrapped) {
+        cd sum(x, y);
+        for (int k = 0; k < 2; ++k) {
+            const float* q = p.data() + 5 * k;
+            const double dir = q[0], turn = dir + q[1], freq = q[2];
+            const double phase = wrapped ? wrap(q[4], 0, 1) : q[4];
+            const double arg = (x * std::cos(dir) + y * std::sin(dir)) * freq * 2 * M_PI + 2 * M_PI * phase / freq;
+            sum += q[3] * std::sin(arg) * cd(std::cos(turn), std::sin(turn));
+        }
+        return 0.8 * sum;
+    };
+    for (const auto& [x, y] : std::vector<std::pair<float, float>>{{0.4f, -0.7f}, {1.3f, 0.2f}, {-0.9f, -1.1f}}) {
+        CHECK(near(apply("vibration", x, y, 0.8f, p, rng), waves(x, y, true), 10));
+        CHECK(!near(waves(x, y, false), waves(x, y, true), 1000));  // the unwrapped phases would show
+    }
 }
 
 TEST_CASE("fractorium blurs2: Voron pulls the point towards its nearest hashed seed") {

@@ -249,13 +249,14 @@ TEST_CASE("fractorium circles: asteria bends the unit disc's points, keeps the r
         const double r = x0 * x0 + y0 * y0, e = std::hypot(std::fabs(x0) - 1, std::fabs(y0) - 1);
         fj::Rng replay = rng;
         bool stay = r >= 1;
-        if (!stay && e < 1) {
-            ++corner;
-            stay = fj::rand01(replay) > 0.35f;
-            corner_kept += stay;
-        }
+        if (!stay && e < 1) stay = fj::rand01(replay) > 0.35f;
         const cd got = apply("asteria", x, y, w, {alpha}, rng);
         if (std::fabs(r - 1) < 1e-5 || std::fabs(e - 1) < 1e-5) continue;  // a rim decided by rounding
+        if (r < 1 && e < 1) {
+            // Kept, the output is the scaled point to the last bit.
+            ++corner;
+            corner_kept += got == cd(w * x, w * y);
+        }
         cd want(x0, y0);
         if (!stay) {
             // alpha wraps into [0, 1]; a whole shift of alpha would only

@@ -119,6 +119,18 @@ TEST_CASE("fractorium maps: crescents, twoface, psphere, sinusgrid and coswrap a
         };
         wrong += !near(apply("coswrap", fx, fy, fw, {-2.4f, 0.7f, 2, 0.25f, 2.5f}, rng),
                        {axis(x, 0.7, 0.25), axis(y, 2, 0.5)}, 2);
+        // coswrap where amount + π·phase is 0 (no blend: v maps to w·(v + 1) − 1)
+        // or π (all the way to Fractorium's raised cosine 0.5 − 0.5·cos(4t + π·phase)
+        // of t, the fractional part of repeat·(v + 1)/2: sin²(2t), or cos²(2t) at
+        // phase 1). Where t jumps, float may land on either side.
+        const auto part = [](double v) { return v - std::trunc(v); };
+        const double tx = part(2 * 0.5 * (x + 1)), ty = part(3 * 0.5 * (y + 1));
+        if (std::min(std::fabs(tx), 1 - std::fabs(tx)) > 1e-4 && std::min(std::fabs(ty), 1 - std::fabs(ty)) > 1e-4) {
+            wrong += !near(apply("coswrap", fx, fy, fw, {3, 0, float(M_PI), 0, 0}, rng),
+                           {w * (x + 1) - 1, 2 * w * std::pow(std::sin(2 * ty), 2) - 1});
+            wrong += !near(apply("coswrap", fx, fy, fw, {2, 0, 0, 1, 0}, rng),
+                           {2 * w * std::pow(std::cos(2 * tx), 2) - 1, w * (y + 1) - 1});
+        }
     }
     CHECK(wrong == 0);
 }

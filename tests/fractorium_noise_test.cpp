@@ -177,7 +177,7 @@ TEST_CASE("fractorium noise: crackle with distort 0 pushes the drawn point from 
     std::mt19937 gen(82);
     std::uniform_real_distribution<float> cells(0.05f, 1.5f), powers(0.2f, 2), scales(-2, 2), coord(-3, 3);
     fj::Rng rng = fj::make_rng(82, 0);
-    int wrong = 0, checked = 0;
+    int wrong = 0, wrong_sites = 0, checked = 0;
     for (int i = 0; i < 6000; ++i) {
         const float cellsize = cells(gen), power = powers(gen), scale = scales(gen);
         const double s = cellsize / 2.0, w = 0.7;
@@ -185,17 +185,21 @@ TEST_CASE("fractorium noise: crackle with distort 0 pushes the drawn point from 
         const CrackleCell cell = crackle_cell(u, 0, s, 0);
         // With no jitter the nearest site is the grid point u rounds to.
         const cd rounded(std::round(u.real() / s) * s, std::round(u.imag() / s) * s);
+        // scale 0 leaves the site itself, from the same draws.
+        fj::Rng same = rng;
+        const cd site = apply("crackle", 0, 0, 1, {cellsize, power, 0, 0, 0}, same);
         const cd got = apply("crackle", coord(gen), coord(gen), float(w), {cellsize, power, 0, scale, 0}, rng);
         // Near a wall (a tie between sites) or near l = 0 (|l|^power/l
         // steep) a float's rounding moves the result: not judged.
         if (cell.second_gap < 1e-3 || std::fabs(cell.l) < 1e-2) continue;
         ++checked;
-        CHECK(std::abs(cell.site - rounded) < 1e-9);
+        wrong_sites += !near(site, rounded, 10);
         const double f = std::pow(std::fabs(cell.l), power) * scale / cell.l;
         const cd want = w * (cell.site + f * (u - cell.site));
         wrong += !near(got, want, 10);
     }
     CHECK(wrong == 0);
+    CHECK(wrong_sites == 0);
     CHECK(checked > 5000);
     // power 1, scale 1: the drawn point itself, a soft disc of radius 1.
     double rmax = 0, rsum = 0;
@@ -216,7 +220,7 @@ TEST_CASE("fractorium noise: crackle with distort finds the nearest jittered sit
     std::mt19937 gen(83);
     std::uniform_real_distribution<float> cells(0.05f, 1.5f), distort(-1, 1), powers(0.2f, 2), zs(-5, 5);
     fj::Rng rng = fj::make_rng(83, 0);
-    int wrong = 0, checked = 0, global = 0, moved = 0;
+    int wrong = 0, checked = 0, sites = 0, global = 0, moved = 0;
     for (int i = 0; i < 4000; ++i) {
         const float cellsize = cells(gen), d = distort(gen), power = powers(gen), z = zs(gen);
         const float scale = i % 2 == 0 ? 0.0f : 1.0f;  // 0: the site itself
@@ -228,8 +232,12 @@ TEST_CASE("fractorium noise: crackle with distort finds the nearest jittered sit
         ++checked;
         const double f = scale == 0 ? 0 : std::pow(std::fabs(cell.l), power) / cell.l;
         wrong += !near(got, w * (cell.site + f * (u - cell.site)), 10);
-        // Whether the site is the nearest of all sites (a 7×7 search), as a
-        // Voronoi cell's is unless the jitter outruns the 3×3 search.
+        if (scale != 0) continue;
+        // The variation's own site: whether it is the nearest of all sites
+        // (a 7×7 search), as a Voronoi cell's is unless the jitter outruns
+        // the 3×3 search, and whether the jitter moved it off the grid.
+        const cd site = got / w;
+        ++sites;
         const long col = long(std::floor(u.real() / s)), row = long(std::floor(u.imag() / s));
         double best = 1e300;
         cd nearest;
@@ -241,13 +249,14 @@ TEST_CASE("fractorium noise: crackle with distort finds the nearest jittered sit
                     nearest = c;
                 }
             }
-        global += std::abs(nearest - cell.site) < 1e-9;
-        moved += std::abs(cell.site - cd(std::round(u.real() / s) * s, std::round(u.imag() / s) * s)) > 1e-3 * s;
+        global += near(site, nearest, 10);
+        moved += std::abs(site - cd(std::round(u.real() / s) * s, std::round(u.imag() / s) * s)) > 1e-3 * s;
     }
     CHECK(wrong == 0);
     CHECK(checked > 3000);
-    CHECK(global > checked * 95 / 100);
-    CHECK(moved > checked / 2);  // the jitter does move the sites
+    CHECK(sites > 1500);
+    CHECK(global > sites * 95 / 100);
+    CHECK(moved > sites / 2);  // the jitter does move the sites
 }
 
 namespace {
@@ -266,7 +275,8 @@ TEST_CASE("fractorium noise: crackle2 lands between its cell's site and a random
     std::uniform_real_distribution<float> coord(-20, 20), sizes(0.3f, 3);
     fj::Rng rng = fj::make_rng(84, 0);
     const int n = 20000;
-    int wrong = 0, up = 0, down = 0, right = 0, left = 0, outside = 0;
+    int wrong = 0, classified = 0, reached[4] = {0, 0, 0, 0};
+    const float steps[4][2] = {{0, 1}, {0, -1}, {1, 0}, {-1, 0}};
     for (int i = 0; i < n; ++i) {
         const float x = coord(gen), y = coord(gen), size = sizes(gen), inv = 1.0f / size;
         fj::Rng replay = rng;
@@ -274,18 +284,48 @@ TEST_CASE("fractorium noise: crackle2 lands between its cell's site and a random
         const double t = fj::rand01(replay);
         const float cx = std::floor(x), cy = std::floor(y);
         const float nx = vertical ? cx : cx + (plus ? 1.0f : -1.0f), ny = vertical ? cy + (plus ? 1.0f : -1.0f) : cy;
-        (vertical ? (plus ? up : down) : (plus ? right : left))++;
         const cd a = crackle2_site(cx, cy, inv), b = crackle2_site(nx, ny, inv);
-        // A site lies in its cell's corner square of side 1/cellsize.
-        outside += a.real() < cx || a.real() >= cx + inv * (1 + 1e-6) || a.imag() < cy ||
-                   a.imag() >= cy + inv * (1 + 1e-6);
         // The weight (here 0.3) is not applied.
         const cd got = apply("crackle2", x, y, 0.3f, {size}, rng);
         wrong += !near(got, (a + (b - a) * t) * double(size), 10);
+        // The neighbour whose segment the output lies on, where only one
+        // is near (all four meet at the cell's site).
+        double gap[4];
+        for (int k = 0; k < 4; ++k) {
+            const cd e = crackle2_site(cx + steps[k][0], cy + steps[k][1], inv) - a, v = got / double(size) - a;
+            const double along = std::clamp((v * std::conj(e)).real() / std::norm(e), 0.0, 1.0);
+            gap[k] = std::abs(v - along * e);
+        }
+        const int k = int(std::min_element(gap, gap + 4) - gap);
+        const double tol = 1e-5 * (1 + std::abs(a));
+        if (gap[k] > tol || std::count_if(gap, gap + 4, [&](double g) { return g < 10 * tol; }) > 1) continue;
+        ++classified;
+        ++reached[k];
     }
     CHECK(wrong == 0);
+    CHECK(classified > n * 9 / 10);
+    for (int count : reached) CHECK(frequency_ok(count, classified, 0.25));
+    // Where the segment's parameter is near 0 the output is the cell's site,
+    // which lies in its cell's corner square of side 1/cellsize.
+    int outside = 0;
+    for (int i = 0; i < 300; ++i) {
+        const float x = coord(gen), y = coord(gen), size = sizes(gen), inv = 1.0f / size;
+        // A place in the stream where the third draw, the parameter, is small.
+        double t;
+        for (;; fj::rand01(rng)) {
+            fj::Rng replay = rng;
+            fj::rand01(replay);
+            fj::rand01(replay);
+            if ((t = fj::rand01(replay)) < 1e-4) break;
+        }
+        const cd site = apply("crackle2", x, y, 1, {size}, rng) / double(size);
+        const double cx = std::floor(x), cy = std::floor(y);
+        // The neighbour's site is at most 1 + 1/cellsize away on each axis.
+        const double tol = 2 * t * (1 + inv) + 1e-5 * (1 + std::abs(site));
+        outside += site.real() < cx - tol || site.real() > cx + inv + tol || site.imag() < cy - tol ||
+                   site.imag() > cy + inv + tol;
+    }
     CHECK(outside == 0);
-    for (int count : {up, down, right, left}) CHECK(frequency_ok(count, n, 0.25));
     // cellsize below Fractorium's bound of 0.0001 reads as 0.0001.
     fj::Rng r1 = rng, r2 = rng;
     CHECK(near(apply("crackle2", 0.5f, 0.5f, 1, {0}, r1), apply("crackle2", 0.5f, 0.5f, 1, {0.0001f}, r2)));

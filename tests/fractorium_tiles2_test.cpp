@@ -557,7 +557,7 @@ TEST_CASE("fractorium tiles2: xtrb folds into its triangle cell, fills it as a h
         }
         const cd want =
             std::polar(w * std::pow(ix * ix + iy * iy, p[3] / n / 2), (std::atan2(iy, ix) + 2 * M_PI * root) / n);
-        wrong += !near(apply("xtrb", fx, fy, w, p, rng), want, 50);
+        wrong += !near(apply("xtrb", fx, fy, w, p, rng), want, 10);
         ++checked;
         folded += og <= 0;
         kept += u1 >= 1 - t.width * t.width;
@@ -568,6 +568,53 @@ TEST_CASE("fractorium tiles2: xtrb folds into its triangle cell, fills it as a h
     CHECK(folded > 10000);
     CHECK(kept > 5000);
     CHECK(roots_above_0 > 10000);
+}
+
+TEST_CASE("fractorium tiles2: xtrb's fill keeps the point in its cell, scaling its two least distances by width "
+          "width² of the time") {
+    // Power 1 and dist 1 make the julian the identity times the weight, so
+    // the output is the filled point. Its distances from the input cell's
+    // sides are read back from it: the fill's cases are not consulted.
+    Sampler s(314);
+    fj::Rng rng = fj::make_rng(314, 0);
+    const double widths[3] = {0.3, 0.6, 0.85};
+    int outside = 0, checked[3] = {0, 0, 0}, kept[3] = {0, 0, 0};
+    for (int i = 0; i < 30000; ++i) {
+        const float fx = s.uni(-6, 6), fy = s.uni(-6, 6), w = s.uni(0.5, 2);
+        const std::vector<float> p = {1, s.uni(0.3, 2), float(widths[i % 3]), 1, s.uni(0.1, 1.4), s.uni(0.1, 1.4)};
+        const XtrbTriangle t = xtrb_triangle(p[1], p[2], p[4], p[5]);
+        const double al = fy + t.radius, be = fx * t.sin_c - fy * t.cos_c + t.radius;
+        const double m = std::floor(al / t.s2a), k = std::floor(be / t.s2b);
+        const bool flip = t.s2c - t.ac * (al - m * t.s2a) - t.bc * (be - k * t.s2b) <= 0;
+        // A point's three distances from the sides of the input's cell (of
+        // the triangle, or of its point reflection where the input is in it).
+        const auto distances = [&](double x, double y, double d[3]) {
+            const double oa = y + t.radius - m * t.s2a, ob = x * t.sin_c - y * t.cos_c + t.radius - k * t.s2b;
+            d[0] = flip ? t.s2a - oa : oa;
+            d[1] = flip ? t.s2b - ob : ob;
+            d[2] = t.s2c - t.ac * d[0] - t.bc * d[1];
+        };
+        double in[3], out[3];
+        distances(fx, fy, in);
+        const cd got = apply("xtrb", fx, fy, w, p, rng) / double(w);
+        distances(got.real(), got.imag(), out);
+        const double tol = 1e-5 * (1 + std::abs(cd(fx, fy)) + t.s2a + t.s2b);
+        int order[3] = {0, 1, 2};
+        std::sort(order, order + 3, [&](int a, int b) { return in[a] < in[b]; });
+        // The cell's edges, where the input's rounding picks the cell, and
+        // near ties of two distances, where it picks the case.
+        if (in[order[0]] < tol || in[order[1]] - in[order[0]] < tol || in[order[2]] - in[order[1]] < tol) continue;
+        const int c = i % 3;
+        ++checked[c];
+        outside += *std::min_element(out, out + 3) < -tol;
+        kept[c] += std::fabs(out[order[0]] - widths[c] * in[order[0]]) < tol &&
+                   std::fabs(out[order[1]] - widths[c] * in[order[1]]) < tol;
+    }
+    CHECK(outside == 0);
+    for (int c = 0; c < 3; ++c) {
+        CHECK(checked[c] > 9000);
+        CHECK(fj::test::frequency_ok(kept[c], checked[c], widths[c] * widths[c]));
+    }
 }
 
 TEST_CASE("fractorium tiles2: xtrb with radius 0 (NaN in Fractorium) is julian of the input point, its limit") {

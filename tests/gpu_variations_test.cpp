@@ -427,8 +427,10 @@ TEST_CASE("gpu variations: every variation on the device equals the host snippet
     std::vector<Case> cases;
     for (const fj::VariationInfo& info : registry.all()) {
         const fj::cpu::VariationEntry* entry = fj::cpu::find_variation(info.name);
-        REQUIRE_MESSAGE(entry, info.name << " has no host function");
-        REQUIRE(info.params.size() <= static_cast<size_t>(kMaxParams));
+        CHECK_MESSAGE(entry, info.name << " has no host function");
+        CHECK_MESSAGE(info.params.size() <= static_cast<size_t>(kMaxParams),
+                      info.name << " has " << info.params.size() << " parameters, a case holds " << kMaxParams);
+        if (!entry || info.params.size() > static_cast<size_t>(kMaxParams)) continue;
         for (int k = 0; k < kCasesPerVariation; ++k) {
             Case c{&info, entry->fn, {}};
             sampler.fill(info, c.v);

@@ -106,7 +106,9 @@ TEST_CASE("jpeg: the PNG's RGB within the compression's loss, less at a higher q
     CHECK(d97 < 0.75 * d75);
     CHECK(d97 > 0.0);  // compressed, not stored
     CHECK(fs::file_size(dir + "/q97.jpeg") > fs::file_size(dir + "/q75.jpg"));
-    for (size_t i = 3; i < q75.rgba.size(); i += 4) REQUIRE(q75.rgba[i] == 255);
+    int not_opaque = 0;
+    for (size_t i = 3; i < q75.rgba.size(); i += 4) not_opaque += q75.rgba[i] != 255;
+    CHECK(not_opaque == 0);
     CHECK(files_in(dir) == 3);  // no temporaries left
 
     options.jpeg_quality = 0;

@@ -11,6 +11,7 @@
 #include <filesystem>
 #include <functional>
 #include <optional>
+#include <string>
 #include <thread>
 #include <vector>
 
@@ -25,6 +26,8 @@
 #include "cuda/kernel_modules.h"
 #include "cuda/nvrtc_api.h"
 #include "test_support.h"
+
+using fj::test::ScopedEnv;
 
 namespace {
 
@@ -231,18 +234,21 @@ TEST_CASE("kernel cache: options from FLAMEJIT_NVRTC_OPTIONS reach NVRTC and the
     fj::KernelCache cache(fj::test::scratch_dir("kernel-cache-extra"));
     const std::string plain = cache.key_for(request());
     const std::vector<std::string> plain_options = fj::nvrtc_options("sm_90");
-    setenv("FLAMEJIT_NVRTC_OPTIONS", " -Xptxas=-O1   -lineinfo ", 1);
-    const std::vector<std::string> options = fj::nvrtc_options("sm_90");
-    const std::string extra = cache.key_for(request());
-    const fj::CompiledKernel k = cache.get(request());
-    setenv("FLAMEJIT_NVRTC_OPTIONS", "-no-such-option", 1);
-    std::string message;
-    try {
-        cache.get(request(std::string(kSource) + "\n"));
-    } catch (const std::runtime_error& e) {
-        message = e.what();
+    std::vector<std::string> options;
+    std::string extra, message;
+    fj::CompiledKernel k;
+    {
+        const ScopedEnv extra_options("FLAMEJIT_NVRTC_OPTIONS", " -Xptxas=-O1   -lineinfo ");
+        options = fj::nvrtc_options("sm_90");
+        extra = cache.key_for(request());
+        k = cache.get(request());
+        const ScopedEnv bad_option("FLAMEJIT_NVRTC_OPTIONS", "-no-such-option");
+        try {
+            cache.get(request(std::string(kSource) + "\n"));
+        } catch (const std::runtime_error& e) {
+            message = e.what();
+        }
     }
-    unsetenv("FLAMEJIT_NVRTC_OPTIONS");
     REQUIRE(options.size() == plain_options.size() + 2);
     CHECK(options[options.size() - 2] == "-Xptxas=-O1");
     CHECK(options.back() == "-lineinfo");
@@ -467,6 +473,7 @@ TEST_CASE("kernel cache: a linked kernel's programs compile and link into one CU
             REQUIRE(serial.linked);
             CHECK(serial.linked->threads == 1);
             CHECK(serial.cubin == kernel.cubin);
+            CHECK(serial.linked->spans.size() == 6);
             for (size_t i = 1; i < serial.linked->spans.size(); ++i)
                 CHECK(serial.linked->spans[i].start_ms >= serial.linked->spans[i - 1].end_ms);
         }

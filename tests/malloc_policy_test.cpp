@@ -62,7 +62,12 @@ TEST_CASE("with the policy, freed memory is used again without page faults") {
     const long second = allocate_write_free();
     INFO("page faults: first round " << first << ", second " << second);
     // With 4 KiB pages the first round faults about 2048 times; a machine
-    // that backs the heap with huge pages faults a few times in either.
+    // that backs the heap with huge pages faults a few times in either, and
+    // then the rounds show nothing of the policy.
+    if (first < 512) {
+        MESSAGE("skipped: the first round took only " << first << " page faults (huge pages?), nothing to compare");
+        return;
+    }
     CHECK(second <= first / 8 + 8);
 #else
     CHECK_FALSE(fj::keep_freed_memory());

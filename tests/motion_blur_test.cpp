@@ -2,6 +2,7 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #include <doctest/doctest.h>
 
+#include <algorithm>
 #include <cmath>
 #include <cstdlib>
 #include <limits>
@@ -125,10 +126,51 @@ TEST_CASE("motion blur: conforming a flame to a larger structure changes no pack
     CHECK(block[layout.select + 2] == 1.0f);
     // The added final xform is never applied.
     CHECK(block[layout.final_xform.base + fj::XformLayout::kVisibility] == 0.0f);
-    // Added variations weigh nothing.
+    // Added variations weigh nothing: julian (id 32), from keyframe 1's second xform.
+    CHECK(key.xforms[1].variations.size() == 2);
+    int added = 0;
     for (size_t v = 0; v < key.xforms[1].variations.size(); ++v)
-        if (key.xforms[1].variations[v].id != 2)  // spherical, the flame's own
+        if (key.xforms[1].variations[v].id != 2) {  // spherical, the flame's own
+            ++added;
             CHECK(block[layout.xforms[1].base + layout.xforms[1].weight_offset[v]] == 0.0f);
+        }
+    CHECK(added == 1);
+
+    // The flame packed for its own structure: every value it has is the
+    // conformed block's, where the larger layout puts it.
+    const fj::VariationRegistry& registry = fj::VariationRegistry::standard();
+    const fj::KernelKey own_key = fj::make_kernel_key(plain, {});
+    const fj::ParamLayout own = fj::make_param_layout(own_key, registry);
+    const std::vector<float> alone = fj::pack_params(plain, own_key, own, camera);
+    REQUIRE(own.xform_count == 2);
+    REQUIRE(layout.xform_count == 3);
+    int compared = 0, differing = 0;
+    const auto same = [&](int at_alone, int at_block) {
+        ++compared;
+        differing += alone[at_alone] != block[at_block];
+    };
+    for (int i = 0; i < 6; ++i) same(fj::ParamLayout::kCamera + i, fj::ParamLayout::kCamera + i);
+    for (int k = 0; k < own.xform_count; ++k) same(own.select + k, layout.select + k);  // the first step's row
+    for (int i = 0; i < 256 * 4; ++i) same(own.palette + i, layout.palette + i);
+    for (int x = 0; x < own.xform_count; ++x) {
+        const fj::XformLayout& a = own.xforms[x];
+        const fj::XformLayout& b = layout.xforms[x];
+        for (int i = 0; i < fj::XformLayout::kVariations; ++i) same(a.base + i, b.base + i);  // affines, colour
+        for (size_t v = 0; v < own_key.xforms[x].variations.size(); ++v) {
+            const int id = own_key.xforms[x].variations[v].id;
+            const auto& slots = key.xforms[x].variations;
+            const auto slot = std::find_if(slots.begin(), slots.end(), [&](const auto& s) { return s.id == id; });
+            REQUIRE(slot != slots.end());
+            const size_t w = slot - slots.begin();
+            same(a.base + a.weight_offset[v], b.base + b.weight_offset[w]);
+            for (int p = 0; p < static_cast<int>(registry.by_id(id)->params.size()); ++p)
+                same(a.base + a.param_offset[v] + p, b.base + b.param_offset[w] + p);
+        }
+    }
+    // Camera, the first step's row, palette, and per xform its affines and
+    // colour and one weight (linear and spherical have no parameters).
+    CHECK(compared == 6 + 2 + 1024 + 2 * (16 + 1));
+    CHECK(differing == 0);
 }
 
 TEST_CASE("batch: frame ranges, shards that partition them, output patterns, complete PNGs") {

@@ -159,7 +159,8 @@ TEST_CASE("post: spatial filter matches flam3_create_spatial_filter for all 14 n
                 CAPTURE(r);
                 CAPTURE(os);
                 const Flam3Filter ref = flam3_spatial_filter(id, r, os);
-                REQUIRE(ref.width > 0);
+                CHECK(ref.width > 0);
+                if (ref.width <= 0) continue;
                 fj::Flame flame;
                 flame.filter_shape = static_cast<fj::FilterShape>(id);
                 flame.filter_radius = r;
@@ -202,7 +203,8 @@ int compare_filters_with_flam3(std::initializer_list<double> aspects, bool field
                     }
                     CHECK(fj::spatial_filter_width(flame, aspect) == ref.width);
                     const fj::SpatialFilter f = fj::make_spatial_filter(flame.filter_shape, r, os, aspect, field);
-                    REQUIRE(f.width == ref.width);
+                    CHECK(f.width == ref.width);
+                    if (f.width != ref.width) continue;
                     int bad = 0;
                     for (int n = 0; n < ref.width * ref.width; ++n, ++compared)
                         if (!close(f.coefs[n], ref.taps[n], 1e-12, 1e-15)) ++bad;
@@ -250,7 +252,8 @@ TEST_CASE("post: every spatial tap has flam3's sign and value (edge residues inc
                     continue;
                 }
                 const fj::SpatialFilter f = fj::make_spatial_filter(static_cast<fj::FilterShape>(id), r, os);
-                REQUIRE(f.width == ref.width);
+                CHECK(f.width == ref.width);
+                if (f.width != ref.width) continue;
                 for (int n = 0; n < ref.width * ref.width; ++n, ++compared) {
                     const double t = ref.taps[n];
                     if ((f.coefs[n] > 0) != (t > 0) || (f.coefs[n] < 0) != (t < 0)) ++sign_bad;

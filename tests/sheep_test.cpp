@@ -44,6 +44,34 @@ void check_frame(const std::string& what, const fj::Flame& ours, flam3_genome* t
     FAIL_CHECK(what << ": " << diff.differences().size() << " fields differ" << lines.str());
 }
 
+// Two lists of <motion> elements hold the same values, field by field.
+void check_same_motions(const std::string& where, const std::vector<fj::Motion>& a, const std::vector<fj::Motion>& b) {
+    CHECK_MESSAGE(a.size() == b.size(), where << ": " << a.size() << " vs " << b.size() << " motions");
+    for (size_t m = 0; m < std::min(a.size(), b.size()); ++m) {
+        CAPTURE(where);
+        CAPTURE(m);
+        const fj::Xform &x = a[m].amplitude, &y = b[m].amplitude;
+        CHECK(a[m].function == b[m].function);
+        CHECK(a[m].frequency == b[m].frequency);
+        CHECK(x.weight == y.weight);
+        CHECK(x.color == y.color);
+        CHECK(x.color_speed == y.color_speed);
+        CHECK(x.opacity == y.opacity);
+        CHECK(x.animate == y.animate);
+        CHECK(x.direct_color == y.direct_color);
+        CHECK(x.affine == y.affine);
+        CHECK(x.post == y.post);
+        CHECK(x.chaos == y.chaos);
+        CHECK(x.variations.size() == y.variations.size());
+        for (size_t v = 0; v < std::min(x.variations.size(), y.variations.size()); ++v) {
+            CAPTURE(v);
+            CHECK(x.variations[v].slot() == y.variations[v].slot());
+            CHECK(x.variations[v].weight == y.variations[v].weight);
+            CHECK(x.variations[v].params == y.variations[v].params);
+        }
+    }
+}
+
 // `count` random flam3-genome genomes (no edits), restricted to the
 // variations we have. Their <symmetry> elements are left out (the xforms they
 // add stay, written out): flam3-genome writes both, so flam3 reading its
@@ -207,6 +235,11 @@ TEST_CASE("sheep: <motion> elements are read, written back exactly, and flam3 re
     // Written and read again: the same motion, value for value.
     const std::string written = fj::write_flam3_string(read);
     const std::vector<fj::Flame> again = fj::read_flam3_string(written, "motion (written)");
+    REQUIRE(again.size() == 1);
+    REQUIRE(again[0].xforms.size() == read[0].xforms.size());
+    for (size_t i = 0; i < read[0].xforms.size(); ++i)
+        check_same_motions("xform " + std::to_string(i), read[0].xforms[i].motions, again[0].xforms[i].motions);
+    check_same_motions("final xform", read[0].final_xform.motions, again[0].final_xform.motions);
     for (double blend : {0.1, 0.35, 0.8}) {
         const fj::Flame a = fj::sheep_loop(read[0], blend), b = fj::sheep_loop(again[0], blend);
         for (size_t i = 0; i < a.xforms.size(); ++i) {
@@ -218,14 +251,19 @@ TEST_CASE("sheep: <motion> elements are read, written back exactly, and flam3 re
         }
         CHECK(a.final_xform.color_speed == b.final_xform.color_speed);
     }
-    // flam3 reads our text to the loops we make of it (var_color aside: flam3 has none).
-    fj::test::Flam3Genomes ref(written, "motion (written)");
+    // flam3 reads our text to the loops we make of it, and the original text
+    // to the same loops (var_color aside: flam3 has none).
+    fj::test::Flam3Genomes ref(written, "motion (written)"), original(flame, "motion");
     REQUIRE(ref.count == 1);
     REQUIRE(ref.cps[0].xform[0].num_motion == 2);
+    REQUIRE(original.count == 1);
     Tally tally;
-    for (double blend : {0.0, 0.1, 0.35, 0.8})
+    for (double blend : {0.0, 0.1, 0.35, 0.8}) {
         check_frame("written motion at " + std::to_string(blend), fj::sheep_loop(again[0], blend),
                     sheep_loop(&ref.cps[0], blend), &tally);
+        check_frame("original motion at " + std::to_string(blend), fj::sheep_loop(again[0], blend),
+                    sheep_loop(&original.cps[0], blend), &tally);
+    }
     CHECK(tally.failures == 0);
 }
 

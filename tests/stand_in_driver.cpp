@@ -26,18 +26,24 @@
 // are, each with its own primary context, for renders on several devices;
 // FJ_STAND_IN_SMS (1 to 1024, default 2) how many multiprocessors each has,
 // so that a pool of a large GPU's size can be tried (4 blocks per SM).
+// FJ_STAND_IN_LOG, a file, gets a line for each module loaded ("load N", N
+// counting modules from 1 in the process) and each launch ("launch N NAME",
+// the module of the function launched), so that a test can tell which
+// kernel ran.
 #include <cuda.h>
 
 #include <dlfcn.h>
 #include <elf.h>
 #include <unistd.h>
 
+#include <atomic>
 #include <chrono>
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
 #include <filesystem>
 #include <memory>
+#include <mutex>
 #include <string>
 #include <thread>
 #include <vector>
@@ -63,14 +69,30 @@ int device_count() { return count_from_env("FJ_STAND_IN_DEVICES", kMaxDevices, 1
 
 // A kernel: run on the host when it comes from a host module, else a no-op.
 struct Function {
-    EmulatedLaunch launch = nullptr;
+    EmulatedLaunch launch = nullptr;  // null: a CUBIN's kernel, which does nothing
+    int module = 0;
+    std::string name;
 };
-Function no_op_function;
 
 struct Module {
     void* library = nullptr;  // dlopen handle of a host module
+    int id = 0;
     std::vector<std::unique_ptr<Function>> functions;
 };
+
+std::atomic<int> modules_loaded{0};
+
+// A line to FJ_STAND_IN_LOG, where it is set.
+void log_line(const std::string& line) {
+    static std::mutex mutex;
+    const char* path = std::getenv("FJ_STAND_IN_LOG");
+    if (!path || !*path) return;
+    const std::lock_guard<std::mutex> lock(mutex);
+    if (FILE* f = std::fopen(path, "a")) {
+        std::fprintf(f, "%s\n", line.c_str());
+        std::fclose(f);
+    }
+}
 
 // The ELF machine of an image (EM_CUDA for a CUBIN), or EM_NONE.
 int elf_machine(const void* image) {
@@ -220,6 +242,8 @@ CUresult cuModuleLoadData(CUmodule* module, const void* image) {
     } else if (machine != EM_CUDA) {
         return CUDA_ERROR_INVALID_IMAGE;
     }
+    loaded->id = ++modules_loaded;
+    log_line("load " + std::to_string(loaded->id));
     *module = reinterpret_cast<CUmodule>(loaded.release());
     return CUDA_SUCCESS;
 }
@@ -234,14 +258,13 @@ CUresult cuModuleUnload(CUmodule module) {
 CUresult cuModuleGetFunction(CUfunction* function, CUmodule module, const char* name) {
     FJ_NEEDS_CONTEXT();
     auto* loaded = reinterpret_cast<Module*>(module);
-    if (!loaded->library) {
-        *function = reinterpret_cast<CUfunction>(&no_op_function);
-        return CUDA_SUCCESS;
+    EmulatedLaunch launch = nullptr;
+    if (loaded->library) {
+        const std::string entry = std::string(FJ_EMULATED_ENTRY_PREFIX) + name;
+        launch = reinterpret_cast<EmulatedLaunch>(dlsym(loaded->library, entry.c_str()));
+        if (!launch) return CUDA_ERROR_NOT_FOUND;
     }
-    const std::string entry = std::string(FJ_EMULATED_ENTRY_PREFIX) + name;
-    auto launch = reinterpret_cast<EmulatedLaunch>(dlsym(loaded->library, entry.c_str()));
-    if (!launch) return CUDA_ERROR_NOT_FOUND;
-    loaded->functions.push_back(std::make_unique<Function>(Function{launch}));
+    loaded->functions.push_back(std::make_unique<Function>(Function{launch, loaded->id, name}));
     *function = reinterpret_cast<CUfunction>(loaded->functions.back().get());
     return CUDA_SUCCESS;
 }
@@ -312,7 +335,9 @@ CUresult cuLaunchKernel(CUfunction function, unsigned int grid_x, unsigned int g
                         unsigned int block_x, unsigned int block_y, unsigned int block_z, unsigned int shared_bytes,
                         CUstream, void** args, void**) {
     FJ_NEEDS_CONTEXT();
-    const EmulatedLaunch launch = reinterpret_cast<Function*>(function)->launch;
+    const Function& f = *reinterpret_cast<Function*>(function);
+    log_line("launch " + std::to_string(f.module) + " " + f.name);
+    const EmulatedLaunch launch = f.launch;
     if (!launch) return CUDA_SUCCESS;
     const unsigned grid[3] = {grid_x, grid_y, grid_z}, block[3] = {block_x, block_y, block_z};
     char error[1024] = "";

@@ -75,6 +75,13 @@ void write_file(const std::string& path, const std::string& text) {
     if (!out) throw std::runtime_error("cannot write " + path);
 }
 
+ScopedEnv::ScopedEnv(const char* name, const std::string& value) : name_(name) {
+    if (const char* before = std::getenv(name)) before_ = before;
+    setenv(name, value.c_str(), 1);
+}
+
+ScopedEnv::~ScopedEnv() { before_ ? setenv(name_, before_->c_str(), 1) : unsetenv(name_); }
+
 std::string quoted(const std::string& s) { return "'" + s + "'"; }
 
 CommandResult run_command(const std::string& command) {

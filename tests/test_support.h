@@ -3,6 +3,7 @@
 #pragma once
 
 #include <complex>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -24,6 +25,21 @@ std::string scratch_dir(const std::string& tag);
 bool file_exists(const std::string& path);
 std::string read_file(const std::string& path);
 void write_file(const std::string& path, const std::string& text);
+
+// An environment variable set for one scope (for this process's driver,
+// compiler and kernel cache and for the commands it runs), then put back as
+// it was, also when a check or an exception ends the case early.
+class ScopedEnv {
+public:
+    ScopedEnv(const char* name, const std::string& value);
+    ~ScopedEnv();
+    ScopedEnv(const ScopedEnv&) = delete;
+    ScopedEnv& operator=(const ScopedEnv&) = delete;
+
+private:
+    const char* name_;
+    std::optional<std::string> before_;
+};
 
 struct CommandResult {
     int status = -1;      // exit status, or -1 if it did not exit normally
