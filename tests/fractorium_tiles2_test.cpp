@@ -570,8 +570,8 @@ TEST_CASE("fractorium tiles2: xtrb folds into its triangle cell, fills it as a h
     CHECK(roots_above_0 > 10000);
 }
 
-TEST_CASE("fractorium tiles2: xtrb's fill keeps the point in its cell, scaling its two least distances by width "
-          "width² of the time") {
+TEST_CASE("fractorium tiles2: xtrb's fill keeps the point in its cell and, in width² of the fills, scales its two "
+          "least distances by width") {
     // Power 1 and dist 1 make the julian the identity times the weight, so
     // the output is the filled point. Its distances from the input cell's
     // sides are read back from it: the fill's cases are not consulted.
