@@ -190,9 +190,7 @@ void Worker::round_of_warp(Block& b, int w) {
         return;
     }
     if (key.shuffle == Shuffle::Sorted) {
-        const int* sel = &chosen_[first];
-        if (std::all_of(sel, sel + kLanes, [&](int k) { return k == sel[0]; })) run_warp(b, first, sel[0]);
-        else run_selected(b, first, sel);
+        run_selected(b, first, &chosen_[first]);
         hits_.end_round();
         return;
     }
@@ -296,6 +294,12 @@ void Worker::run_divergent(Block& b, int first) {
 }
 
 void Worker::run_selected(Block& b, int first, const int* sel) {
+    // One xform for the whole warp (most warps of the sorted exchange): in
+    // place, without gathering.
+    if (sel[0] >= 0 && std::all_of(sel, sel + kLanes, [&](int k) { return k == sel[0]; })) {
+        run_warp(b, first, sel[0]);
+        return;
+    }
     const int n = static_cast<int>(job_.xforms.size());
     int lanes[kLanes];
     // Counts (of xform k in end[k + 1]), then each xform's first, then end;

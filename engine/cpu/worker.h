@@ -140,7 +140,7 @@ private:
     // Lane l of the warp moved by xform sel[l], or staying for -1: lanes
     // grouped by xform with a counting sort (xforms in order, lanes in order
     // within each), one pass whatever the xform count; each group then runs
-    // as one.
+    // as one, a whole warp of one xform in place.
     void run_selected(Block& b, int first, const int* sel);
 
     // Bad values, fuse, final xform, plotting and chain ends of lanes that
