@@ -185,8 +185,12 @@ uint64_t seed_from(const ParsedArgs& args, uint64_t fallback) {
 
 KernelOptions kernel_options_from(const ParsedArgs& args) {
     KernelOptions k;
-    if (!parse_shuffle(args.value("shuffle", "ring"), &k.shuffle))
-        throw UsageError("--shuffle must be ring, none, full, divergent or sorted");
+    // auto: the ring, made sorted per frame where the backend gains by it
+    // (KernelOptions::sort_idle_frames, Renderer::frame_options).
+    const std::string shuffle = args.value("shuffle", "auto");
+    k.sort_idle_frames = shuffle == "auto";
+    if (!k.sort_idle_frames && !parse_shuffle(shuffle, &k.shuffle))
+        throw UsageError("--shuffle must be auto, ring, none, full, divergent or sorted");
     const long long block = args.integer("block", 256);
     if (block < 128 || block > 1024 || block % 32 != 0)
         throw UsageError("--block must be a multiple of 32 in 128..1024");

@@ -246,6 +246,7 @@ void render_worker(const Run& run, RenderOptions options, bool compile_ahead, st
                 {"flamejit_sequence", run.label},
                 {"flamejit_seed", std::to_string(run.seed)},
                 {"flamejit_backend", result.backend},
+                {"flamejit_shuffle", to_string(result.shuffle)},
                 {"flamejit_frame", std::to_string(n)},
                 {"flamejit_time_samples", std::to_string(result.time_samples)},
                 {"flamejit_seconds", std::to_string(result.seconds)}};

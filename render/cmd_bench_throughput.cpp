@@ -221,6 +221,7 @@ int bench_throughput(const Args& args) {
             std::fflush(stdout);
             rows.push_back({{"name", name},
                             {"backend", r.backend},
+                            {"shuffle", to_string(r.shuffle)},
                             {"samples", r.stats.samples},
                             {"iterations_per_s", iter_rate},
                             {"atomic_ceiling_per_s", atomic_rate},
@@ -251,7 +252,7 @@ int bench_throughput(const Args& args) {
         out["backend"] = setup.backend_name;
         out["size"] = {width, height};
         out["quality"] = quality;
-        out["shuffle"] = to_string(setup.options.kernel.shuffle);
+        out["shuffle"] = setup.options.kernel.sort_idle_frames ? "auto" : to_string(setup.options.kernel.shuffle);
         out["block"] = setup.options.kernel.block_size;
         out["accumulate"] = to_string(setup.options.kernel.accumulation);
         out["kernel"] = setup.options.kernel.start_linked ? "auto" : to_string(setup.options.kernel.form);

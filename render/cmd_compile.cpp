@@ -31,7 +31,8 @@ const char* kHelp =
     "                        FILE gets each flame's index)\n"
     "  --flame I             only flame I (0-based); the file's other flames may use\n"
     "                        variations flamejit lacks\n"
-    "  --shuffle S           ring (default), none, full, divergent, sorted\n"
+    "  --shuffle S           auto (default: the ring, as the CUDA backend's auto), ring, none,\n"
+    "                        full, divergent, sorted\n"
     "  --block N             threads per block (default 256)\n"
     "  --accumulate A        atomic (default: float4 atomics on sm_90), scalar, warp (aggregated),\n"
     "                        shared (per-block shared-memory cache), packed (64-bit packed\n"
@@ -70,6 +71,8 @@ int run(const Args& args) {
     }
     if (a.positional.size() != 1) throw UsageError("compile takes exactly one genome file");
     KernelOptions kopt = kernel_options_from(a);
+    // --shuffle auto sorts only on the CPU backend, which compiles nothing.
+    kopt.sort_idle_frames = false;
     if (kopt.start_linked)
         throw UsageError("--kernel auto is for render, animate and bench: compile builds one form (specialized, linked or switch)");
     if (kopt.arch.empty()) kopt.arch = "sm_90";

@@ -20,6 +20,7 @@
 #include "image_writer.h"
 #include "pipeline/compile_ahead.h"
 #include "pipeline/frame_batch.h"
+#include "pipeline/frame_structure.h"
 #include "pipeline/renderer.h"
 #include "sidecar.h"
 #include "strip_render.h"
@@ -69,7 +70,11 @@ const char* kHelp =
     "  --arch sm_XX          NVRTC target (default: the device's)\n"
     "  --emit-cu FILE        also write the generated kernel source to FILE (one GENOME only;\n"
     "                        with several of its flames, FILE.I for flame I)\n"
-    "  --shuffle S           ring (default), none, full, divergent, sorted\n"
+    "  --shuffle S           how points move between warps (README, \"Iteration semantics\"):\n"
+    "                        auto (default), ring, none, full, divergent, sorted; auto is the\n"
+    "                        ring but on the CPU backend, where a frame whose lazy selection\n"
+    "                        (xaos, rare xforms) would leave 45 %% of its lanes idle or more is\n"
+    "                        sorted instead\n"
     "  --block N             threads per block, a multiple of 32 in 128..1024 (default 256)\n"
     "  --blocks-per-sm N     N resident blocks per SM, at most what the occupancy allows\n"
     "                        (default: chosen per frame, from 512 threads per SM up to the\n"
@@ -401,6 +406,7 @@ int run(const Args& args) {
             std::vector<std::pair<std::string, std::string>> extra = {
                 {"flamejit_backend", result.backend},
                 {"flamejit_seed", std::to_string(options.seed)},
+                {"flamejit_shuffle", to_string(result.shuffle)},
                 {"flamejit_seconds", std::to_string(result.seconds)}};
             if (strips.count > 1) extra.emplace_back("flamejit_strips", std::to_string(strips.count));
             if (options.pixel_aspect != 1) extra.emplace_back("flamejit_pixel_aspect", message_number(options.pixel_aspect));
@@ -483,7 +489,10 @@ int run(const Args& args) {
                           static_cast<unsigned long long>(result.stats.stand_in_launches),
                           static_cast<unsigned long long>(result.stats.launches));
         // The cost of lazy warp-uniform selection, for xaos or rare xforms
-        // (README, "Iteration semantics").
+        // (README, "Iteration semantics"), or --shuffle auto's way around it.
+        if (options.kernel.sort_idle_frames && result.shuffle == Shuffle::Sorted)
+            append_format(line, "  sorted exchange (--shuffle auto): the ring's lazy selection would leave %.0f %% of "
+                                "the lanes idle or more\n", 100 * kSortFromIdle);
         if (result.stats.idle_lane_rounds > 0)
             append_format(line, "  lazy selection (xaos or rare xforms): %.1f %% of lane-rounds past the fuse stayed put\n",
                           100.0 * result.stats.idle_lane_rounds /

@@ -162,6 +162,11 @@ TEST_CASE("bench throughput: runs on the CPU backend and writes every field of i
     }
     CHECK(j.at("genomes")[0].at("name") == "linear3");
     CHECK(j.at("genomes")[1].at("name") == "xaos");
+    // --shuffle auto: the ring, sorted on the CPU where the lazy selection
+    // would idle many lanes (xaos.flam3: 47.6 %).
+    CHECK(j.at("shuffle") == "auto");
+    CHECK(j.at("genomes")[0].at("shuffle") == "ring");
+    CHECK(j.at("genomes")[1].at("shuffle") == "sorted");
 }
 
 TEST_CASE("hit_sample draws cells as often as they were hit, in random order") {

@@ -814,7 +814,8 @@ TEST_CASE("cli batch: --sidecar writes IMAGE.json, whose genome and seed render 
         CHECK(j.at("image") == image);
         CHECK(j.at("command").at(1) == "render");
         CHECK(j.at("command").back() == strips);
-        CHECK(j.at("settings").at("shuffle") == "ring");
+        CHECK(j.at("settings").at("shuffle") == "auto");
+        CHECK(j.at("text").at("flamejit_shuffle") == "ring");  // what auto made of it: kGenome has no xaos
         CHECK(j.at("settings").at("threads") == 2);
         CHECK(j.at("text").at("flamejit_backend") == "cpu");
         CHECK(std::stoull(j.at("text").at("flam3_samples").get<std::string>()) > 0);
@@ -836,6 +837,7 @@ TEST_CASE("cli batch: --sidecar writes IMAGE.json, whose genome and seed render 
     for (const char* frame : {"0", "1"}) {
         const nlohmann::json j = nlohmann::json::parse(fj::test::read_file(dir + "/f" + frame + ".png.json"));
         CHECK(j.at("command").at(1) == "animate");
+        CHECK(j.at("text").at("flamejit_shuffle") == "ring");
         CHECK(j.at("genome").get<std::string>().find("time=\"" + std::string(frame) + "\"") != std::string::npos);
     }
     // --resume renders again an image whose sidecar is missing.

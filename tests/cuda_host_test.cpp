@@ -404,6 +404,27 @@ TEST_CASE("cuda host: a driver of an earlier CUDA major version than the build's
     CHECK(fj::cuda_device_available(nullptr));
 }
 
+TEST_CASE("cuda host: --shuffle auto keeps the ring on the CUDA backend and sorts on the CPU's, also after a fallback") {
+    if (!fj::test::nvrtc_present()) return;
+    const ScopedEnv cache_dir = scratch_cache_dir();
+    fj::RenderOptions options;
+    options.kernel.sort_idle_frames = true;  // what --shuffle auto sets
+    fj::Renderer cuda(options);
+    REQUIRE(cuda.backend_name() == "cuda");
+    CHECK_FALSE(cuda.frame_options().kernel.sort_idle_frames);
+    {
+        const ScopedEnv mode("FJ_STAND_IN_CONTEXT", "fail");
+        fj::Flame flame = Frame().flame;
+        flame.width = flame.height = 32;
+        flame.quality = 2;
+        fj::Renderer falls(options);
+        REQUIRE(falls.render(flame).backend == "cpu");
+        CHECK(falls.frame_options().kernel.sort_idle_frames);
+    }
+    options.backend = fj::BackendChoice::Cpu;
+    CHECK(fj::Renderer(options).frame_options().kernel.sort_idle_frames);
+}
+
 TEST_CASE("cuda host: auto renders on the CPU when the device fails before its first frame; cuda fails") {
     if (!fj::test::nvrtc_present()) return;
     const ScopedEnv mode("FJ_STAND_IN_CONTEXT", "fail");

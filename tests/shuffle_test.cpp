@@ -1,16 +1,22 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 // Shuffle strategies: the simulated trajectory statistics against the
-// analytic model, each strategy's render against flam3, and the exchange
-// doing what it is for on a genome whose warps converge.
+// analytic model, each strategy's render against flam3, the exchange
+// doing what it is for on a genome whose warps converge, and what
+// --shuffle auto chooses.
 #include <doctest/doctest.h>
 
 #include <cmath>
+#include <string>
+#include <vector>
 
 #include "analysis/shuffle_simulation.h"
 #include "codegen/param_layout.h"
 #include "genome/flam3_reader.h"
+#include "genome/flam3_writer.h"
+#include "genome/interpolate.h"
 #include "image/fidelity.h"
 #include "image/png_io.h"
+#include "pipeline/frame_structure.h"
 #include "pipeline/renderer.h"
 #include "test_support.h"
 
@@ -145,5 +151,130 @@ TEST_CASE("shuffle: lazy xaos selection leaves 1 - 1/M of the lane-rounds past t
         const double share = idle / (idle + static_cast<double>(stats.samples));
         MESSAGE(stats.samples << " samples: idle share " << share << ", 1 - 1/M = " << expected);
         CHECK(share == doctest::Approx(expected).epsilon(0.02));
+    }
+}
+
+namespace {
+
+// Xforms of equal weight, each a linear map towards its own corner; `chaos`
+// rows as flam3 writes them (empty: no xaos).
+fj::Flame flame_with_rows(int xforms, const std::vector<std::string>& chaos) {
+    std::string xml = "<flame size=\"64 48\" scale=\"20\" quality=\"20\">";
+    for (int i = 0; i < xforms; ++i) {
+        const double angle = 6.283185307179586 * i / xforms;
+        xml += "<xform weight=\"1\" color=\"" + std::to_string(double(i) / xforms) + "\" linear=\"1\" coefs=\"0.5 0 0 0.5 " +
+               std::to_string(std::cos(angle)) + " " + std::to_string(std::sin(angle)) + "\"" +
+               (chaos.empty() ? "" : " chaos=\"" + chaos[i] + "\"") + "/>";
+    }
+    xml += "</flame>";
+    return fj::read_flam3_string(xml, "rows.flam3").at(0);
+}
+
+fj::Shuffle auto_shuffle(const fj::Flame& flame, int block = 256) {
+    fj::FrameOptions options;
+    options.kernel.sort_idle_frames = true;
+    options.kernel.block_size = block;
+    return fj::prepare_still(flame, options).key.shuffle;
+}
+
+}  // namespace
+
+TEST_CASE("shuffle: auto sorts a frame whose lazy selection would idle 45 % of its lanes or more, else keeps the ring") {
+    using fj::Shuffle;
+    // Each xform leads only to the next: every row draws one xform, so each
+    // m(k) is 1, M = 3 and two lanes in three would stay put.
+    const fj::Flame cycle = flame_with_rows(3, {"0 1 0", "0 0 1", "1 0 0"});
+    CHECK(fj::xaos_proposal_mass(cycle) == doctest::Approx(3));
+    CHECK(auto_shuffle(cycle) == Shuffle::Sorted);
+    // Two xforms that mostly repeat themselves (x after the other): each m
+    // is 1/(1 + x), so M = 2/(1 + x), and 1 - 1/M falls below kSortFromIdle
+    // (0.45) as x passes 0.1.
+    const fj::Flame below = flame_with_rows(2, {"1 0.12", "0.12 1"}), above = flame_with_rows(2, {"1 0.09", "0.09 1"});
+    CHECK(1 - 1 / fj::xaos_proposal_mass(below) == doctest::Approx(0.44).epsilon(0.001));
+    CHECK(1 - 1 / fj::xaos_proposal_mass(above) == doctest::Approx(0.455).epsilon(0.001));
+    CHECK(auto_shuffle(below) == Shuffle::Ring);
+    CHECK(auto_shuffle(above) == Shuffle::Sorted);
+    // A row that only halves one xform's weight: m = (0.4, 0.4, 1/3), M 1.13.
+    const fj::Flame mild = flame_with_rows(3, {"1 1 0.5", "1 1 1", "1 1 1"});
+    CHECK(fj::xaos_proposal_mass(mild) == doctest::Approx(1.1333).epsilon(0.001));
+    CHECK(auto_shuffle(mild) == Shuffle::Ring);
+    // No xaos and no rare xform: nothing idles.
+    CHECK(auto_shuffle(flame_with_rows(4, {})) == Shuffle::Ring);
+    // 48 xforms of equal weight, each drawn with probability 1/48, below
+    // kSpreadBelow: raised to 1/16 each, M = 3.
+    CHECK(auto_shuffle(flame_with_rows(48, {})) == Shuffle::Sorted);
+    // A rare xform that idles a few lanes: 1/201 raised to 1/16, M 1.06.
+    fj::Flame rare = flame_with_rows(2, {});
+    rare.xforms[1].weight = 0.005;
+    CHECK(fj::has_rare_xform(rare));
+    CHECK(auto_shuffle(rare) == Shuffle::Ring);
+    CHECK(fj::prepare_still(rare, [] {
+              fj::FrameOptions o;
+              o.kernel.sort_idle_frames = true;
+              return o;
+          }()).key.xaos);  // still spread over the lanes
+    // 254 xforms would idle 15 lanes in 16, but the sort's tables for them in
+    // blocks of 1024 do not fit in shared memory: the ring.
+    REQUIRE(fj::sorted_shared_bytes(254, 1024) > fj::kMaxStaticShared);
+    CHECK(auto_shuffle(flame_with_rows(254, {}), 1024) == Shuffle::Ring);
+    CHECK(auto_shuffle(flame_with_rows(254, {}), 128) == Shuffle::Sorted);
+    // Only a ring asked for as auto changes.
+    fj::FrameOptions asked;
+    CHECK(fj::prepare_still(cycle, asked).key.shuffle == Shuffle::Ring);
+    asked.kernel.sort_idle_frames = true;
+    asked.kernel.shuffle = Shuffle::None;
+    CHECK(fj::prepare_still(cycle, asked).key.shuffle == Shuffle::None);
+}
+
+TEST_CASE("shuffle: auto decides an animation's frames per keyframe segment, so a segment's frames share a kernel") {
+    using fj::Shuffle;
+    // Keyframe 0 cycles (M = 3), keyframes 1 and 2 have no xaos: frames in
+    // segment 0 are sorted however far their interpolated rows have relaxed,
+    // frames in segment 1 keep the ring.
+    std::vector<fj::Flame> keys = {flame_with_rows(3, {"0 1 0", "0 0 1", "1 0 0"}), flame_with_rows(3, {}),
+                                   flame_with_rows(3, {})};
+    for (int i = 0; i < 3; ++i) keys[i].time = 4.0 * i;
+    keys[2].xforms[0].affine.c = 0.3;
+    fj::FrameOptions options;
+    options.temporal_samples = 1;
+    options.kernel.sort_idle_frames = true;
+    for (double t : {0.0, 2.0, 3.9}) {
+        CAPTURE(t);
+        CHECK(fj::prepare_animation_frame(keys, t, options).key.shuffle == Shuffle::Sorted);
+    }
+    // The reason it is decided per segment: this frame's own rows would keep the ring.
+    CHECK(1 - 1 / fj::xaos_proposal_mass(fj::interpolate(keys, 3.9)) < fj::kSortFromIdle);
+    for (double t : {4.1, 6.0, 8.0}) {
+        CAPTURE(t);
+        CHECK(fj::prepare_animation_frame(keys, t, options).key.shuffle == Shuffle::Ring);
+    }
+    // A motion-blurred frame whose time steps reach back into segment 0.
+    options.temporal_samples = 8;
+    CHECK(fj::prepare_animation_frame(keys, 4.1, options).key.shuffle == Shuffle::Sorted);
+}
+
+TEST_CASE("shuffle: render --shuffle auto on the CPU backend makes sorted's image where it sorts, ring's elsewhere") {
+    const std::string dir = fj::test::scratch_dir("shuffle-auto");
+    struct Case {
+        const char* name;
+        std::vector<std::string> chaos;
+        const char* made;
+    };
+    for (const Case& c : {Case{"cycle", {"0 1 0", "0 0 1", "1 0 0"}, "sorted"}, Case{"mild", {"1 1 0.5", "1 1 1", "1 1 1"}, "ring"}}) {
+        CAPTURE(c.name);
+        const std::string genome = dir + "/" + c.name + ".flam3";
+        fj::test::write_file(genome, fj::write_flam3_string(flame_with_rows(3, c.chaos)));
+        const std::string base = quoted(fj::test::flamejit_binary()) + " render " + quoted(genome) +
+                                 " --backend cpu --threads 2 --seed 5 --sidecar -o ";
+        const auto chosen = run_command(base + quoted(dir + "/auto.png"));
+        REQUIRE_MESSAGE(chosen.status == 0, chosen.output);
+        CHECK((chosen.output.find("sorted exchange (--shuffle auto)") != std::string::npos) ==
+              (std::string(c.made) == "sorted"));
+        const auto asked = run_command(base + quoted(dir + "/asked.png") + " --shuffle " + c.made);
+        REQUIRE_MESSAGE(asked.status == 0, asked.output);
+        CHECK(fj::read_png(dir + "/auto.png").rgba == fj::read_png(dir + "/asked.png").rgba);
+        const std::string sidecar = fj::test::read_file(dir + "/auto.png.json");
+        CHECK(sidecar.find("\"shuffle\": \"auto\"") != std::string::npos);
+        CHECK(sidecar.find(std::string("\"flamejit_shuffle\": \"") + c.made + "\"") != std::string::npos);
     }
 }

@@ -138,6 +138,12 @@ struct KernelOptions {
     // Not part of the key: how the CUDA backend gets a specialized kernel
     // that is not cached yet (--kernel auto, CudaBackendOptions).
     bool start_linked = false;
+    // Not part of the key: under `shuffle` ring, a frame whose lazy selection
+    // would leave many of its lanes idle takes the sorted exchange
+    // instead (pipeline/frame_structure.h, frame_kernel_options). --shuffle
+    // auto sets it where the exchange was measured to pay: the CPU backend's
+    // (Renderer::frame_options).
+    bool sort_idle_frames = false;
 };
 
 struct KernelKey {

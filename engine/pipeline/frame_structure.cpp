@@ -2,6 +2,7 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #include "pipeline/frame_structure.h"
 
+#include <algorithm>
 #include <cmath>
 #include <stdexcept>
 
@@ -86,6 +87,31 @@ Flame spread_rare_xforms(const Flame& flame) {
 bool segment_has_rare_xform(const std::vector<Flame>& keyframes, int segment) {
     const size_t i = static_cast<size_t>(segment);
     return has_rare_xform(keyframes[i]) || (i + 1 < keyframes.size() && has_rare_xform(keyframes[i + 1]));
+}
+
+KernelOptions frame_kernel_options(const std::vector<const Flame*>& flames, const KernelOptions& options) {
+    KernelOptions out = options;
+    if (!options.sort_idle_frames || options.shuffle != Shuffle::Ring || options.form == KernelForm::Switch) return out;
+    size_t xforms = 0;
+    for (const Flame* f : flames) xforms = std::max(xforms, f->xforms.size());
+    if (xforms > static_cast<size_t>(kMaxXforms) ||
+        sorted_shared_bytes(static_cast<int>(xforms), options.block_size) > kMaxStaticShared)
+        return out;
+    for (const Flame* f : flames) {
+        const Flame drawn = spread_rare_xforms(*f);
+        if (!drawn.has_xaos()) continue;
+        double mass = 1;
+        try {
+            mass = xaos_proposal_mass(drawn);
+        } catch (const std::runtime_error&) {
+            continue;  // rows no table can be made of: refused when the frame is packed
+        }
+        if (1 - 1 / mass >= kSortFromIdle) {
+            out.shuffle = Shuffle::Sorted;
+            break;
+        }
+    }
+    return out;
 }
 
 }  // namespace fj

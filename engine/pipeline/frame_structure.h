@@ -26,6 +26,7 @@
 
 #include <vector>
 
+#include "codegen/kernel_key.h"
 #include "genome/flame.h"
 
 namespace fj {
@@ -52,6 +53,22 @@ Flame spread_rare_xforms(const Flame& flame);
 
 // Whether keyframe `segment` or the one after it has a rare xform.
 bool segment_has_rare_xform(const std::vector<Flame>& keyframes, int segment);
+
+// The sorted exchange in place of the ring (KernelOptions::sort_idle_frames)
+// from this share of idle lane-rounds up (1 - 1/M, param_layout.h). On the
+// CPU backend the sort ran 1.3-2.6 times as fast as the ring on the corpus
+// flames that idle two thirds or more, 0.9-1.6 times on those that idle
+// half, 1.1-1.3 on xaos.flam3 (47.5 %), and 0.8-1.2 on those idling 38-42 %
+// (benchmarks/README.md, "The sorted exchange"): the line lies between.
+constexpr double kSortFromIdle = 0.45;
+
+// `options` for the frame drawn from `flames` (a still's flame, or the
+// keyframes of the segments an animation frame's time steps fall in, so
+// that the frames of a segment share their key): its ring made sorted where
+// options.sort_idle_frames asks and one of `flames` would idle that share
+// under the ring's lazy selection, and the sort's tables fit (shared
+// memory); else as given.
+KernelOptions frame_kernel_options(const std::vector<const Flame*>& flames, const KernelOptions& options);
 
 // `flame` changed as above so that its kernel key is the structure's.
 // Throws std::logic_error when the flame has more xforms than the structure.

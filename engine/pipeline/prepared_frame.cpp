@@ -127,9 +127,10 @@ PreparedFrame prepare_still(const Flame& flame, const FrameOptions& options) {
     f.time = flame.time;
     f.post_flame = flame;
     f.plan = checked_plan(flame, options, "");
+    const KernelOptions kernel = frame_kernel_options({&flame}, options.kernel);
     // Per-thread draws have no bursts to spread.
-    const Flame drawn = selects_per_thread(options.kernel.shuffle) ? flame : spread_rare_xforms(flame);
-    f.key = make_kernel_key(drawn, options.kernel);
+    const Flame drawn = selects_per_thread(kernel.shuffle) ? flame : spread_rare_xforms(flame);
+    f.key = make_kernel_key(drawn, kernel);
     f.layout = make_param_layout(f.key, VariationRegistry::standard());
     // flam3-render renders one temporal sample per pass, all of the same
     // genome, with the temporal filter's weights over the passes.
@@ -184,7 +185,13 @@ PreparedFrame prepare_animation_frame(const std::vector<Flame>& keyframes, doubl
     // Each segment's keyframes looked at once, not once per time step.
     std::set<int> segments;
     for (int i = 0; i < steps; ++i) segments.insert(keyframe_segment(keyframes, time + filter.offsets[i]));
-    if (!selects_per_thread(options.kernel.shuffle))
+    std::set<const Flame*> segment_ends;
+    for (int segment : segments) {
+        segment_ends.insert(&keyframes[segment]);
+        if (static_cast<size_t>(segment) + 1 < keyframes.size()) segment_ends.insert(&keyframes[segment + 1]);
+    }
+    const KernelOptions kernel = frame_kernel_options({segment_ends.begin(), segment_ends.end()}, options.kernel);
+    if (!selects_per_thread(kernel.shuffle))
         for (int segment : segments) structure.xaos = structure.xaos || segment_has_rare_xform(keyframes, segment);
 
     double gamma = 0, vibrancy = 0, background[3] = {0, 0, 0};
@@ -203,7 +210,7 @@ PreparedFrame prepare_animation_frame(const std::vector<Flame>& keyframes, doubl
         if (plan.hist_width != f.plan.hist_width || plan.hist_height != f.plan.hist_height)
             throw std::logic_error("prepare_animation_frame: a time step planned another histogram");
         if (i == 0) {
-            f.key = make_kernel_key(step, options.kernel);
+            f.key = make_kernel_key(step, kernel);
             f.layout = make_param_layout(f.key, VariationRegistry::standard());
         }
         weight_palette(step, filter.weights[i]);

@@ -104,6 +104,10 @@ FrameOptions Renderer::frame_options() const {
     f.quality = options_.quality;
     f.pixel_aspect = options_.pixel_aspect;
     f.kernel = options_.kernel;
+    // The sorted exchange has been measured against the ring on the CPU only
+    // (benchmarks/README.md, "The sorted exchange"); on a GPU the ring stays
+    // until it is measured there.
+    f.kernel.sort_idle_frames = options_.kernel.sort_idle_frames && backend_name_ == "cpu";
     return f;
 }
 
@@ -313,6 +317,7 @@ RenderResult Renderer::render_plan_once(const PreparedFrame& frame, uint64_t see
     }
     result.prepare_seconds = prepare_seconds;
     result.backend = backend_name_;
+    result.shuffle = frame.key.shuffle;
     result.time_samples = static_cast<int>(n);
     result.seconds = seconds_since(t0);
     return result;

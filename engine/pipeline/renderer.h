@@ -69,6 +69,8 @@ struct RenderResult {
     // image's copy to the host.
     double prepare_seconds = 0, post_seconds = 0;
     int time_samples = 1;
+    // The exchange the frame's kernel made (--shuffle auto chooses per frame).
+    Shuffle shuffle = Shuffle::Ring;
     // What the image was made of: the samples and bad values plotted into
     // its histogram, a resumed render state's included (stats counts this
     // render's iteration only).
