@@ -21,9 +21,11 @@
 #include <cstdlib>
 #include <filesystem>
 #include <fstream>
+#include <mutex>
 #include <regex>
 #include <sstream>
 #include <stdexcept>
+#include <vector>
 
 #include <unistd.h>
 
@@ -50,13 +52,46 @@ std::string flam3_data_path(const std::string& rel) {
 }
 std::string flamejit_binary() { return path_from_env("FJ_FLAMEJIT", binary_dir() + "/flamejit"); }
 
+namespace {
+
+std::string scratch_root() { return path_from_env("FJ_SCRATCH_DIR", binary_dir() + "/test-scratch"); }
+
+struct ScratchDirs {
+    std::mutex mutex;
+    std::vector<std::string> made;
+    pid_t owner = getpid();  // a forked child leaves them to the process that made them
+};
+
+ScratchDirs& scratch_dirs() {
+    static ScratchDirs dirs;
+    return dirs;
+}
+
+}  // namespace
+
 std::string scratch_dir(const std::string& tag) {
     static std::atomic<int> counter{0};
-    const std::string dir = path_from_env("FJ_SCRATCH_DIR", binary_dir() + "/test-scratch") + "/" + tag + "-" +
-                            std::to_string(getpid()) + "-" + std::to_string(counter++);
+    const std::string dir = scratch_root() + "/" + tag + "-" + std::to_string(getpid()) + "-" + std::to_string(counter++);
     std::filesystem::remove_all(dir);
     std::filesystem::create_directories(dir);
+    ScratchDirs& dirs = scratch_dirs();
+    std::lock_guard lock(dirs.mutex);
+    dirs.made.push_back(dir);
     return dir;
+}
+
+void end_scratch(bool passed) {
+    ScratchDirs& dirs = scratch_dirs();
+    std::lock_guard lock(dirs.mutex);
+    if (dirs.made.empty() || getpid() != dirs.owner) return;
+    if (!passed) {
+        std::fprintf(stderr, "this run's scratch folders are kept: %s/*-%d-*\n", scratch_root().c_str(),
+                     static_cast<int>(dirs.owner));
+        return;
+    }
+    std::error_code ignored;
+    for (const std::string& dir : dirs.made) std::filesystem::remove_all(dir, ignored);
+    dirs.made.clear();
 }
 
 bool file_exists(const std::string& path) { return std::filesystem::exists(path); }
@@ -121,7 +156,7 @@ CommandResult flam3_render_shared(const std::string& genome, const std::string& 
     key.add_field(read_file(genome));
     key.add_field(settings);
     key.add_field(renderer);
-    const fs::path dir = path_from_env("FJ_SCRATCH_DIR", binary_dir() + "/test-scratch") + "/flam3-references";
+    const fs::path dir = scratch_root() + "/flam3-references";
     fs::create_directories(dir);
     const std::string name = hex128(key.hi(), key.lo());
     const fs::path done = dir / (name + ".png");

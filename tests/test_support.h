@@ -20,8 +20,11 @@ std::string flamejit_binary();                        // $FJ_FLAMEJIT, else flam
 // The variable's value when set and not empty, else `configured`.
 std::string path_from_env(const char* variable, const std::string& configured);
 // A fresh empty folder under $FJ_SCRATCH_DIR (default: test-scratch in the
-// build tree), unique per call.
+// build tree), unique per call: TAG-PID-N.
 std::string scratch_dir(const std::string& tag);
+// At the end of a test executable (test_main.cpp): its scratch folders
+// removed where every case `passed`, else kept for a look and named.
+void end_scratch(bool passed);
 bool file_exists(const std::string& path);
 std::string read_file(const std::string& path);
 void write_file(const std::string& path, const std::string& text);
