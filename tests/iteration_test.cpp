@@ -302,6 +302,49 @@ PackedReplay replay_packed(const std::vector<std::array<float, 4>>& hits, int de
 
 }  // namespace
 
+TEST_CASE("selection: a draw takes the xform whose entries of flam3's 16384-entry table it falls in, at any row length") {
+    // Rows as the parameter block holds them: each xform owns a whole number
+    // of the table's entries (none for weight 0), the row their running sums
+    // over 16384, its last entry 1. A draw u falls in entry floor(16384 u),
+    // which names its xform; short rows are counted without a branch on the
+    // host, longer ones searched (iterate/common.h), and both must agree.
+    uint32_t lcg = 12345;
+    const auto next = [&lcg] { return (lcg = lcg * 1664525u + 1013904223u) >> 8; };
+    for (int n = 1; n <= 40; ++n) {
+        CAPTURE(n);
+        for (int trial = 0; trial < 8; ++trial) {
+            std::vector<int> entries(n, 0);
+            int left = 16384;
+            for (int k = 0; k + 1 < n; ++k) {
+                const int share = next() % 4 == 0 ? 0 : static_cast<int>(next() % (left / 2 + 1));
+                entries[k] = share;
+                left -= share;
+            }
+            entries[n - 1] = left;
+            if (trial == 0 && n > 1) std::swap(entries[0], entries[n - 1]);  // the last xform's weight 0
+            std::vector<float> row(n);
+            std::vector<int> owner;
+            for (int k = 0, sum = 0; k < n; ++k) {
+                sum += entries[k];
+                row[k] = static_cast<float>(sum) / 16384.0f;
+                owner.insert(owner.end(), entries[k], k);
+            }
+            row[n - 1] = 1.0f;
+            REQUIRE(owner.size() == 16384u);
+            for (int e = 0; e < 16384; ++e) {
+                // The entry's first draw, one in its middle and its last.
+                for (const float u : {e / 16384.0f, (e + 0.5f) / 16384.0f, std::nextafter((e + 1) / 16384.0f, 0.0f)}) {
+                    if (fj::select_xform(row.data(), n, u) != owner[e]) {
+                        FAIL_CHECK("entry " << e << ", u " << u << ": xform " << fj::select_xform(row.data(), n, u)
+                                            << ", not " << owner[e]);
+                        break;
+                    }
+                }
+            }
+        }
+    }
+}
+
 TEST_CASE("packed words: hits of integers 0..255 pack into four exact fields; others take the float path") {
     fj::Rng rng = fj::make_rng(3, 0);
     for (int i = 0; i < 1000; ++i) {

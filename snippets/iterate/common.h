@@ -195,8 +195,20 @@ FJ_HD FJ_INLINE void end_chain_if_done(float& x, float& y, float& c, int& state,
     state = point_state(fuse + FJ_CHAIN, 0, 0, FJ_YOUNG);
 }
 
-// Index of the xform a draw u in [0,1) selects from a cumulative row.
+// Index of the xform a draw u in [0,1) selects from a cumulative row: the
+// first k whose entry is above u. On the host, where lanes draw on their own
+// (per-thread selection, young lanes) and a search that stops at a random
+// place mispredicts about once a draw, a short row counts its entries at or
+// below u instead, without a branch: the same k, as rows never decrease
+// (param_layout.cpp, put_cumulative).
 FJ_HD FJ_INLINE int select_xform(const float* cumulative, int n, float u) {
+#if !FJ_DEVICE_CODE
+    if (n <= 32) {
+        int k = 0;
+        for (int i = 0; i + 1 < n; ++i) k += !(u < cumulative[i]);
+        return k;
+    }
+#endif
     int k = 0;
     while (k + 1 < n && !(u < cumulative[k])) ++k;
     return k;
