@@ -73,8 +73,8 @@ const char* kHelp =
     "  --shuffle S           how points move between warps (README, \"Iteration semantics\"):\n"
     "                        auto (default), ring, none, full, divergent, sorted; auto is the\n"
     "                        ring but on the CPU backend, where a frame whose lazy selection\n"
-    "                        (xaos, rare xforms) would leave 45 %% of its lanes idle or more is\n"
-    "                        sorted instead\n"
+    "                        (xaos, rare xforms) would leave a third of its lanes idle or more\n"
+    "                        is sorted instead\n"
     "  --block N             threads per block, a multiple of 32 in 128..1024 (default 256)\n"
     "  --blocks-per-sm N     N resident blocks per SM, at most what the occupancy allows\n"
     "                        (default: chosen per frame, from 512 threads per SM up to the\n"
@@ -491,8 +491,8 @@ int run(const Args& args) {
         // The cost of lazy warp-uniform selection, for xaos or rare xforms
         // (README, "Iteration semantics"), or --shuffle auto's way around it.
         if (options.kernel.sort_idle_frames && result.shuffle == Shuffle::Sorted)
-            append_format(line, "  sorted exchange (--shuffle auto): the ring's lazy selection would leave %.0f %% of "
-                                "the lanes idle or more\n", 100 * kSortFromIdle);
+            append_format(line, "  sorted exchange (--shuffle auto): the ring's lazy selection would leave %.1f %% of "
+                                "lane-rounds idle\n", 100 * ring_idle_share(flame));
         if (result.stats.idle_lane_rounds > 0)
             append_format(line, "  lazy selection (xaos or rare xforms): %.1f %% of lane-rounds past the fuse stayed put\n",
                           100.0 * result.stats.idle_lane_rounds /

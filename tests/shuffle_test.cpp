@@ -179,7 +179,7 @@ fj::Shuffle auto_shuffle(const fj::Flame& flame, int block = 256) {
 
 }  // namespace
 
-TEST_CASE("shuffle: auto sorts a frame whose lazy selection would idle 45 % of its lanes or more, else keeps the ring") {
+TEST_CASE("shuffle: auto sorts a frame whose lazy selection would idle a third of its lanes or more, else keeps the ring") {
     using fj::Shuffle;
     // Each xform leads only to the next: every row draws one xform, so each
     // m(k) is 1, M = 3 and two lanes in three would stay put.
@@ -187,11 +187,11 @@ TEST_CASE("shuffle: auto sorts a frame whose lazy selection would idle 45 % of i
     CHECK(fj::xaos_proposal_mass(cycle) == doctest::Approx(3));
     CHECK(auto_shuffle(cycle) == Shuffle::Sorted);
     // Two xforms that mostly repeat themselves (x after the other): each m
-    // is 1/(1 + x), so M = 2/(1 + x), and 1 - 1/M falls below kSortFromIdle
-    // (0.45) as x passes 0.1.
-    const fj::Flame below = flame_with_rows(2, {"1 0.12", "0.12 1"}), above = flame_with_rows(2, {"1 0.09", "0.09 1"});
-    CHECK(1 - 1 / fj::xaos_proposal_mass(below) == doctest::Approx(0.44).epsilon(0.001));
-    CHECK(1 - 1 / fj::xaos_proposal_mass(above) == doctest::Approx(0.455).epsilon(0.001));
+    // is 1/(1 + x), so M = 2/(1 + x), and 1 - 1/M = (1 - x)/2 falls below
+    // kSortFromIdle (a third) as x passes 1/3.
+    const fj::Flame below = flame_with_rows(2, {"1 0.36", "0.36 1"}), above = flame_with_rows(2, {"1 0.3", "0.3 1"});
+    CHECK(1 - 1 / fj::xaos_proposal_mass(below) == doctest::Approx(0.32).epsilon(0.001));
+    CHECK(1 - 1 / fj::xaos_proposal_mass(above) == doctest::Approx(0.35).epsilon(0.001));
     CHECK(auto_shuffle(below) == Shuffle::Ring);
     CHECK(auto_shuffle(above) == Shuffle::Sorted);
     // A row that only halves one xform's weight: m = (0.4, 0.4, 1/3), M 1.13.
@@ -268,8 +268,9 @@ TEST_CASE("shuffle: render --shuffle auto on the CPU backend makes sorted's imag
                                  " --backend cpu --threads 2 --seed 5 --sidecar -o ";
         const auto chosen = run_command(base + quoted(dir + "/auto.png"));
         REQUIRE_MESSAGE(chosen.status == 0, chosen.output);
-        CHECK((chosen.output.find("sorted exchange (--shuffle auto)") != std::string::npos) ==
-              (std::string(c.made) == "sorted"));
+        // The cycle's ring would idle two lanes in three (M = 3).
+        CHECK((chosen.output.find("sorted exchange (--shuffle auto): the ring's lazy selection would leave 66.7 % of "
+                                  "lane-rounds idle") != std::string::npos) == (std::string(c.made) == "sorted"));
         const auto asked = run_command(base + quoted(dir + "/asked.png") + " --shuffle " + c.made);
         REQUIRE_MESSAGE(asked.status == 0, asked.output);
         CHECK(fj::read_png(dir + "/auto.png").rgba == fj::read_png(dir + "/asked.png").rgba);

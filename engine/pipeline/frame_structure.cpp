@@ -89,6 +89,16 @@ bool segment_has_rare_xform(const std::vector<Flame>& keyframes, int segment) {
     return has_rare_xform(keyframes[i]) || (i + 1 < keyframes.size() && has_rare_xform(keyframes[i + 1]));
 }
 
+double ring_idle_share(const Flame& flame) {
+    const Flame drawn = spread_rare_xforms(flame);
+    if (!drawn.has_xaos()) return 0;
+    try {
+        return 1 - 1 / xaos_proposal_mass(drawn);
+    } catch (const std::runtime_error&) {
+        return 0;
+    }
+}
+
 KernelOptions frame_kernel_options(const std::vector<const Flame*>& flames, const KernelOptions& options) {
     KernelOptions out = options;
     if (!options.sort_idle_frames || options.shuffle != Shuffle::Ring || options.form == KernelForm::Switch) return out;
@@ -97,20 +107,8 @@ KernelOptions frame_kernel_options(const std::vector<const Flame*>& flames, cons
     if (xforms > static_cast<size_t>(kMaxXforms) ||
         sorted_shared_bytes(static_cast<int>(xforms), options.block_size) > kMaxStaticShared)
         return out;
-    for (const Flame* f : flames) {
-        const Flame drawn = spread_rare_xforms(*f);
-        if (!drawn.has_xaos()) continue;
-        double mass = 1;
-        try {
-            mass = xaos_proposal_mass(drawn);
-        } catch (const std::runtime_error&) {
-            continue;  // rows no table can be made of: refused when the frame is packed
-        }
-        if (1 - 1 / mass >= kSortFromIdle) {
-            out.shuffle = Shuffle::Sorted;
-            break;
-        }
-    }
+    if (std::any_of(flames.begin(), flames.end(), [](const Flame* f) { return ring_idle_share(*f) >= kSortFromIdle; }))
+        out.shuffle = Shuffle::Sorted;
     return out;
 }
 

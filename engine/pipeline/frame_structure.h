@@ -56,11 +56,17 @@ bool segment_has_rare_xform(const std::vector<Flame>& keyframes, int segment);
 
 // The sorted exchange in place of the ring (KernelOptions::sort_idle_frames)
 // from this share of idle lane-rounds up (1 - 1/M, param_layout.h). On the
-// CPU backend the sort ran 1.3-2.6 times as fast as the ring on the corpus
-// flames that idle two thirds or more, 0.9-1.6 times on those that idle
-// half, 1.1-1.3 on xaos.flam3 (47.5 %), and 0.8-1.2 on those idling 38-42 %
+// CPU backend the sort ran 1.2-2.4 times as fast as the ring on every lazy
+// corpus flame that idles 38 % or more and on xaos.flam3 (47.5 %), 0.8-1.2
+// times on those idling 26-29 %, and mostly slower below 16 %
 // (benchmarks/README.md, "The sorted exchange"): the line lies between.
-constexpr double kSortFromIdle = 0.45;
+constexpr double kSortFromIdle = 1.0 / 3;
+
+// The share of lane-rounds the ring's lazy selection leaves idle for `flame`
+// (1 - 1/M, its rare xforms' proposals raised; param_layout.h): 0 where every
+// lane moves each round, and where its rows cannot be drawn (the flame is
+// refused when it is packed).
+double ring_idle_share(const Flame& flame);
 
 // `options` for the frame drawn from `flames` (a still's flame, or the
 // keyframes of the segments an animation frame's time steps fall in, so
