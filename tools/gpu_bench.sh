@@ -297,6 +297,25 @@ if wanted frame; then
     frame_run auto "$fj" "" --kernel auto
     frame_run sorted "$fj" "" --shuffle sorted
     frame_run sorted-1024 "$fj" "" --shuffle sorted --block 1024
+    # Whether --shuffle auto should sort on a GPU too, as it does on the CPU
+    # from a third of the lane-rounds idle (README, "Xaos without idle
+    # lanes"): every flame of the corpus's Fractorium examples (xaos and rare
+    # xforms, idle shares from 0 to 83 %), ring and sorted twice, alternating;
+    # render's lines give each flame's iteration rate and the ring's idle share.
+    corpus=${FJ_CORPUS_DIR:-../shared/corpus}/fractorium-examples
+    if [[ -d $corpus ]]; then
+        mkdir -p "$scratch/lazy"
+        for round in 1 2; do
+            for shuffle in ring sorted; do
+                step "render $corpus/*.flame, 1920x1080 quality 100, --shuffle $shuffle (round $round)"
+                "$fj" render "$corpus"/*.flame --backend cuda --size 1920x1080 --quality 100 --shuffle $shuffle \
+                    --seed 1 --progress none -o "$scratch/lazy/" 2>&1 | grep -E 'samples in|lazy selection|flamejit' |
+                    tee -a "$out/summary.txt"
+            done
+        done
+    else
+        step "no corpus at $corpus: the Fractorium examples' ring against sorted not run"
+    fi
     frame_genomes=("$genomes/compile/many24.flam3")
     for round in 1 2; do
         frame_run "many24-$round" "$fj" ""
