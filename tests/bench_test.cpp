@@ -150,7 +150,8 @@ TEST_CASE("bench throughput: runs on the CPU backend and writes every field of i
         CHECK(post > 0);
         CHECK(png > 0);
         CHECK(iterate + post + png <= frame);
-        // Kernel launches are the CUDA backend's.
+        // Kernel launches and compiles are the CUDA backend's.
+        CHECK(g.at("kernels_compiled") == 0);
         CHECK(g.at("launches") == 0);
         CHECK(g.at("stand_in_launches") == 0);
         // So are the launch shape, the packed accumulator and the shared cache.

@@ -301,6 +301,13 @@ TEST_CASE("cuda host: a batch of stills compiles its kernels ahead, each key onc
         fj::CompileAhead ahead(renderer, stills, renderer.frame_options(), 3);
         ahead.wait();
         CHECK(ahead.kernels() == 2);
+        CHECK(renderer.kernels_compiled() == 2);
+        // Another renderer (another process, as far as the cache goes) finds them.
+        fj::Renderer second(options);
+        fj::CompileAhead again(second, stills, second.frame_options(), 3);
+        again.wait();
+        CHECK(again.kernels() == 2);
+        CHECK(second.kernels_compiled() == 0);
         // A renderer on the CPU compiles nothing.
         options.backend = fj::BackendChoice::Cpu;
         fj::Renderer cpu(options);

@@ -280,9 +280,7 @@ TEST_CASE("gpu backend: compiling an animation ahead puts each structure's kerne
     if (!fj::test::cuda_devices_present()) return;
     const std::string cache = fj::test::scratch_dir("compile-ahead-cache");
     // The renderer's backends take their cache folder from the environment.
-    const char* before = std::getenv("FLAMEJIT_CACHE_DIR");
-    const std::string saved = before ? before : "";
-    ::setenv("FLAMEJIT_CACHE_DIR", cache.c_str(), 1);
+    const fj::test::ScopedEnv cache_dir("FLAMEJIT_CACHE_DIR", cache);
     const std::vector<fj::Flame> keys = fj::read_flam3_file(fj::test::source_path("genomes/three-structures.flam3"));
     fj::FrameOptions frame;
     frame.temporal_samples = 1;
@@ -311,6 +309,8 @@ TEST_CASE("gpu backend: compiling an animation ahead puts each structure's kerne
         ahead.wait();
         CHECK(ahead.kernels() == structures.size());
         CHECK(kernel_files() == structures.size());
+        // The first compiled each structure once; the second, nothing.
+        CHECK(renderer.kernels_compiled() == (run == 0 ? structures.size() : 0));
     }
     // The CPU compiles nothing ahead.
     options.backend = fj::BackendChoice::Cpu;
@@ -318,6 +318,5 @@ TEST_CASE("gpu backend: compiling an animation ahead puts each structure's kerne
     fj::CompileAhead none(cpu, keys, times, frame, 2);
     none.wait();
     CHECK(none.kernels() == 0);
-    if (before) ::setenv("FLAMEJIT_CACHE_DIR", saved.c_str(), 1);
-    else ::unsetenv("FLAMEJIT_CACHE_DIR");
+    CHECK(cpu.kernels_compiled() == 0);
 }

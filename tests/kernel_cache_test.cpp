@@ -116,6 +116,7 @@ TEST_CASE("kernel cache: a miss compiles, then memory and a new cache object hit
 
     const fj::CompiledKernel first = cache.get(request());
     CHECK_FALSE(first.cache_hit);
+    CHECK(cache.compiles() == 1);
     CHECK(first.key.size() == 32);
     REQUIRE(first.cubin.size() > 4);
     CHECK(std::memcmp(first.cubin.data(), ELFMAG, SELFMAG) == 0);
@@ -126,10 +127,12 @@ TEST_CASE("kernel cache: a miss compiles, then memory and a new cache object hit
     const fj::CompiledKernel again = cache.get(request());
     CHECK(again.cache_hit);
     CHECK(again.cubin == first.cubin);
+    CHECK(cache.compiles() == 1);
 
     fj::KernelCache other(dir);  // what a second process sees
     const fj::CompiledKernel from_disk = other.get(request());
     CHECK(from_disk.cache_hit);
+    CHECK(other.compiles() == 0);
     CHECK(from_disk.cubin == first.cubin);
     CHECK(from_disk.log == first.log);
     CHECK(from_disk.registers == first.registers);

@@ -215,6 +215,7 @@ CompiledKernel KernelCache::get(const CompileRequest& request) {
         CompiledKernel kernel;
         if (!load_from_disk(key, &kernel)) {
             kernel = compile_kernel(request, key, failed_directory());
+            ++compiles_;
             store_to_disk(kernel);
         }
         promise.set_value(kernel);

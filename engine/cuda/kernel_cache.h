@@ -92,6 +92,8 @@ public:
     // kernel files deleted.
     KernelCacheUsage clear();
     uint64_t max_bytes() const { return max_bytes_; }
+    // Kernels this cache compiled, finding them neither in memory nor on disk.
+    uint64_t compiles() const { return compiles_; }
     // The path of one key's file.
     std::string file_path(const std::string& key) const;
 
@@ -108,6 +110,7 @@ private:
     std::atomic<bool> writable_{true};      // cleared by a permission error: reads go on
     std::atomic<bool> warned_{false};
     std::atomic<uint64_t> temp_counter_{0};
+    std::atomic<uint64_t> compiles_{0};
     std::mutex mutex_;
     std::map<std::string, std::shared_future<CompiledKernel>> memory_;
 };

@@ -40,7 +40,8 @@ Renderer::Renderer(const RenderOptions& options) : options_(options) {
         cuda.arch = options.kernel.arch;
         cuda.max_blocks_per_sm = options.max_blocks_per_sm;
         cuda.start_linked = options.kernel.start_linked;
-        cuda.kernel_cache = std::make_shared<KernelCache>();  // one for all the devices
+        kernel_cache_ = std::make_shared<KernelCache>();
+        cuda.kernel_cache = kernel_cache_;  // one for all the devices
         try {
             backend_ = make_cuda_backend(cuda);
         } catch (const InputError&) {
@@ -90,6 +91,8 @@ void Renderer::fall_back_to_cpu(const std::string& why) {
 }
 
 Renderer::~Renderer() = default;
+
+uint64_t Renderer::kernels_compiled() const { return kernel_cache_ ? kernel_cache_->compiles() : 0; }
 
 bool Renderer::compile_ahead(const KernelKey& key, const ParamLayout& layout) {
     std::shared_lock lock(backends_mutex_);

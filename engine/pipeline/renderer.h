@@ -26,6 +26,8 @@
 
 namespace fj {
 
+class KernelCache;
+
 enum class BackendChoice { Auto, Cuda, Cpu };
 bool parse_backend_choice(const std::string& text, BackendChoice* out);
 
@@ -130,6 +132,9 @@ public:
     const std::string& fallback_reason() const { return fallback_reason_; }
     // How many devices each frame's samples are split between (1 on the CPU).
     int device_count() const { return static_cast<int>(helpers_.size()) + 1; }
+    // Kernels NVRTC compiled for this renderer (its own and ahead of its
+    // frames), finding them neither in memory nor in the kernel cache's folder.
+    uint64_t kernels_compiled() const;
 
 private:
     // The frame rendered into the histogram of `plan` (the frame's own or a
@@ -156,6 +161,7 @@ private:
     std::vector<std::unique_ptr<Backend>> helpers_;
     std::string backend_name_;
     std::string fallback_reason_;
+    std::shared_ptr<KernelCache> kernel_cache_;  // CUDA: the devices' one
     bool cuda_proven_ = false;  // a frame rendered on CUDA: later failures are errors
     // Held by compile_ahead while it uses the backends, and by the
     // renderer's thread while it replaces them (falling back to the CPU).
