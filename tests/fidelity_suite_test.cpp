@@ -417,10 +417,10 @@ TEST_CASE("fidelity suite: every electric-sheep corpus genome, reduced, renders 
 namespace {
 
 // How far an image's mean level wanders from seed to seed, per channel:
-// `seeds` renders of `genome` by flamejit (with `flamejit_args`) and by flam3-render (named after
-// `tag` in `dir`), the standard deviation of each channel's mean over
-// flamejit's seeds over that over flam3's. The seeds are fixed, so the
-// ratios are the same from run to run.
+// `seeds` renders of `genome` by flamejit (with `flamejit_args`) and by
+// flam3-render (named after `tag` in `dir`), the standard deviation of each
+// channel's mean over flamejit's seeds over that over flam3's. The seeds are
+// fixed, so the ratios are the same from run to run.
 std::array<double, 3> level_spread_ratios(const std::string& genome, const std::string& dir, const std::string& tag,
                                           int seeds, const std::string& flamejit_args = "") {
     std::vector<std::array<double, 3>> flam3, ours;

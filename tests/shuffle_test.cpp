@@ -156,8 +156,8 @@ TEST_CASE("shuffle: lazy xaos selection leaves 1 - 1/M of the lane-rounds past t
 
 namespace {
 
-// Xforms of equal weight, each a linear map towards its own corner; `chaos`
-// rows as flam3 writes them (empty: no xaos).
+// Xforms of equal weight, each halving the way to its own point of the unit
+// circle; `chaos` rows as flam3 writes them (empty: no xaos).
 fj::Flame flame_with_rows(int xforms, const std::vector<std::string>& chaos) {
     std::string xml = "<flame size=\"64 48\" scale=\"20\" quality=\"20\">";
     for (int i = 0; i < xforms; ++i) {
@@ -208,11 +208,9 @@ TEST_CASE("shuffle: auto sorts a frame whose lazy selection would idle a third o
     rare.xforms[1].weight = 0.005;
     CHECK(fj::has_rare_xform(rare));
     CHECK(auto_shuffle(rare) == Shuffle::Ring);
-    CHECK(fj::prepare_still(rare, [] {
-              fj::FrameOptions o;
-              o.kernel.sort_idle_frames = true;
-              return o;
-          }()).key.xaos);  // still spread over the lanes
+    fj::FrameOptions spread;
+    spread.kernel.sort_idle_frames = true;
+    CHECK(fj::prepare_still(rare, spread).key.xaos);  // still spread over the lanes
     // 254 xforms would idle 15 lanes in 16, but the sort's tables for them in
     // blocks of 1024 do not fit in shared memory: the ring.
     REQUIRE(fj::sorted_shared_bytes(254, 1024) > fj::kMaxStaticShared);
