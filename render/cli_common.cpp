@@ -183,6 +183,10 @@ uint64_t seed_from(const ParsedArgs& args, uint64_t fallback) {
     return static_cast<uint64_t>(seed);
 }
 
+const char* shuffle_asked(const KernelOptions& options) {
+    return options.sort_idle_frames ? "auto" : to_string(options.shuffle);
+}
+
 KernelOptions kernel_options_from(const ParsedArgs& args) {
     KernelOptions k;
     // auto: the ring, made sorted per frame where the backend gains by it

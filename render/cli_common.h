@@ -82,6 +82,8 @@ inline constexpr const char* kScaleHelp =
     "                        its spatial filter narrower across rows, so that it looks right there\n";
 // --shuffle, --block, --arch.
 KernelOptions kernel_options_from(const ParsedArgs& args);
+// --shuffle as asked: auto (KernelOptions::sort_idle_frames), or the strategy named.
+const char* shuffle_asked(const KernelOptions& options);
 // --seed N (0 or more), else `fallback`.
 uint64_t seed_from(const ParsedArgs& args, uint64_t fallback);
 // --blocks-per-sm N (0 when absent): the CUDA launch's cap on resident

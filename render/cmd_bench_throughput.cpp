@@ -255,7 +255,7 @@ int bench_throughput(const Args& args) {
         out["backend"] = setup.backend_name;
         out["size"] = {width, height};
         out["quality"] = quality;
-        out["shuffle"] = setup.options.kernel.sort_idle_frames ? "auto" : to_string(setup.options.kernel.shuffle);
+        out["shuffle"] = shuffle_asked(setup.options.kernel);
         out["block"] = setup.options.kernel.block_size;
         out["accumulate"] = to_string(setup.options.kernel.accumulation);
         out["kernel"] = setup.options.kernel.start_linked ? "auto" : to_string(setup.options.kernel.form);

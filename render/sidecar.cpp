@@ -36,7 +36,7 @@ std::string sidecar_text(const std::string& image, const char* command, const Ar
          options.threads > 0 ? options.threads : static_cast<int>(std::max(1u, std::thread::hardware_concurrency()))},
         {"devices", options.devices},
         // As asked; the text's flamejit_shuffle says what auto made of it.
-        {"shuffle", options.kernel.sort_idle_frames ? "auto" : to_string(options.kernel.shuffle)},
+        {"shuffle", shuffle_asked(options.kernel)},
         {"block", options.kernel.block_size},
         {"accumulate", to_string(options.kernel.accumulation)},
         {"kernel", to_string(options.kernel.form)},
