@@ -130,6 +130,18 @@ FJ_HD FJ_INLINE bool rand_bit(Rng& rng) {
     return (next_u32(rng) >> 31) != 0;
 }
 
+// A quiet NaN: what flam3's double arithmetic makes where it multiplies 0
+// by an overflow, a bad value (iterate/common.h) that the iteration then
+// replaces, as flam3 does. The variations that mirror such a place test
+// for flam3's threshold and return this.
+FJ_HD FJ_INLINE float quiet_nan() {
+#if FJ_DEVICE_CODE
+    return __int_as_float(0x7fffffff);
+#else
+    return __builtin_nanf("");
+#endif
+}
+
 // C's float-to-int conversion as flam3's reference build (x86-64) performs it:
 // values outside int's range, and NaN, become INT_MIN. rings2, fan2 and cell
 // reach that case with small parameters and their pictures depend on it; the

@@ -14,7 +14,9 @@
 // tolerance, and so must moving any parameter or the weight by four ulps.
 // Points that fail that (periodic functions of huge arguments, branch
 // boundaries, cancellation) are counted and reported, and every variation must
-// still have most of its points judged. Variations that draw random numbers are
+// still have most of its points judged. Where flam3's point is bad (NaN, or
+// beyond 1e10: flam3 replaces it), ours must be bad too, unless flam3 is good
+// right beside it or ours is far off as well. Variations that draw random numbers are
 // compared as distributions: a Kolmogorov–Smirnov distance (with the same small
 // horizontal tolerance) on four projections of 10^5 outputs each.
 #include <doctest/doctest.h>
@@ -33,6 +35,7 @@
 #include "codegen/variation_registry.h"
 #include "cpu/variation_table.h"
 #include "fj_device.h"
+#include "shared/flam3_overflow.h"
 #include "shared/hashes.h"
 #include "test_support.h"
 
@@ -205,6 +208,9 @@ private:
     std::mt19937 gen_;
 };
 
+// flam3's bad value (badvalue in its private.h): NaN, infinite or beyond 1e10.
+bool is_bad(double v) { return !(std::fabs(v) <= 1e10); }
+
 float ulp(double v) {
     const float f = static_cast<float>(std::fabs(v));
     return std::nextafter(f, INFINITY) - f;
@@ -232,6 +238,7 @@ std::vector<std::unique_ptr<Flam3Xform>> nudged_copies(const fj::VariationInfo& 
 
 struct Counts {
     long tried = 0, flam3_bad = 0, off_scale = 0, ill_conditioned = 0, checked = 0, wrong = 0;
+    long bad_alike = 0;  // flam3's bad points that are bad in ours too
     int empty_setups = 0;  // setups in which flam3 rejected (nearly) everything
 };
 
@@ -255,6 +262,25 @@ void check_deterministic(const fj::VariationInfo& info, fj::cpu::VariationFn fn,
             float x, y;
             sampler.point(x, y);
             ++n.tried;
+            // Conditioning: flam3 at the pre-affine result moved by 4 float
+            // ulps each way, and with a parameter or the weight moved by 4;
+            // `each` takes whether flam3's point is good there, and the point.
+            float tx, ty;
+            fj::apply_affine(s.aff, x, y, tx, ty);
+            const double sx = 4.0 * ulp(tx) + 4.0 * ulp(std::fabs(s.aff.a * x) + std::fabs(s.aff.b * y) + std::fabs(s.aff.c));
+            const double sy = 4.0 * ulp(ty) + 4.0 * ulp(std::fabs(s.aff.d * x) + std::fabs(s.aff.e * y) + std::fabs(s.aff.f));
+            const double steps[4][2] = {{sx, 0}, {-sx, 0}, {0, sy}, {0, -sy}};
+            const auto moved = [&](auto each) {
+                double mx = 0, my = 0;
+                for (const auto& step : steps) {
+                    const bool good = flam.apply_moved(x, y, step[0], step[1], mx, my);
+                    each(good, mx, my);
+                }
+                for (const auto& copy : nudged) {
+                    const bool good = copy->apply(x, y, mx, my);
+                    each(good, mx, my);
+                }
+            };
             double qx, qy;
             if (!flam.apply(x, y, qx, qy)) {
                 ++n.flam3_bad;
@@ -262,6 +288,27 @@ void check_deterministic(const fj::VariationInfo& info, fj::cpu::VariationFn fn,
                 float ox, oy;
                 apply_ours(info, fn, s, x, y, rng, ox, oy);
                 if (std::isfinite(ox) && std::isfinite(oy) && std::hypot(ox, oy) < 1e9) ++ours_defined;
+                // flam3 replaces a bad point, so ours must be bad too: unless
+                // flam3 is good right beside it (a threshold that float
+                // cannot place), or ours is far off as well (a pole that
+                // float's π places less exactly than double's).
+                if (!is_bad(ox) && !is_bad(oy)) {
+                    bool edge = !flam.invertible();
+                    moved([&](bool good, double, double) { edge = edge || good; });
+                    if (std::hypot(ox, oy) > 1e6) {
+                        ++n.off_scale;
+                    } else if (edge) {
+                        ++n.ill_conditioned;
+                    } else {
+                        ++n.wrong;
+                        if (reported++ < 5)
+                            MESSAGE(info.name << ": in (" << x << ", " << y << ") pre-affine (" << tx << ", " << ty
+                                              << ") w " << s.weight << ": flam3's point is bad, ours (" << ox << ", "
+                                              << oy << ")");
+                    }
+                } else {
+                    ++n.bad_alike;
+                }
                 continue;
             }
             // Beyond 1e7 the point is far off any camera and flam3's value is set by
@@ -272,23 +319,10 @@ void check_deterministic(const fj::VariationInfo& info, fj::cpu::VariationFn fn,
                 continue;
             }
             const double tol = kRelTol * std::max(1.0, std::hypot(qx, qy));
-            // Conditioning: move the pre-affine result by 4 float ulps each way.
-            float tx, ty;
-            fj::apply_affine(s.aff, x, y, tx, ty);
             bool ill = !flam.invertible();
-            const double sx = 4.0 * ulp(tx) + 4.0 * ulp(std::fabs(s.aff.a * x) + std::fabs(s.aff.b * y) + std::fabs(s.aff.c));
-            const double sy = 4.0 * ulp(ty) + 4.0 * ulp(std::fabs(s.aff.d * x) + std::fabs(s.aff.e * y) + std::fabs(s.aff.f));
-            const double steps[4][2] = {{sx, 0}, {-sx, 0}, {0, sy}, {0, -sy}};
-            for (int k = 0; k < 4 && !ill; ++k) {
-                double mx, my;
-                if (!flam.apply_moved(x, y, steps[k][0], steps[k][1], mx, my) ||
-                    std::hypot(mx - qx, my - qy) > 0.25 * tol)
-                    ill = true;
-            }
-            for (size_t k = 0; k < nudged.size() && !ill; ++k) {
-                double mx, my;
-                if (!nudged[k]->apply(x, y, mx, my) || std::hypot(mx - qx, my - qy) > 0.25 * tol) ill = true;
-            }
+            moved([&](bool good, double mx, double my) {
+                ill = ill || !good || std::hypot(mx - qx, my - qy) > 0.25 * tol;
+            });
             if (ill) {
                 ++n.ill_conditioned;
                 continue;
@@ -409,10 +443,10 @@ TEST_CASE("variations: every snippet matches libflam3's apply_xform") {
         const bool random = info.random_draws > 0;
         if (random) check_random(info, entry->fn, sampler, n);
         else check_deterministic(info, entry->fn, sampler, n);
-        std::printf("%-16s %-13s tried %7ld  flam3-bad %6ld  off-scale %5ld  ill-conditioned %6ld  checked %7ld  "
-                    "wrong %ld  empty setups %d\n",
-                    info.name.c_str(), random ? "distribution" : "pointwise", n.tried, n.flam3_bad, n.off_scale,
-                    n.ill_conditioned, n.checked, n.wrong, n.empty_setups);
+        std::printf("%-16s %-13s tried %7ld  flam3-bad %6ld (bad alike %6ld)  off-scale %5ld  ill-conditioned %6ld  "
+                    "checked %7ld  wrong %ld  empty setups %d\n",
+                    info.name.c_str(), random ? "distribution" : "pointwise", n.tried, n.flam3_bad, n.bad_alike,
+                    n.off_scale, n.ill_conditioned, n.checked, n.wrong, n.empty_setups);
         CHECK_MESSAGE(n.wrong == 0, info.name << ": " << n.wrong << " mismatches");
         // A variation must not pass by having every point excused, nor by
         // flam3 rejecting most of them (modulus, zero in about half its setups,
@@ -422,6 +456,53 @@ TEST_CASE("variations: every snippet matches libflam3's apply_xform") {
                                 << " points judged");
         CHECK_MESSAGE(n.checked >= n.tried / 4, info.name << ": only " << n.checked << " of " << n.tried
                                                           << " points judged, flam3 rejected " << n.flam3_bad);
+    }
+}
+
+// shared/flam3_overflow.h's thresholds: from each on, flam3's double
+// arithmetic overflows into a bad point and ours must be bad too; at the
+// float before it both are good. Both signs, and other coordinates apart.
+TEST_CASE("variations: bad points where flam3's double overflows, from the float where it begins") {
+    struct Edge {
+        const char* name;
+        bool on_y;  // the threshold is on y (else x)
+        float from;
+    };
+    const Edge edges[] = {
+        {"tan", true, FJ_FLAM3_COSH_2V_OVERFLOW},   {"tan", true, -FJ_FLAM3_COSH_2V_OVERFLOW},
+        {"cot", true, FJ_FLAM3_COSH_2V_OVERFLOW},   {"cot", true, -FJ_FLAM3_COSH_2V_OVERFLOW},
+        {"tanh", false, FJ_FLAM3_COSH_2V_OVERFLOW}, {"tanh", false, -FJ_FLAM3_COSH_2V_OVERFLOW},
+        {"coth", false, FJ_FLAM3_COSH_2V_OVERFLOW}, {"coth", false, -FJ_FLAM3_COSH_2V_OVERFLOW},
+        {"sec", true, FJ_FLAM3_COSH_OVERFLOW},      {"sec", true, -FJ_FLAM3_COSH_OVERFLOW},
+        {"csc", true, FJ_FLAM3_COSH_OVERFLOW},      {"csc", true, -FJ_FLAM3_COSH_OVERFLOW},
+        {"sech", false, FJ_FLAM3_COSH_OVERFLOW},    {"sech", false, -FJ_FLAM3_COSH_OVERFLOW},
+        {"csch", false, FJ_FLAM3_COSH_OVERFLOW},    {"csch", false, -FJ_FLAM3_COSH_OVERFLOW},
+        {"foci", false, FJ_FLAM3_EXP_OVERFLOW},     {"foci", false, -FJ_FLAM3_COSH_OVERFLOW},
+    };
+    for (const Edge& e : edges) {
+        const fj::VariationInfo* info = fj::VariationRegistry::standard().by_name(e.name);
+        const fj::cpu::VariationEntry* entry = fj::cpu::find_variation(e.name);
+        REQUIRE((info && entry));
+        Setup s;
+        s.aff = {1, 0, 0, 0, 1, 0};
+        s.weight = 0.8f;
+        Flam3Xform flam(*info, s);
+        REQUIRE(flam.ok());
+        const float before = std::nextafter(e.from, 0.0f);
+        for (const float other : {0.0f, 0.3f, -1.7f, 3.0f})
+            for (const float v : {e.from, before}) {
+                const bool past = v == e.from;
+                const float x = e.on_y ? other : v, y = e.on_y ? v : other;
+                double qx, qy;
+                CHECK_MESSAGE(flam.apply(x, y, qx, qy) == !past,
+                              e.name << " at (" << fmt(x) << ", " << fmt(y) << "): flam3's point is "
+                                     << (past ? "good" : "bad"));
+                fj::Rng rng{1};
+                float ox, oy;
+                apply_ours(*info, entry->fn, s, x, y, rng, ox, oy);
+                CHECK_MESSAGE((is_bad(ox) || is_bad(oy)) == past,
+                              e.name << " at (" << fmt(x) << ", " << fmt(y) << "): ours (" << ox << ", " << oy << ")");
+            }
     }
 }
 
