@@ -7,11 +7,20 @@
 namespace fj::cpu {
 namespace {
 
+// What the batch writes is written through nothing else it reads (the
+// worker's arrays are apart, the parameters read-only): said with restrict,
+// so that the parameters and the affine are loaded once, not after every
+// store, and the loop can vectorize.
 template <VariationFn F>
 void run_batch(const LaneBatch& b) {
-    for (int i = 0; i < b.count; ++i) {
+    float* __restrict__ ox = b.ox;
+    float* __restrict__ oy = b.oy;
+    float* __restrict__ c = b.c;
+    fj::Rng* __restrict__ rng = b.rng;
+    const int n = b.count;
+    for (int i = 0; i < n; ++i) {
         const fj::VarIn in = fj::make_var_in(b.x[i], b.y[i], b.aff);
-        F(in, b.params, b.weight, b.rng[i], b.ox[i], b.oy[i], b.c[i]);
+        F(in, b.params, b.weight, rng[i], ox[i], oy[i], c[i]);
     }
 }
 

@@ -32,7 +32,10 @@ XformProgram compile_xform(const XformShape& shape, const XformLayout& x) {
 
 // Lanes' points as separate arrays: a warp's own slice of its block when all
 // its lanes apply the same xform, else a group gathered from it. Either way
-// each variation runs as one inlined loop over the lanes.
+// each variation runs as one inlined loop over the lanes. Passed by value:
+// through a reference, a store into the arrays could change the span's own
+// members for all the compiler knows, and loops that reload them after
+// every store do not vectorize.
 struct LaneSpan {
     float* x;
     float* y;
@@ -53,13 +56,17 @@ struct LaneGroup {
 
 namespace {
 
-void apply_xform(const XformProgram& prog, const float* P, const LaneSpan& g) {
+void apply_xform(const XformProgram& prog, const float* P, LaneSpan g) {
     const float* X = P + prog.base;
     const Affine* aff = reinterpret_cast<const Affine*>(X + XformLayout::kAffine);
+    // Copies: the stores into the lanes' arrays below could reach the
+    // parameter block for all the compiler knows, and would have it load
+    // the coefficients again for every lane.
+    const Affine pre = *aff, post = *reinterpret_cast<const Affine*>(X + XformLayout::kPost);
     const float speed = X[XformLayout::kColorSpeed], color = X[XformLayout::kColor];
     float tx[kLanes], ty[kLanes], ox[kLanes], oy[kLanes], blended[kLanes];
     for (int i = 0; i < g.count; ++i) {
-        apply_affine(*aff, g.x[i], g.y[i], tx[i], ty[i]);
+        apply_affine(pre, g.x[i], g.y[i], tx[i], ty[i]);
         ox[i] = 0.0f;
         oy[i] = 0.0f;
         g.c[i] = speed * color + (1.0f - speed) * g.c[i];
@@ -93,10 +100,9 @@ void apply_xform(const XformProgram& prog, const float* P, const LaneSpan& g) {
         std::copy(ty, ty + g.count, oy);
     }
     for (size_t i = prog.first_sum_step; i < prog.steps.size(); ++i) run(prog.steps[i]);
-    const Affine* post = reinterpret_cast<const Affine*>(X + XformLayout::kPost);
     for (int i = 0; i < g.count; ++i) {
         if (prog.has_post)
-            apply_affine(*post, ox[i], oy[i], g.x[i], g.y[i]);
+            apply_affine(post, ox[i], oy[i], g.x[i], g.y[i]);
         else {
             g.x[i] = ox[i];
             g.y[i] = oy[i];
@@ -316,7 +322,7 @@ void Worker::run_selected(Block& b, int first, const int* sel) {
         if (end[k] > begin) run_gathered(b, lanes + begin, end[k] - begin, k);
 }
 
-void Worker::finish(const LaneSpan& g, int k) {
+void Worker::finish(LaneSpan g, int k) {
     // Bad values and chain ends are rare: loops over all the lanes that
     // vectorize test for them, and they are taken lane by lane only when
     // one is there.

@@ -146,7 +146,7 @@ private:
     // Bad values, fuse, final xform, plotting and chain ends of lanes that
     // xform k just moved, in the arrays it moved them in; for each lane the
     // same operations and random draws, in the same order, as fj_iterate.
-    void finish(const LaneSpan& g, int k);
+    void finish(LaneSpan g, int k);
 
     // The final xform on the points about to plot, each taking it with the
     // final xform's opacity; flam3 plots a bad final point as a random point.
