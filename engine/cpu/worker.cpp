@@ -287,15 +287,22 @@ void Worker::run_gathered(Block& b, const int* lanes, int count, int k) {
     }
 }
 
-int Worker::own_draw(Block& b, int t) const {
+void Worker::own_draws(Block& b, int first, int count, int* out) const {
+    // Locals: the stores into `out` could reach the job's fields for all
+    // the compiler knows, and would have it read them again for every draw.
     const int n = static_cast<int>(job_.xforms.size());
-    const float* S = P_ + job_.select + (job_.key->xaos ? state_last(b.state[t]) * n : 0);
-    return select_xform(S, n, rand01(b.rng[t]));
+    const float* select = P_ + job_.select;
+    const int* state = b.state.data() + first;
+    Rng* rng = b.rng.data() + first;
+    if (job_.key->xaos)
+        for (int i = 0; i < count; ++i) out[i] = select_xform(select + state_last(state[i]) * n, n, rand01(rng[i]));
+    else
+        for (int i = 0; i < count; ++i) out[i] = select_xform(select, n, rand01(rng[i]));
 }
 
 void Worker::run_divergent(Block& b, int first) {
     int sel[kLanes];
-    for (int l = 0; l < kLanes; ++l) sel[l] = own_draw(b, first + l);
+    own_draws(b, first, kLanes, sel);
     run_selected(b, first, sel);
 }
 
@@ -446,7 +453,7 @@ void Worker::plot_cells(const float* x, const float* y, const float* c, const in
 void Worker::sort_by_xform(Block& b, std::vector<float>& nx, std::vector<float>& ny, std::vector<float>& nc,
                            std::vector<int>& ns) {
     const int T = job_.block, n = static_cast<int>(job_.xforms.size());
-    for (int t = 0; t < T; ++t) chosen_[t] = own_draw(b, t);
+    own_draws(b, 0, T, chosen_.data());
     // start[k]: xform k's first slot, then the next free one.
     int* start = group_end_.data();
     std::fill(start, start + n + 1, 0);

@@ -130,11 +130,12 @@ private:
     // Xform k on `count` lanes of the block, gathered into one group.
     void run_gathered(Block& b, const int* lanes, int count, int k);
 
-    // Thread t's own draw for the point it holds: from the point's row
-    // under xaos, with the thread's stream (divergent and sorted selection).
-    int own_draw(Block& b, int t) const;
+    // Threads [first, first + count)'s own draws for the points they hold,
+    // into out: from each point's row under xaos, with the thread's stream
+    // (divergent and sorted selection).
+    void own_draws(Block& b, int first, int count, int* out) const;
 
-    // Per-thread selection (own_draw), run by run_selected.
+    // Per-thread selection (own_draws), run by run_selected.
     void run_divergent(Block& b, int first);
 
     // Lane l of the warp moved by xform sel[l], or staying for -1: lanes
