@@ -133,7 +133,7 @@ FJ_HD FJ_INLINE bool rand_bit(Rng& rng) {
 // A quiet NaN: what flam3's double arithmetic makes where it multiplies 0
 // by an overflow, a bad value (iterate/common.h) that the iteration then
 // replaces, as flam3 does. The variations that mirror such a place test
-// for flam3's threshold and return this.
+// for flam3's threshold and give this beyond it.
 FJ_HD FJ_INLINE float quiet_nan() {
 #if FJ_DEVICE_CODE
     return __int_as_float(0x7fffffff);

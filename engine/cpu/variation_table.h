@@ -15,7 +15,9 @@ namespace fj::cpu {
 
 inline constexpr int kLanes = 32;
 
-// Structure-of-arrays view of one warp's points for a batch call.
+// Structure-of-arrays view of one warp's points for a batch call. What the
+// batch writes (ox, oy, c, rng) overlaps nothing else it reads: the batch
+// takes them as restrict.
 struct LaneBatch {
     const float* x;            // the points it evaluates at, kLanes each
     const float* y;

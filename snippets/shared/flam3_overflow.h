@@ -8,8 +8,8 @@
 // overflows for large arguments, and multiply the 0 that gives by another
 // overflow: NaN, a bad point, which flam3 replaces by a random one. Their
 // float snippets reach the limit instead (the formula's value far out), so
-// each tests for flam3's threshold and returns the bad value there, and the
-// point is replaced as flam3's is. Each threshold is the first float at
+// each tests for flam3's threshold and gives the bad value beyond it, and
+// the point is replaced as flam3's is. Each threshold is the first float at
 // which glibc's double function overflows (variations_test checks the
 // snippets against libflam3 on both sides of every one).
 #pragma once
