@@ -13,7 +13,6 @@
 #include <algorithm>
 #include <cmath>
 #include <limits>
-#include <random>
 #include <vector>
 
 #include "iterate/common.h"
@@ -421,81 +420,4 @@ TEST_CASE("palette: colour coordinates far outside 0..1, and NaN, pick the end e
         CHECK(step[0] == static_cast<float>(t.entry));
         CHECK(linear[0] == doctest::Approx(t.linear));
     }
-}
-
-// flam3 finds a point's cell in double, (int)(ws0·x − wb0s0). A float sum
-// with the camera's shift in it put the points within half a float ulp
-// below a cell's edge on the edge; at a world axis, where points crowd,
-// camera_xy keeps their side (tests/fidelity_suite_test.cpp has the image).
-TEST_CASE("camera: a point just left of or above a world axis on a cell's edge stays in the cell before it") {
-    // A centred frame of even size, with a gutter of 3: x = 0 is column
-    // 103's left edge, y = 0 row 78's top edge (y grows downwards).
-    const float camera[6] = {40.0f, 0.0f, 103.0f, 0.0f, -40.0f, 78.0f};
-    int ix = -1, iy = -1;
-    for (const float x : {-1e-3f, -1e-7f, -1e-9f, -1e-20f, -1e-40f}) {
-        CAPTURE(x);
-        CHECK(fj::camera_xy(camera, x, 0.25f, 206, 156, 0, ix, iy));
-        CHECK(ix == 102);
-        CHECK(iy == 68);
-    }
-    for (const float x : {0.0f, -0.0f, 1e-40f, 1e-9f}) {
-        CAPTURE(x);
-        CHECK(fj::camera_xy(camera, x, 0.25f, 206, 156, 0, ix, iy));
-        CHECK(ix == 103);
-    }
-    CHECK(fj::camera_xy(camera, 0.3f, 1e-9f, 206, 156, 0, ix, iy));
-    CHECK(iy == 77);
-    CHECK(fj::camera_xy(camera, 0.3f, -1e-9f, 206, 156, 0, ix, iy));
-    CHECK(iy == 78);
-    // A strip's rows are the whole frame's, moved.
-    CHECK(fj::camera_xy(camera, 0.3f, 1e-9f, 206, 10, 70, ix, iy));
-    CHECK(iy == 7);
-    CHECK_FALSE(fj::camera_xy(camera, 0.3f, 1e-9f, 206, 7, 70, ix, iy));
-    // The histogram's own edges, and points far outside it, where the sum
-    // must not be converted as it is.
-    CHECK(fj::camera_xy(camera, -2.575f, 0.0f, 206, 156, 0, ix, iy));
-    CHECK(ix == 0);
-    CHECK_FALSE(fj::camera_xy(camera, std::nextafter(-2.575f, -3.0f), 0.0f, 206, 156, 0, ix, iy));
-    CHECK_FALSE(fj::camera_xy(camera, 2.575f, 0.0f, 206, 156, 0, ix, iy));
-    CHECK(fj::camera_xy(camera, std::nextafter(2.575f, 0.0f), 0.0f, 206, 156, 0, ix, iy));
-    CHECK(ix == 205);
-    for (const float far : {1e10f, -1e10f, 3e38f}) {
-        CHECK_FALSE(fj::camera_xy(camera, far, 0.0f, 206, 156, 0, ix, iy));
-        CHECK(ix == 0);
-        CHECK(iy == 0);
-    }
-}
-
-// Against the double sum over many points and cameras (rotated or not,
-// shifts whole or not): the same cell wherever the float sum without the
-// shift's whole part is farther from an edge than its own rounding.
-TEST_CASE("camera: cells as the double sum has them, away from the float sum's rounding") {
-    std::mt19937 gen(19);
-    std::uniform_real_distribution<float> scale(10.0f, 2000.0f), angle(0.0f, 6.2831853f), world(-3.0f, 3.0f),
-        shift(0.0f, 4000.0f);
-    int checked = 0;
-    for (int i = 0; i < 200000; ++i) {
-        const float s = scale(gen), t = i % 2 ? angle(gen) : 0.0f;
-        const float cx = i % 3 ? std::floor(shift(gen)) : shift(gen), cy = i % 3 ? std::floor(shift(gen)) : shift(gen);
-        const float camera[6] = {s * std::cos(t), s * std::sin(t), cx, s * std::sin(t), -s * std::cos(t), cy};
-        const float x = world(gen), y = world(gen);
-        const double dx = static_cast<double>(camera[0]) * x + static_cast<double>(camera[1]) * y + camera[2];
-        const double dy = static_cast<double>(camera[3]) * x + static_cast<double>(camera[4]) * y + camera[5];
-        // The float sum's rounding: a few 2^-24 of its terms (the shift's
-        // fraction below 1), for both rows.
-        const double slack = 1e-6 * (std::fabs(camera[0] * x) + std::fabs(camera[1] * y) + std::fabs(camera[3] * x) +
-                                     std::fabs(camera[4] * y) + 2.0);
-        if (std::fabs(dx - std::round(dx)) < slack || std::fabs(dy - std::round(dy)) < slack) continue;
-        const int w = 8000, h = 8000;
-        int ix, iy;
-        const bool inside = fj::camera_xy(camera, x, y, w, h, 0, ix, iy);
-        const bool want = dx >= 0 && dy >= 0 && dx < w && dy < h;
-        CHECK(inside == want);
-        if (inside && want) {
-            CHECK(ix == static_cast<int>(std::floor(dx)));
-            CHECK(iy == static_cast<int>(std::floor(dy)));
-        }
-        ++checked;
-    }
-    CHECK(checked > 190000);
 }

@@ -362,38 +362,20 @@ FJ_HD FJ_INLINE void palette_lookup(const float* palette, float c, bool linear, 
 // 0) outside. `camera` is the world-to-cell affine of the frame plan
 // (rotation, y down, gutter included). The histogram holds the frame's cell
 // rows from `row0` on (a strip of the frame, FramePlan::hist_row0): the
-// row is found with the whole frame's camera and then moved, so that every
-// point lands in the cell the whole frame gives it.
-// Each row of the camera, a·x + b·y + c, is summed without the whole part
-// of its shift c, which is added to the floor afterwards: flam3 sums in
-// double, and a float sum with c in it put the points within half a float
-// ulp below a cell's edge on the edge. Points crowd at a world axis (tan(x
-// + iy) sends them to within e^-2|y| of x = 0), whose image is a cell's
-// edge where the frame is centred on it with an even size: that column
-// lost a sixth of its hits to the next, R 1.5-1.8 against flam3. Summed
-// without the whole part, a point at an axis keeps its side (even closer
-// than flam3's double, which puts a point within |c|·2^-53 of the edge on
-// it); edges away from an axis keep the float sum's rounding, as before.
-// The histogram's bounds are tested on the sums, against whole numbers
-// (exact in float), before any conversion. Free of branches, so that the
-// CPU backend's loop over a round's points vectorizes.
+// row is found with the whole frame's camera and then moved, not with a
+// camera moved by row0, so that every point lands in the cell the whole
+// frame gives it (cy - row0 is exact while cy is below 2^23, which
+// plan_frame ensures). Free of branches, so that the CPU backend's loop
+// over a round's points vectorizes.
 FJ_HD FJ_INLINE int camera_xy(const float* camera, float x, float y, int hist_w, int hist_h, int row0, int& ix,
                               int& iy) {
-    int wx = (int)camera[2], wy = (int)camera[5];
-    wx -= camera[2] < (float)wx;
-    wy -= camera[5] < (float)wy;
-    const float lx = camera[0] * x + camera[1] * y + (camera[2] - (float)wx);
-    const float ly = camera[3] * x + camera[4] * y + (camera[5] - (float)wy);
-    const int inside = (lx >= (float)-wx) & (lx < (float)(hist_w - wx)) & (ly >= (float)(row0 - wy)) &
-                       (ly < (float)(row0 + hist_h - wy));
-    // 0 outside, for the conversion (a product, not a select, which GCC's
-    // vectorizer takes; plotted points are finite).
-    const float sx = lx * (float)inside, sy = ly * (float)inside;
-    int cx = (int)sx, cy = (int)sy;
-    cx -= sx < (float)cx;  // floor
-    cy -= sy < (float)cy;
-    ix = (wx + cx) & -inside;
-    iy = (wy + cy - row0) & -inside;
+    const float cx = camera[0] * x + camera[1] * y + camera[2];
+    const float cy = camera[3] * x + camera[4] * y + camera[5] - (float)row0;
+    const int inside = (cx >= 0.0f) & (cy >= 0.0f) & (cx < (float)hist_w) & (cy < (float)hist_h);
+    const int col = (int)(inside ? cx : 0.0f), row = (int)(inside ? cy : 0.0f);
+    // Float rounding can put a point just below the far edge onto it.
+    ix = col < hist_w - 1 ? col : hist_w - 1;
+    iy = row < hist_h - 1 ? row : hist_h - 1;
     return inside;
 }
 
