@@ -35,6 +35,7 @@
 #include "codegen/variation_registry.h"
 #include "cpu/variation_table.h"
 #include "fj_device.h"
+#include "iterate/common.h"
 #include "shared/flam3_overflow.h"
 #include "shared/hashes.h"
 #include "test_support.h"
@@ -208,9 +209,6 @@ private:
     std::mt19937 gen_;
 };
 
-// flam3's bad value (badvalue in its private.h): NaN, infinite or beyond 1e10.
-bool is_bad(double v) { return !(std::fabs(v) <= 1e10); }
-
 float ulp(double v) {
     const float f = static_cast<float>(std::fabs(v));
     return std::nextafter(f, INFINITY) - f;
@@ -292,22 +290,24 @@ void check_deterministic(const fj::VariationInfo& info, fj::cpu::VariationFn fn,
                 // flam3 is good right beside it (a threshold that float
                 // cannot place), or ours is far off as well (a pole that
                 // float's π places less exactly than double's).
-                if (!is_bad(ox) && !is_bad(oy)) {
-                    bool edge = !flam.invertible();
-                    moved([&](bool good, double, double) { edge = edge || good; });
-                    if (std::hypot(ox, oy) > 1e6) {
-                        ++n.off_scale;
-                    } else if (edge) {
-                        ++n.ill_conditioned;
-                    } else {
-                        ++n.wrong;
-                        if (reported++ < 5)
-                            MESSAGE(info.name << ": in (" << x << ", " << y << ") pre-affine (" << tx << ", " << ty
-                                              << ") w " << s.weight << ": flam3's point is bad, ours (" << ox << ", "
-                                              << oy << ")");
-                    }
-                } else {
+                if (fj::is_bad_point(ox, oy)) {
                     ++n.bad_alike;
+                    continue;
+                }
+                if (std::hypot(ox, oy) > 1e6) {
+                    ++n.off_scale;
+                    continue;
+                }
+                bool edge = !flam.invertible();
+                moved([&](bool good, double, double) { edge = edge || good; });
+                if (edge) {
+                    ++n.ill_conditioned;
+                } else {
+                    ++n.wrong;
+                    if (reported++ < 5)
+                        MESSAGE(info.name << ": in (" << x << ", " << y << ") pre-affine (" << tx << ", " << ty
+                                          << ") w " << s.weight << ": flam3's point is bad, ours (" << ox << ", "
+                                          << oy << ")");
                 }
                 continue;
             }
@@ -500,7 +500,7 @@ TEST_CASE("variations: bad points where flam3's double overflows, from the float
                 fj::Rng rng{1};
                 float ox, oy;
                 apply_ours(*info, entry->fn, s, x, y, rng, ox, oy);
-                CHECK_MESSAGE((is_bad(ox) || is_bad(oy)) == past,
+                CHECK_MESSAGE(fj::is_bad_point(ox, oy) == past,
                               e.name << " at (" << fmt(x) << ", " << fmt(y) << "): ours (" << ox << ", " << oy << ")");
             }
     }
