@@ -151,6 +151,21 @@ FJ_HD FJ_INLINE int int_like_x86(float v) {
     return (v > -2147483648.0f && v < 2147483648.0f) ? (int)v : (-2147483647 - 1);
 }
 
+// v where keep is 1, 0 where it is 0. On the host a mask on the bits: from
+// a select GCC moves a conversion that follows into a branch of its own,
+// and the loop around it stays scalar.
+FJ_HD FJ_INLINE float zero_unless(int keep, float v) {
+#if FJ_IS_GPU
+    return keep ? v : 0.0f;
+#else
+    u32 bits;
+    __builtin_memcpy(&bits, &v, sizeof v);
+    bits &= 0u - (u32)keep;
+    __builtin_memcpy(&v, &bits, sizeof v);
+    return v;
+#endif
+}
+
 // atan2(y, x). The device keeps CUDA's atan2f. On the host, glibc's atan2f
 // divides and then calls a branchy atanf, which was a quarter of an expensive
 // genome's CPU time; this version has no branches and no calls. It stays

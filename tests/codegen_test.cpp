@@ -150,10 +150,15 @@ TEST_CASE("param layout: records do not overlap and the block holds every value"
     CHECK(layout.final_xform.base == layout.xforms[1].base + layout.xforms[1].size);
     CHECK(layout.total == layout.final_xform.base + layout.final_xform.size);
 
-    const double camera[6] = {2, 0, 10, 0, 2, 20};
+    const double camera[6] = {2, 0, 10.25, 0, 2, -20.5};
     const std::vector<float> block = fj::pack_params(f, key, layout, camera);
     REQUIRE(static_cast<int>(block.size()) == layout.total);
-    CHECK(block[2] == 10.0f);
+    // The shifts as fraction and whole part (iterate/common.h camera_xy).
+    CHECK(block[0] == 2.0f);
+    CHECK(block[2] == 0.25f);
+    CHECK(block[5] == 0.5f);
+    CHECK(block[6] == 10.0f);
+    CHECK(block[7] == -21.0f);
     // Cumulative weights 1/3, 1, on flam3's 16384-entry grain.
     CHECK(block[layout.select] == doctest::Approx(5462.0 / 16384.0));
     CHECK(block[layout.select + 1] == 1.0f);

@@ -13,8 +13,10 @@
 #include <algorithm>
 #include <cmath>
 #include <limits>
+#include <random>
 #include <vector>
 
+#include "codegen/param_layout.h"
 #include "iterate/common.h"
 
 namespace {
@@ -420,4 +422,110 @@ TEST_CASE("palette: colour coordinates far outside 0..1, and NaN, pick the end e
         CHECK(step[0] == static_cast<float>(t.entry));
         CHECK(linear[0] == doctest::Approx(t.linear));
     }
+}
+
+// flam3 finds a point's cell in double, (int)(ws0·x − wb0s0). A float sum
+// with the camera's whole shift in it put the points within half a float
+// ulp below a cell's edge on the edge; at a world axis, where points crowd,
+// camera_xy keeps their side (tests/fidelity_suite_test.cpp has the image).
+TEST_CASE("camera: a point just left of or above a world axis on a cell's edge stays in the cell before it") {
+    // A centred frame of even size, with a gutter of 3: x = 0 is column
+    // 103's left edge, y = 0 row 78's top edge (y grows downwards).
+    const double world_to_cell[6] = {40, 0, 103, 0, -40, 78};
+    float camera[fj::ParamLayout::kCameraSize];
+    fj::pack_camera(world_to_cell, camera);
+    int ix = -1, iy = -1;
+    for (const float x : {-1e-3f, -1e-7f, -1e-9f, -1e-20f, -1e-40f}) {
+        CAPTURE(x);
+        CHECK(fj::camera_xy(camera, x, 0.25f, 206, 156, 0, ix, iy));
+        CHECK(ix == 102);
+        CHECK(iy == 68);
+    }
+    for (const float x : {0.0f, -0.0f, 1e-40f, 1e-9f}) {
+        CAPTURE(x);
+        CHECK(fj::camera_xy(camera, x, 0.25f, 206, 156, 0, ix, iy));
+        CHECK(ix == 103);
+    }
+    CHECK(fj::camera_xy(camera, 0.3f, 1e-9f, 206, 156, 0, ix, iy));
+    CHECK(iy == 77);
+    CHECK(fj::camera_xy(camera, 0.3f, -1e-9f, 206, 156, 0, ix, iy));
+    CHECK(iy == 78);
+    // A strip's rows are the whole frame's, moved.
+    CHECK(fj::camera_xy(camera, 0.3f, 1e-9f, 206, 10, 70, ix, iy));
+    CHECK(iy == 7);
+    CHECK_FALSE(fj::camera_xy(camera, 0.3f, 1e-9f, 206, 7, 70, ix, iy));
+    CHECK_FALSE(fj::camera_xy(camera, 0.3f, -1e-9f, 206, 10, 79, ix, iy));
+    // The histogram's own edges, and points far outside it or not numbers,
+    // which must not reach a conversion.
+    CHECK(fj::camera_xy(camera, -2.575f, 0.0f, 206, 156, 0, ix, iy));
+    CHECK(ix == 0);
+    CHECK_FALSE(fj::camera_xy(camera, std::nextafter(-2.575f, -3.0f), 0.0f, 206, 156, 0, ix, iy));
+    CHECK_FALSE(fj::camera_xy(camera, 2.575f, 0.0f, 206, 156, 0, ix, iy));
+    CHECK(fj::camera_xy(camera, std::nextafter(2.575f, 0.0f), 0.0f, 206, 156, 0, ix, iy));
+    CHECK(ix == 205);
+    const float inf = std::numeric_limits<float>::infinity(), nan = std::numeric_limits<float>::quiet_NaN();
+    for (const float far : {1e10f, -1e10f, 3e38f, -3e38f, inf, -inf, nan}) {
+        CAPTURE(far);
+        CHECK_FALSE(fj::camera_xy(camera, far, 0.0f, 206, 156, 0, ix, iy));
+        CHECK(ix == 0);
+        CHECK(iy == 0);
+        CHECK_FALSE(fj::camera_xy(camera, 0.0f, far, 206, 156, 0, ix, iy));
+    }
+}
+
+// pack_camera splits a shift below 2^23 only, so that the whole parts, a
+// strip's row and the histogram's edges add exactly; a larger one stays in
+// the sum (a picture that far out lies on floats coarser than its cells).
+TEST_CASE("camera: a shift of 2^23 cells or more stays whole in the sum, its cells the sum's floor") {
+    const double world_to_cell[6] = {1, 0, -1e7, 0, 1, 2.5};
+    float camera[fj::ParamLayout::kCameraSize];
+    fj::pack_camera(world_to_cell, camera);
+    CHECK(camera[2] == -1e7f);
+    CHECK(camera[6] == 0.0f);
+    CHECK(camera[5] == 0.5f);
+    CHECK(camera[7] == 2.0f);
+    int ix = -1, iy = -1;
+    CHECK(fj::camera_xy(camera, 10000005.0f, 1.25f, 20, 20, 0, ix, iy));
+    CHECK(ix == 5);
+    CHECK(iy == 3);
+    CHECK_FALSE(fj::camera_xy(camera, 9999999.0f, 1.25f, 20, 20, 0, ix, iy));
+    CHECK_FALSE(fj::camera_xy(camera, 10000020.0f, 1.25f, 20, 20, 0, ix, iy));
+}
+
+// Against the double sum over many points and cameras (rotated or not,
+// shifts whole or not): the same cell wherever the float sum without the
+// shift's whole part is farther from an edge than its own rounding.
+TEST_CASE("camera: cells as the double sum has them, away from the float sum's rounding") {
+    std::mt19937 gen(19);
+    std::uniform_real_distribution<double> scale(10, 2000), angle(0, 6.2831853), shift(0, 4000);
+    std::uniform_real_distribution<float> world(-3.0f, 3.0f);
+    int checked = 0;
+    for (int i = 0; i < 200000; ++i) {
+        const double s = scale(gen), t = i % 2 ? angle(gen) : 0.0;
+        const double m[6] = {s * std::cos(t), s * std::sin(t), i % 3 ? std::floor(shift(gen)) : shift(gen),
+                             s * std::sin(t), -s * std::cos(t), i % 3 ? std::floor(shift(gen)) : shift(gen)};
+        float camera[fj::ParamLayout::kCameraSize];
+        fj::pack_camera(m, camera);
+        const float x = world(gen), y = world(gen);
+        // The sum with the float coefficients the kernel reads and the
+        // double shift, whose split keeps it.
+        const double dx = static_cast<double>(camera[0]) * x + static_cast<double>(camera[1]) * y + m[2];
+        const double dy = static_cast<double>(camera[3]) * x + static_cast<double>(camera[4]) * y + m[5];
+        // The float sum's rounding: a few 2^-24 of its terms (the shift's
+        // fraction below 1), for both rows.
+        const double slack = 1e-6 * (std::fabs(camera[0] * x) + std::fabs(camera[1] * y) + std::fabs(camera[3] * x) +
+                                     std::fabs(camera[4] * y) + 2.0);
+        if (std::fabs(dx - std::round(dx)) < slack || std::fabs(dy - std::round(dy)) < slack) continue;
+        const int w = 8000, h = 8000;
+        int ix, iy;
+        const bool inside = fj::camera_xy(camera, x, y, w, h, 0, ix, iy);
+        const bool want = dx >= 0 && dy >= 0 && dx < w && dy < h;
+        CHECK(inside == want);
+        if (inside && want) {
+            CHECK(ix == static_cast<int>(std::floor(dx)));
+            CHECK(iy == static_cast<int>(std::floor(dy)));
+        }
+        ++checked;
+    }
+    CHECK(checked > 190000);
 }

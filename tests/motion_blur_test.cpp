@@ -149,7 +149,7 @@ TEST_CASE("motion blur: conforming a flame to a larger structure changes no pack
         ++compared;
         differing += alone[at_alone] != block[at_block];
     };
-    for (int i = 0; i < 6; ++i) same(fj::ParamLayout::kCamera + i, fj::ParamLayout::kCamera + i);
+    for (int i = 0; i < fj::ParamLayout::kCameraSize; ++i) same(fj::ParamLayout::kCamera + i, fj::ParamLayout::kCamera + i);
     for (int k = 0; k < own.xform_count; ++k) same(own.select + k, layout.select + k);  // the first step's row
     for (int i = 0; i < 256 * 4; ++i) same(own.palette + i, layout.palette + i);
     for (int x = 0; x < own.xform_count; ++x) {
@@ -169,7 +169,7 @@ TEST_CASE("motion blur: conforming a flame to a larger structure changes no pack
     }
     // Camera, the first step's row, palette, and per xform its affines and
     // colour and one weight (linear and spherical have no parameters).
-    CHECK(compared == 6 + 2 + 1024 + 2 * (16 + 1));
+    CHECK(compared == fj::ParamLayout::kCameraSize + 2 + 1024 + 2 * (16 + 1));
     CHECK(differing == 0);
 }
 

@@ -320,7 +320,8 @@ TEST_CASE("variation kernels: the switch kernel's block holds each xform's varia
     const std::vector<float> spec = fj::pack_params(flame, key, layout, camera);
 
     using L = fj::SwitchLayout;
-    CHECK(block[2] == 1.0f);
+    for (int i = 0; i < fj::ParamLayout::kCameraSize; ++i) CHECK(block[i] == spec[fj::ParamLayout::kCamera + i]);
+    CHECK(block[6] == 1.0f);  // the camera's first shift, whole
     CHECK(block[L::kCount] == 2.0f);
     for (int i = 0; i < 1024; ++i) CHECK(block[L::kPalette + i] == spec[layout.palette + i]);
     const int select = static_cast<int>(block[L::kSelect]);

@@ -97,7 +97,7 @@ ParamLayout make_param_layout(const KernelKey& key, const VariationRegistry& reg
     ParamLayout layout;
     const int n = static_cast<int>(key.xforms.size());
     layout.xform_count = n;
-    layout.select = 6;
+    layout.select = ParamLayout::kCameraSize;
     layout.select_rows = key.xaos ? n + 1 : 1;
     int offset = layout.select + n * layout.select_rows;
     if (key.xaos) {
@@ -119,6 +119,21 @@ ParamLayout make_param_layout(const KernelKey& key, const VariationRegistry& reg
     return layout;
 }
 
+void pack_camera(const double world_to_cell[6], float camera[ParamLayout::kCameraSize]) {
+    for (int i = 0; i < 6; ++i) camera[i] = static_cast<float>(world_to_cell[i]);
+    for (int row = 0; row < 2; ++row) {
+        // A whole part below 2^23, so that the kernels add it, a strip's
+        // first row and the histogram's edges exactly (iterate/common.h).
+        // A shift beyond it stays in the sum as it is: a picture that far
+        // from the camera's origin lies on a grid of floats coarser than its
+        // cells anyway (pipeline/frame_plan.h point_grid_cells).
+        const double shift = world_to_cell[3 * row + 2];
+        const double whole = std::fabs(shift) < (1 << 23) ? std::floor(shift) : 0.0;
+        camera[3 * row + 2] = static_cast<float>(shift - whole);
+        camera[6 + row] = static_cast<float>(whole);
+    }
+}
+
 std::vector<float> pack_params(const Flame& flame, const KernelKey& key, const ParamLayout& layout,
                                const double world_to_cell[6]) {
     KernelKey expected = make_kernel_key(flame, kernel_options_of(key));
@@ -130,7 +145,7 @@ std::vector<float> pack_params(const Flame& flame, const KernelKey& key, const P
     expected.atomic_ceiling = key.atomic_ceiling;
     if (expected != key) throw std::logic_error("pack_params: flame does not have the kernel key's structure");
     std::vector<float> block(layout.total, 0.0f);
-    for (int i = 0; i < 6; ++i) block[ParamLayout::kCamera + i] = static_cast<float>(world_to_cell[i]);
+    pack_camera(world_to_cell, block.data() + ParamLayout::kCamera);
 
     const int n = layout.xform_count;
     const auto rows = selection_rows(flame, key.xaos);

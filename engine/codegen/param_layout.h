@@ -7,7 +7,9 @@
 // same block through the same layout.
 //
 // Block layout (floats):
-//   camera     6    world → histogram-cell affine (a b c d e f), rotation included
+//   camera     8    world → histogram-cell affine, rotation included, as
+//                   pack_camera stores it (a b c' d e f' c" f": each shift
+//                   split into its fraction and its whole part)
 //   select     N·R  cumulative normalised xform weights; R = 1 row, or with xaos
 //                   N+1 rows (row 0 = first step, row i+1 = after xform i)
 //   proposal   N    (xaos only) cumulative proposal for warp-uniform selection
@@ -54,8 +56,9 @@ struct XformLayout {
 
 struct ParamLayout {
     static constexpr int kCamera = 0;
+    static constexpr int kCameraSize = 8;
     int xform_count = 0;
-    int select = 6;
+    int select = kCameraSize;
     int select_rows = 1;
     int proposal = -1;  // xaos only
     int accept = -1;    // xaos only
@@ -98,6 +101,12 @@ double xaos_proposal_mass(const Flame& flame);
 // (xaos_proposal_mass) for lazy warp-uniform selection, else 1. Chains count
 // steps (fuse, settling); the backends' plans and stall guards count rounds.
 double rounds_per_step(const Flame& flame, const KernelKey& key);
+
+// The camera as the kernels read it (iterate/common.h camera_xy), from the
+// frame plan's double affine a b c d e f: a b c' d e f' c" f", where c" is
+// the whole part of c (its floor) and c' = c − c" its fraction, both taken
+// from the double (the same for f). A shift of 2^23 or more keeps c" = 0.
+void pack_camera(const double world_to_cell[6], float camera[ParamLayout::kCameraSize]);
 
 // Fills a block for one flame. `world_to_cell` is the camera from the frame plan.
 std::vector<float> pack_params(const Flame& flame, const KernelKey& key,

@@ -159,7 +159,8 @@ std::vector<float> pack_switch_params(const Flame& flame, const KernelKey& key, 
         block.insert(block.end(), spec.begin() + from, spec.begin() + from + count);
         return at;
     };
-    std::copy(spec.begin() + ParamLayout::kCamera, spec.begin() + ParamLayout::kCamera + 6, block.begin());
+    std::copy(spec.begin() + ParamLayout::kCamera, spec.begin() + ParamLayout::kCamera + ParamLayout::kCameraSize,
+              block.begin());
     block[SwitchLayout::kCount] = static_cast<float>(n);
     append(layout.palette, 256 * 4);
     block[SwitchLayout::kSelect] = static_cast<float>(append(layout.select, n * layout.select_rows));

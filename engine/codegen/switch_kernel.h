@@ -18,14 +18,14 @@
 // specialized kernel, for benchmarks on the GPU.
 //
 // Parameter block (floats), header first so every offset is a value:
-//   0   camera        6    as ParamLayout (world → histogram cell)
-//   6   xform count   N
-//   7   select        offset of the N·R cumulative selection rows
-//   8   proposal      offset of the xaos proposal row (0 without xaos)
-//   9   accept        offset of the xaos acceptance rows (0 without xaos)
-//   10  records       offset of N record offsets, one per xform
-//   11  final         offset of the final xform's record (0 when none)
-//   12  palette       256·4 RGBA, as ParamLayout
+//   0   camera        8    as ParamLayout (world → histogram cell)
+//   8   xform count   N
+//   9   select        offset of the N·R cumulative selection rows
+//   10  proposal      offset of the xaos proposal row (0 without xaos)
+//   11  accept        offset of the xaos acceptance rows (0 without xaos)
+//   12  records       offset of N record offsets, one per xform
+//   13  final         offset of the final xform's record (0 when none)
+//   14  palette       256·4 RGBA, as ParamLayout
 // Record of one xform: the first XformLayout::kVariations floats as in the
 // specialized layout (affine, post, colour, colour speed, visibility,
 // var_color), then
@@ -54,13 +54,13 @@
 namespace fj {
 
 struct SwitchLayout {
-    static constexpr int kCount = 6;
-    static constexpr int kSelect = 7;
-    static constexpr int kProposal = 8;
-    static constexpr int kAccept = 9;
-    static constexpr int kRecords = 10;
-    static constexpr int kFinal = 11;
-    static constexpr int kPalette = 12;
+    static constexpr int kCount = ParamLayout::kCameraSize;
+    static constexpr int kSelect = kCount + 1;
+    static constexpr int kProposal = kCount + 2;
+    static constexpr int kAccept = kCount + 3;
+    static constexpr int kRecords = kCount + 4;
+    static constexpr int kFinal = kCount + 5;
+    static constexpr int kPalette = kCount + 6;
     // Inside a record.
     static constexpr int kHasPost = XformLayout::kVariations;
     static constexpr int kPassesPoint = kHasPost + 1;
