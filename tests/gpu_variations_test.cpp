@@ -42,6 +42,10 @@
 // point (φ, θ), which the device's atan2f and the host's fj::arctan2 each
 // round within a few ulps but not alike, the conditioning also moves that
 // angle by four ulps (kAngleMoved, with the reason).
+//
+// Beside the variations, device forms the host does not share: fj_device.h's
+// sine, cosine and fmod against CUDA's library, and the camera's cell
+// (iterate/common.h camera_xy) against a double sum.
 #include <doctest/doctest.h>
 
 #include <algorithm>
@@ -56,6 +60,7 @@
 #include <vector>
 
 #include "codegen/snippet_source.h"
+#include "codegen/stitch_parts.h"
 #include "codegen/switch_kernel.h"
 #include "cpu/variation_table.h"
 #include "cuda/compiler.h"
@@ -550,17 +555,19 @@ extern "C" __global__ void fj_compare_trig(unsigned long long* __restrict__ diff
 }
 )";
 
-// Compiles fj_device.h followed by `entry_point`, a kernel (named `entry`)
-// that counts cases where fj:: differs from CUDA's library into its first
-// argument and the smallest differing case into its second, and runs it on
-// device 0 with 4096 blocks of 256 threads. Without a device it only
-// compiles (for sm_90) and says so, and counts nothing.
+// Compiles fj_device.h, then the snippets named in `snippets`, then
+// `entry_point`, a kernel (named `entry`) that counts cases where fj::
+// differs from its reference into its first argument and the smallest
+// differing case into its second, and runs it on device 0 with 4096 blocks
+// of 256 threads. Without a device it only compiles (for sm_90) and says
+// so, and counts nothing.
 struct Differences {
     unsigned long long count = 0;
     unsigned int first = 0xffffffffu;
 };
 
-Differences count_differences(const char* entry_point, const char* entry) {
+Differences count_differences(const char* entry_point, const char* entry,
+                              const std::vector<std::string>& snippets = {}) {
     Differences d;
     if (!fj::test::nvrtc_present()) return d;
     std::string why;
@@ -570,14 +577,20 @@ Differences count_differences(const char* entry_point, const char* entry) {
     fj::CompileRequest request;
     const std::optional<std::string> device_header = fj::SnippetSource::standard().read("fj_device.h");
     REQUIRE(device_header);
-    request.source = *device_header + entry_point;
+    request.source = *device_header;
+    for (const std::string& path : snippets) {
+        const std::optional<std::string> text = fj::SnippetSource::standard().read(path);
+        REQUIRE(text);
+        request.source += fj::stitch::strip_includes(*text);
+    }
+    request.source += entry_point;
     request.arch = device ? device_arch(dev) : "sm_90";
     request.entry = entry;
     request.name = std::string(entry) + ".cu";
     const fj::CompiledKernel kernel = fj::compile_kernel(request, std::string(entry) + "-" + request.arch,
                                                          fj::test::scratch_dir(std::string(entry) + "-failed"));
     REQUIRE(!kernel.cubin.empty());
-    CHECK(kernel.log.find("warning") == std::string::npos);
+    CHECK_MESSAGE(kernel.log.find("warning") == std::string::npos, kernel.log);
     if (!device) {
         fj::test::missing_devices("compiled for sm_90, but no working CUDA device for the comparison (" + why + ")");
         return d;
@@ -656,4 +669,77 @@ extern "C" __global__ void fj_compare_modulo(unsigned long long* __restrict__ di
 TEST_CASE("gpu variations: the device's fmod is CUDA's fmodf, bit for bit") {
     const Differences d = count_differences(kModuloEntryPoint, "fj_compare_modulo");
     CHECK_MESSAGE(d.count == 0, d.count << " of 2^30 cases differ, the first case " << d.first);
+}
+
+// camera_xy's device form (iterate/common.h: the fraction's sum floored in
+// one instruction, then the whole part added) against the cells a double
+// sum gives, over 2^24 cameras and points drawn on the device: rotated or
+// not, shifts whole or with a fraction, split as pack_camera splits them;
+// points anywhere in the picture, points within 2^-1 to 2^-126 of a world
+// axis on a cell's edge (which must keep their side: the double sum of the
+// fraction's terms is exact there), strips of the frame, and points that
+// are not numbers or infinite (outside, column and row 0). A case is judged
+// where the double sum lies farther from a whole number than the float
+// sum's rounding. The host form has the same cases in iteration_test.
+const char* kCameraEntryPoint = R"(
+extern "C" __global__ void fj_compare_camera(unsigned long long* __restrict__ differ,
+                                             unsigned int* __restrict__ first_differ) {
+    const unsigned int threads = gridDim.x * blockDim.x;
+    unsigned long long local = 0;
+    for (unsigned int i = blockIdx.x * blockDim.x + threadIdx.x; i < (1u << 24); i += threads) {
+        fj::Rng rng = fj::make_rng(0x63616d657261ULL, i);
+        const unsigned int kind = i & 3u;
+        const float scale = 10.0f + 1990.0f * fj::rand01(rng);
+        const float angle = kind == 0 ? 0.0f : 6.2831853f * fj::rand01(rng);
+        const float ca = cosf(angle), sa = sinf(angle);
+        float camera[8] = {scale * ca, scale * sa, 0.0f, scale * sa, -scale * ca, 0.0f,
+                           floorf(4000.0f * fj::rand01(rng)), floorf(4000.0f * fj::rand01(rng))};
+        if (kind & 1u) {
+            camera[2] = fj::rand01(rng);
+            camera[5] = fj::rand01(rng);
+        }
+        float x = 6.0f * fj::rand01(rng) - 3.0f, y = 6.0f * fj::rand01(rng) - 3.0f;
+        if (kind == 0) {
+            // 2^-1 .. 2^-126 of either sign: on the axis's either side.
+            const unsigned int bits = fj::next_u32(rng);
+            const float tiny = ldexpf(1.0f, -1 - (int)(bits % 126u));
+            if (bits & 0x80000000u) x = (bits & 0x40000000u) ? tiny : -tiny;
+            else y = (bits & 0x40000000u) ? tiny : -tiny;
+        }
+        int w = 8000, h = 8000, row0 = 0;
+        if ((i >> 2) % 5u == 1u) {  // a strip around the point's row
+            row0 = camera[7] < 20.0f ? 0 : (int)camera[7] - 20;
+            h = 40;
+        }
+        if ((i >> 2) % 64u == 63u)  // NaN, or an overflow to minus infinity
+            x = (i >> 8) & 1u ? fj::quiet_nan() : -FJ_FLT_MAX * (2.0f + fj::rand01(rng));
+        int ix = -1, iy = -1;
+        const int inside = fj::camera_xy(camera, x, y, w, h, row0, ix, iy);
+        bool right;
+        if (!(fabsf(x) <= 3.0f)) {
+            right = !inside && ix == 0 && iy == 0;
+        } else {
+            const double sx = (double)camera[0] * x + (double)camera[1] * y + (double)camera[2];
+            const double sy = (double)camera[3] * x + (double)camera[4] * y + (double)camera[5];
+            const double slack_x = 1e-6 * (fabs((double)camera[0] * x) + fabs((double)camera[1] * y) + camera[2]);
+            const double slack_y = 1e-6 * (fabs((double)camera[3] * x) + fabs((double)camera[4] * y) + camera[5]);
+            if (fabs(sx - rint(sx)) < slack_x || fabs(sy - rint(sy)) < slack_y) continue;
+            const long long cx = (long long)floor(sx) + (long long)camera[6];
+            const long long cy = (long long)floor(sy) + (long long)camera[7] - row0;
+            const bool want = cx >= 0 && cx < w && cy >= 0 && cy < h;
+            right = want ? inside && ix == cx && iy == cy : !inside && ix == 0 && iy == 0;
+        }
+        if (!right) {
+            ++local;
+            atomicMin(first_differ, i);
+        }
+    }
+    if (local) atomicAdd(differ, local);
+}
+)";
+
+TEST_CASE("gpu variations: the device's camera finds the cells a double sum finds, and keeps points at an axis on "
+          "their side") {
+    const Differences d = count_differences(kCameraEntryPoint, "fj_compare_camera", {"iterate/common.h"});
+    CHECK_MESSAGE(d.count == 0, d.count << " of 2^24 cases differ, the first case " << d.first);
 }

@@ -537,6 +537,12 @@ inline float4 atomicAdd(float4* a, float4 v) {
     inline T atomicCAS(T* a, T compare, T value) {                                                  \
         __atomic_compare_exchange_n(a, &compare, value, false, __ATOMIC_RELAXED, __ATOMIC_RELAXED); \
         return compare;                                                                             \
+    }                                                                                               \
+    inline T atomicMin(T* a, T v) {                                                                 \
+        T old = __atomic_load_n(a, __ATOMIC_RELAXED);                                               \
+        while (v < old && !__atomic_compare_exchange_n(a, &old, v, true, __ATOMIC_RELAXED, __ATOMIC_RELAXED)) { \
+        }                                                                                           \
+        return old;                                                                                 \
     }
 FJ_EMULATED_INTEGER_ATOMICS(int)
 FJ_EMULATED_INTEGER_ATOMICS(unsigned int)
