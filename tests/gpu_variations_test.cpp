@@ -530,43 +530,46 @@ TEST_CASE("gpu variations: every variation on the device equals the host snippet
 // fj_device.h writes out the short path of CUDA's sinf and cosf (|x| <
 // 105615; larger arguments call the library) so that NVRTC does not inline
 // the whole library function at every call. This checks the claim that the
-// result is the library's bit for bit, over every float: each thread takes
-// bit patterns in turn and counts where fj::sine or fj::cosine differs from
+// result is the library's bit for bit, over every float: case i is the
+// float of bits i, and differs where fj::sine or fj::cosine differs from
 // sinf or cosf (two NaNs count as equal). CI compiles the kernel; the
 // comparison needs a device.
-const char* kTrigEntryPoint = R"(
-extern "C" __global__ void fj_compare_trig(unsigned long long* __restrict__ differ,
-                                           unsigned int* __restrict__ first_differ) {
-    const unsigned long long threads = (unsigned long long)gridDim.x * blockDim.x;
-    unsigned long long local = 0;
-    for (unsigned long long i = blockIdx.x * (unsigned long long)blockDim.x + threadIdx.x; i < (1ull << 32);
-         i += threads) {
-        const unsigned int bits = (unsigned int)i;
-        const float x = __uint_as_float(bits);
-        const float s = fj::sine(x), c = fj::cosine(x), ls = sinf(x), lc = cosf(x);
-        const bool same = (__float_as_uint(s) == __float_as_uint(ls) || (s != s && ls != ls)) &&
-                          (__float_as_uint(c) == __float_as_uint(lc) || (c != c && lc != lc));
-        if (!same) {
-            ++local;
-            atomicMin(first_differ, bits);
-        }
-    }
-    if (local) atomicAdd(differ, local);
+const char* kTrigCase = R"(
+__device__ bool fj_case_differs(unsigned long long i) {
+    const float x = __uint_as_float((unsigned int)i);
+    const float s = fj::sine(x), c = fj::cosine(x), ls = sinf(x), lc = cosf(x);
+    return !((__float_as_uint(s) == __float_as_uint(ls) || (s != s && ls != ls)) &&
+             (__float_as_uint(c) == __float_as_uint(lc) || (c != c && lc != lc)));
 }
 )";
 
 // Compiles fj_device.h, then the snippets named in `snippets`, then
-// `entry_point`, a kernel (named `entry`) that counts cases where fj::
-// differs from its reference into its first argument and the smallest
-// differing case into its second, and runs it on device 0 with 4096 blocks
-// of 256 threads. Without a device it only compiles (for sm_90) and says
-// so, and counts nothing.
+// `case_function`, which defines `__device__ bool fj_case_differs(unsigned
+// long long i)`: whether case i finds fj:: differing from its reference.
+// Runs it on device 0 for cases 0 to `cases` − 1 (4096 blocks of 256
+// threads, each taking cases in turn), counting the cases that differ and
+// the smallest of them (below 2^32). Without a device it only compiles (for
+// sm_90) and says so, and counts nothing.
+const char* kCountDifferences = R"(
+extern "C" __global__ void fj_count_differences(unsigned long long cases, unsigned long long* __restrict__ differ,
+                                                unsigned int* __restrict__ first_differ) {
+    const unsigned long long threads = (unsigned long long)gridDim.x * blockDim.x;
+    unsigned long long local = 0;
+    for (unsigned long long i = blockIdx.x * (unsigned long long)blockDim.x + threadIdx.x; i < cases; i += threads)
+        if (fj_case_differs(i)) {
+            ++local;
+            atomicMin(first_differ, (unsigned int)i);
+        }
+    if (local) atomicAdd(differ, local);
+}
+)";
+
 struct Differences {
     unsigned long long count = 0;
     unsigned int first = 0xffffffffu;
 };
 
-Differences count_differences(const char* entry_point, const char* entry,
+Differences count_differences(const char* case_function, const char* name, unsigned long long cases,
                               const std::vector<std::string>& snippets = {}) {
     Differences d;
     if (!fj::test::nvrtc_present()) return d;
@@ -583,22 +586,22 @@ Differences count_differences(const char* entry_point, const char* entry,
         REQUIRE(text);
         request.source += fj::stitch::strip_includes(*text);
     }
-    request.source += entry_point;
+    request.source += std::string(case_function) + kCountDifferences;
     request.arch = device ? device_arch(dev) : "sm_90";
-    request.entry = entry;
-    request.name = std::string(entry) + ".cu";
-    const fj::CompiledKernel kernel = fj::compile_kernel(request, std::string(entry) + "-" + request.arch,
-                                                         fj::test::scratch_dir(std::string(entry) + "-failed"));
+    request.entry = "fj_count_differences";
+    request.name = std::string(name) + ".cu";
+    const fj::CompiledKernel kernel = fj::compile_kernel(request, std::string(name) + "-" + request.arch,
+                                                         fj::test::scratch_dir(std::string(name) + "-failed"));
     REQUIRE(!kernel.cubin.empty());
     CHECK_MESSAGE(kernel.log.find("warning") == std::string::npos, kernel.log);
     if (!device) {
         fj::test::missing_devices("compiled for sm_90, but no working CUDA device for the comparison (" + why + ")");
         return d;
     }
-    Loaded loaded(kernel, entry);
+    Loaded loaded(kernel, request.entry.c_str());
     CUdeviceptr d_count = loaded.buffer(sizeof d.count, &d.count);
     CUdeviceptr d_first = loaded.buffer(sizeof d.first, &d.first);
-    void* args[] = {&d_count, &d_first};
+    void* args[] = {&cases, &d_count, &d_first};
     CU_CHECK(cuLaunchKernel(loaded.function(), 4096, 1, 1, 256, 1, 1, 0, nullptr, args, nullptr));
     CU_CHECK(cuMemcpyDtoHAsync(&d.count, d_count, sizeof d.count, nullptr));
     CU_CHECK(cuMemcpyDtoHAsync(&d.first, d_first, sizeof d.first, nullptr));
@@ -607,7 +610,7 @@ Differences count_differences(const char* entry_point, const char* entry,
 }
 
 TEST_CASE("gpu variations: the device's sine and cosine are CUDA's sinf and cosf for every float") {
-    const Differences d = count_differences(kTrigEntryPoint, "fj_compare_trig");
+    const Differences d = count_differences(kTrigCase, "fj_compare_trig", 1ull << 32);
     char bits[16];
     std::snprintf(bits, sizeof bits, "0x%08x", d.first);
     CHECK_MESSAGE(d.count == 0, d.count << " floats differ, the first with bits " << bits);
@@ -620,54 +623,45 @@ TEST_CASE("gpu variations: the device's sine and cosine are CUDA's sinf and cosf
 // next to a multiple of the divisor, with quotients up to and past the short
 // path's 2^22, where the fast division's integer part is one off; periods
 // and angles as flames wrap them; and divisors at the ends of the short
-// path's range (2^-126, 2^126) with quotients near 2^22. A case is its index
-// (the kernel's second argument gets the smallest that differs).
-const char* kModuloEntryPoint = R"(
+// path's range (2^-126, 2^126) with quotients near 2^22. Case i draws its
+// pair from random stream i.
+const char* kModuloCase = R"(
 __device__ float fj_test_float(unsigned int sign, int exponent, unsigned int mantissa) {
     return __uint_as_float((sign << 31) | ((unsigned int)exponent << 23) | (mantissa & 0x7fffffu));
 }
-extern "C" __global__ void fj_compare_modulo(unsigned long long* __restrict__ differ,
-                                             unsigned int* __restrict__ first_differ) {
-    const unsigned int threads = gridDim.x * blockDim.x;
-    unsigned long long local = 0;
-    for (unsigned int i = blockIdx.x * blockDim.x + threadIdx.x; i < (1u << 30); i += threads) {
-        fj::Rng rng = fj::make_rng(0x6d6f64756c6fULL, i);
-        const unsigned int a = fj::next_u32(rng), b = fj::next_u32(rng), c = fj::next_u32(rng);
-        float x, y;
-        switch (i & 3u) {
-        case 0:
-            x = __uint_as_float(a);
-            y = __uint_as_float(b);
-            break;
-        case 1: {
-            y = fj_test_float(b >> 31, 97 + (int)(b % 60u), c);
-            const float k = (float)(a % 5000000u);
-            x = __uint_as_float(__float_as_uint(k * y) + (c >> 29) - 4u);
-            break;
-        }
-        case 2:
-            y = (b >> 8) * (8.0f / 16777216.0f);
-            x = ((int)(a >> 8) - 8388608) * (1.0f / 2048.0f);
-            break;
-        default: {
-            const int ey = (b & 1u) ? 1 + (int)(b % 4u) : 254 - (int)(b % 4u);
-            y = fj_test_float(0, ey, c);
-            x = fj_test_float(a >> 31, min(ey + 20 + (int)(a % 4u), 254), a >> 1);
-            break;
-        }
-        }
-        const float m = fj::modulo(x, y), l = fmodf(x, y);
-        if (!(__float_as_uint(m) == __float_as_uint(l) || (m != m && l != l))) {
-            ++local;
-            atomicMin(first_differ, i);
-        }
+__device__ bool fj_case_differs(unsigned long long i) {
+    fj::Rng rng = fj::make_rng(0x6d6f64756c6fULL, i);
+    const unsigned int a = fj::next_u32(rng), b = fj::next_u32(rng), c = fj::next_u32(rng);
+    float x, y;
+    switch (i & 3u) {
+    case 0:
+        x = __uint_as_float(a);
+        y = __uint_as_float(b);
+        break;
+    case 1: {
+        y = fj_test_float(b >> 31, 97 + (int)(b % 60u), c);
+        const float k = (float)(a % 5000000u);
+        x = __uint_as_float(__float_as_uint(k * y) + (c >> 29) - 4u);
+        break;
     }
-    if (local) atomicAdd(differ, local);
+    case 2:
+        y = (b >> 8) * (8.0f / 16777216.0f);
+        x = ((int)(a >> 8) - 8388608) * (1.0f / 2048.0f);
+        break;
+    default: {
+        const int ey = (b & 1u) ? 1 + (int)(b % 4u) : 254 - (int)(b % 4u);
+        y = fj_test_float(0, ey, c);
+        x = fj_test_float(a >> 31, min(ey + 20 + (int)(a % 4u), 254), a >> 1);
+        break;
+    }
+    }
+    const float m = fj::modulo(x, y), l = fmodf(x, y);
+    return !(__float_as_uint(m) == __float_as_uint(l) || (m != m && l != l));
 }
 )";
 
 TEST_CASE("gpu variations: the device's fmod is CUDA's fmodf, bit for bit") {
-    const Differences d = count_differences(kModuloEntryPoint, "fj_compare_modulo");
+    const Differences d = count_differences(kModuloCase, "fj_compare_modulo", 1ull << 30);
     CHECK_MESSAGE(d.count == 0, d.count << " of 2^30 cases differ, the first case " << d.first);
 }
 
@@ -680,66 +674,53 @@ TEST_CASE("gpu variations: the device's fmod is CUDA's fmodf, bit for bit") {
 // fraction's terms is exact there), strips of the frame, and points that
 // are not numbers or infinite (outside, column and row 0). A case is judged
 // where the double sum lies farther from a whole number than the float
-// sum's rounding. The host form has the same cases in iteration_test.
-const char* kCameraEntryPoint = R"(
-extern "C" __global__ void fj_compare_camera(unsigned long long* __restrict__ differ,
-                                             unsigned int* __restrict__ first_differ) {
-    const unsigned int threads = gridDim.x * blockDim.x;
-    unsigned long long local = 0;
-    for (unsigned int i = blockIdx.x * blockDim.x + threadIdx.x; i < (1u << 24); i += threads) {
-        fj::Rng rng = fj::make_rng(0x63616d657261ULL, i);
-        const unsigned int kind = i & 3u;
-        const float scale = 10.0f + 1990.0f * fj::rand01(rng);
-        const float angle = kind == 0 ? 0.0f : 6.2831853f * fj::rand01(rng);
-        const float ca = cosf(angle), sa = sinf(angle);
-        float camera[8] = {scale * ca, scale * sa, 0.0f, scale * sa, -scale * ca, 0.0f,
-                           floorf(4000.0f * fj::rand01(rng)), floorf(4000.0f * fj::rand01(rng))};
-        if (kind & 1u) {
-            camera[2] = fj::rand01(rng);
-            camera[5] = fj::rand01(rng);
-        }
-        float x = 6.0f * fj::rand01(rng) - 3.0f, y = 6.0f * fj::rand01(rng) - 3.0f;
-        if (kind == 0) {
-            // 2^-1 .. 2^-126 of either sign: on the axis's either side.
-            const unsigned int bits = fj::next_u32(rng);
-            const float tiny = ldexpf(1.0f, -1 - (int)(bits % 126u));
-            if (bits & 0x80000000u) x = (bits & 0x40000000u) ? tiny : -tiny;
-            else y = (bits & 0x40000000u) ? tiny : -tiny;
-        }
-        int w = 8000, h = 8000, row0 = 0;
-        if ((i >> 2) % 5u == 1u) {  // a strip around the point's row
-            row0 = camera[7] < 20.0f ? 0 : (int)camera[7] - 20;
-            h = 40;
-        }
-        if ((i >> 2) % 64u == 63u)  // NaN, or an overflow to minus infinity
-            x = (i >> 8) & 1u ? fj::quiet_nan() : -FJ_FLT_MAX * (2.0f + fj::rand01(rng));
-        int ix = -1, iy = -1;
-        const int inside = fj::camera_xy(camera, x, y, w, h, row0, ix, iy);
-        bool right;
-        if (!(fabsf(x) <= 3.0f)) {
-            right = !inside && ix == 0 && iy == 0;
-        } else {
-            const double sx = (double)camera[0] * x + (double)camera[1] * y + (double)camera[2];
-            const double sy = (double)camera[3] * x + (double)camera[4] * y + (double)camera[5];
-            const double slack_x = 1e-6 * (fabs((double)camera[0] * x) + fabs((double)camera[1] * y) + camera[2]);
-            const double slack_y = 1e-6 * (fabs((double)camera[3] * x) + fabs((double)camera[4] * y) + camera[5]);
-            if (fabs(sx - rint(sx)) < slack_x || fabs(sy - rint(sy)) < slack_y) continue;
-            const long long cx = (long long)floor(sx) + (long long)camera[6];
-            const long long cy = (long long)floor(sy) + (long long)camera[7] - row0;
-            const bool want = cx >= 0 && cx < w && cy >= 0 && cy < h;
-            right = want ? inside && ix == cx && iy == cy : !inside && ix == 0 && iy == 0;
-        }
-        if (!right) {
-            ++local;
-            atomicMin(first_differ, i);
-        }
+// sum's rounding (the others count as agreeing). The host form has the same
+// cases in iteration_test.
+const char* kCameraCase = R"(
+__device__ bool fj_case_differs(unsigned long long i) {
+    fj::Rng rng = fj::make_rng(0x63616d657261ULL, i);
+    const unsigned int kind = i & 3u;
+    const float scale = 10.0f + 1990.0f * fj::rand01(rng);
+    const float angle = kind == 0 ? 0.0f : 6.2831853f * fj::rand01(rng);
+    const float ca = cosf(angle), sa = sinf(angle);
+    float camera[8] = {scale * ca, scale * sa, 0.0f, scale * sa, -scale * ca, 0.0f,
+                       floorf(4000.0f * fj::rand01(rng)), floorf(4000.0f * fj::rand01(rng))};
+    if (kind & 1u) {
+        camera[2] = fj::rand01(rng);
+        camera[5] = fj::rand01(rng);
     }
-    if (local) atomicAdd(differ, local);
+    float x = 6.0f * fj::rand01(rng) - 3.0f, y = 6.0f * fj::rand01(rng) - 3.0f;
+    if (kind == 0) {
+        // 2^-1 .. 2^-126 of either sign: on the axis's either side.
+        const unsigned int bits = fj::next_u32(rng);
+        const float tiny = ldexpf(1.0f, -1 - (int)(bits % 126u));
+        if (bits & 0x80000000u) x = (bits & 0x40000000u) ? tiny : -tiny;
+        else y = (bits & 0x40000000u) ? tiny : -tiny;
+    }
+    int w = 8000, h = 8000, row0 = 0;
+    if ((i >> 2) % 5u == 1u) {  // a strip around the point's row
+        row0 = camera[7] < 20.0f ? 0 : (int)camera[7] - 20;
+        h = 40;
+    }
+    if ((i >> 2) % 64u == 63u)  // NaN, or an overflow to minus infinity
+        x = (i >> 8) & 1u ? fj::quiet_nan() : -FJ_FLT_MAX * (2.0f + fj::rand01(rng));
+    int ix = -1, iy = -1;
+    const int inside = fj::camera_xy(camera, x, y, w, h, row0, ix, iy);
+    if (!(fabsf(x) <= 3.0f)) return inside || ix != 0 || iy != 0;
+    const double sx = (double)camera[0] * x + (double)camera[1] * y + (double)camera[2];
+    const double sy = (double)camera[3] * x + (double)camera[4] * y + (double)camera[5];
+    const double slack_x = 1e-6 * (fabs((double)camera[0] * x) + fabs((double)camera[1] * y) + camera[2]);
+    const double slack_y = 1e-6 * (fabs((double)camera[3] * x) + fabs((double)camera[4] * y) + camera[5]);
+    if (fabs(sx - rint(sx)) < slack_x || fabs(sy - rint(sy)) < slack_y) return false;  // not judged
+    const long long cx = (long long)floor(sx) + (long long)camera[6];
+    const long long cy = (long long)floor(sy) + (long long)camera[7] - row0;
+    const bool want = cx >= 0 && cx < w && cy >= 0 && cy < h;
+    return want ? !(inside && ix == cx && iy == cy) : inside || ix != 0 || iy != 0;
 }
 )";
 
 TEST_CASE("gpu variations: the device's camera finds the cells a double sum finds, and keeps points at an axis on "
           "their side") {
-    const Differences d = count_differences(kCameraEntryPoint, "fj_compare_camera", {"iterate/common.h"});
+    const Differences d = count_differences(kCameraCase, "fj_compare_camera", 1ull << 24, {"iterate/common.h"});
     CHECK_MESSAGE(d.count == 0, d.count << " of 2^24 cases differ, the first case " << d.first);
 }
