@@ -540,7 +540,8 @@ inline float4 atomicAdd(float4* a, float4 v) {
     }                                                                                               \
     inline T atomicMin(T* a, T v) {                                                                 \
         T old = __atomic_load_n(a, __ATOMIC_RELAXED);                                               \
-        while (v < old && !__atomic_compare_exchange_n(a, &old, v, true, __ATOMIC_RELAXED, __ATOMIC_RELAXED)) { \
+        while (v < old && !__atomic_compare_exchange_n(a, &old, v, true, __ATOMIC_RELAXED,          \
+                                                       __ATOMIC_RELAXED)) {                         \
         }                                                                                           \
         return old;                                                                                 \
     }
