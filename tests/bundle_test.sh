@@ -24,11 +24,25 @@ if out=$("$src/tools/bundle.sh" --build "$work/no-build" "$work/x" 2>&1); then f
 # Made twice into the same folder: the second run replaces the first.
 corpus=(); grep -q '^FLAMEJIT_CORPUS_DIR:' "$build/CMakeCache.txt" \
     && [[ -d $(sed -n 's/^FLAMEJIT_CORPUS_DIR:[A-Z]*=//p' "$build/CMakeCache.txt") ]] || corpus=(--no-corpus)
+# The second also as one archive.
 for run in 1 2; do
-    "$src/tools/bundle.sh" --build "$build" ${corpus[@]+"${corpus[@]}"} "$b" >"$work/bundle-$run.log" 2>&1 \
-        || fail "tools/bundle.sh (run $run): $(cat "$work/bundle-$run.log")"
+    archive=(); [[ $run == 1 ]] || archive=(--archive "$work/bundle.tar.xz")
+    "$src/tools/bundle.sh" --build "$build" ${corpus[@]+"${corpus[@]}"} ${archive[@]+"${archive[@]}"} "$b" \
+        >"$work/bundle-$run.log" 2>&1 || fail "tools/bundle.sh (run $run): $(cat "$work/bundle-$run.log")"
 done
 grep -q '^Bundle: ' "$work/bundle-2.log" || fail "no size line: $(cat "$work/bundle-2.log")"
+grep -q '^Archive: ' "$work/bundle-2.log" || fail "no archive line: $(cat "$work/bundle-2.log")"
+# The archive unpacks to the bundle, file for file, and is far smaller.
+mkdir "$work/unpacked"
+tar xJf "$work/bundle.tar.xz" -C "$work/unpacked" || fail "the archive does not unpack"
+diff -r "$b" "$work/unpacked/bundle" >/dev/null || fail "the unpacked archive differs from the bundle"
+[[ $(($(stat -c %s "$work/bundle.tar.xz") * 4)) -lt $(du -sb "$b" | cut -f1) ]] ||
+    fail "the archive is more than a quarter of the bundle's size"
+[[ -z $(find "$work" -maxdepth 1 -name 'bundle.tar.xz.*') ]] || fail "the archive's temporary file was left"
+rm -rf "$work/unpacked" "$work/bundle.tar.xz"
+if "$src/tools/bundle.sh" --build "$build" --archive "$b/inside.tar.xz" "$b" >/dev/null 2>&1; then
+    fail "wrote an archive inside the folder it replaces"
+fi
 touch "$work/mine"
 if "$src/tools/bundle.sh" --build "$build" "$work" >/dev/null 2>&1; then fail "replaced a folder that is not a bundle"; fi
 [[ -e $work/mine ]] || fail "a refused bundle run removed files"

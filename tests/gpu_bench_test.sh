@@ -103,4 +103,50 @@ done
 [[ $(grep -c "$work/before " "$calls") == 1 ]] || fail "frame phase: FJ_BEFORE ran more than once"
 leftover=$(find "$work" -mindepth 1 -maxdepth 1 -name 'tmp.*' | wc -l)
 [[ $leftover == 0 ]] || fail "gpu_bench.sh left $leftover temporary folders"
-echo "gpu_bench_test: coldcompile phase ran, $compiles compiles reported; frame phase's runs as planned"
+# Each phase's start and the end are timed, and the archive holds the summary.
+grep -qE '^== phase frame \(at [0-9]+ s\)$' "$work/frame/summary.txt" || fail "the frame phase's start is not timed"
+grep -qE '^== done: frame \(at [0-9]+ s\)$' "$work/frame/summary.txt" || fail "the batch's end is not timed"
+tar xzf "$work/frame.tar.gz" -O frame/summary.txt | cmp -s - "$work/frame/summary.txt" ||
+    fail "frame.tar.gz does not hold the final summary"
+
+# A budget: a phase that would start after it is listed as skipped. The first
+# run of the frame phase takes longer than the budget of 1 s.
+cat >"$work/slow" <<'SLOW'
+#!/usr/bin/env bash
+[[ ${1:-} == bench && ! -e ${0%/*}/slow-ran ]] || exit 0
+touch "${0%/*}/slow-ran"
+sleep 1.5
+SLOW
+chmod +x "$work/slow"
+(cd "$src" && FLAMEJIT=$work/slow FJ_BENCH_BUDGET=1 tools/gpu_bench.sh "$work/budget" full frame,cpu) \
+    >"$work/budget.log" 2>&1 || fail "budget: $(tail -20 "$work/budget.log")"
+grep -q '^== phase frame (at 0 s)$' "$work/budget/summary.txt" || fail "budget: the frame phase did not run first"
+grep -qE '^== phase cpu: skipped, the budget of 1 s is spent \(at [1-9][0-9]* s\)$' "$work/budget/summary.txt" ||
+    fail "budget: the cpu phase was not skipped: $(cat "$work/budget/summary.txt")"
+if (cd "$src" && FJ_BENCH_BUDGET=soon tools/gpu_bench.sh "$work/bad" full cpu) >/dev/null 2>&1; then
+    fail "ran with a budget that is not whole seconds"
+fi
+
+# A batch killed midway (a machine's time running out) leaves the archive of
+# the phases it finished, at FJ_BENCH_ARCHIVE: here the stand-in kills the
+# batch in the cpu phase, after the frame phase.
+cat >"$work/killer" <<'KILLER'
+#!/usr/bin/env bash
+[[ " $* " == *" --backend cpu "* ]] && kill -KILL "$PPID"
+exit 0
+KILLER
+chmod +x "$work/killer"
+mkdir -p "$work/kept"
+# (The shell's own line on the killed job goes to the log too.)
+{ (cd "$src" && FLAMEJIT=$work/killer FJ_BENCH_ARCHIVE=$work/kept/results.tar.gz \
+    tools/gpu_bench.sh "$work/cut" full frame,cpu) >"$work/cut.log" 2>&1; } 2>>"$work/cut.log" &&
+    fail "the batch was not killed"
+[[ -f $work/kept/results.tar.gz && ! -e $work/cut.tar.gz ]] || fail "killed: no archive at FJ_BENCH_ARCHIVE"
+kept=$(tar xzf "$work/kept/results.tar.gz" -O cut/summary.txt)
+[[ $kept == *"== phase frame (at "* && $kept == *"many24"* && $kept != *"== phase cpu"* ]] ||
+    fail "killed: the archive does not hold the frame phase alone: $kept"
+if (cd "$src" && FJ_BENCH_ARCHIVE=$work/cut/in.tar.gz tools/gpu_bench.sh "$work/cut" full cpu) >/dev/null 2>&1; then
+    fail "accepted an archive inside the results folder"
+fi
+echo "gpu_bench_test: coldcompile phase ran, $compiles compiles reported; frame phase's runs as planned;" \
+     "budget and archive of a killed batch as documented"

@@ -3,11 +3,17 @@
 # (cluster nodes, GPU boxes) that lack the build's packages and network access.
 # SPDX-License-Identifier: GPL-3.0-or-later
 #
-# Usage: tools/bundle.sh [--build DIR] [--with-nvrtc] [--no-corpus] OUT_DIR
+# Usage: tools/bundle.sh [--build DIR] [--with-nvrtc] [--no-corpus] [--archive FILE] OUT_DIR
 #   --build DIR    the build to pack (default: build/ in the project, or $FJ_BUILD_DIR)
 #   --with-nvrtc   also carry the toolkit's NVRTC and nvJitLink (about 210 MB), for a GPU
 #                  machine that has the NVIDIA driver but no CUDA toolkit
 #   --no-corpus    leave out the artist genome corpus (the tests that read it fail)
+#   --archive FILE also write the bundle as one xz-compressed tar, FILE (outside
+#                  OUT_DIR), for a machine that takes one file of limited size: the
+#                  programs share most of their code, which xz finds within its 64 MiB
+#                  window, so a 220 MB bundle packs into about 28 MB (gzip: 85).
+#                  Unpack it with `tar xJf FILE` (where xz is missing, Python's
+#                  tarfile reads it); it holds the folder OUT_DIR's name
 #
 # OUT_DIR afterwards holds:
 #   bin/     flamejit, the helper programs (kernel_report, ...), every test
@@ -31,14 +37,15 @@ shopt -s nullglob
 
 fj_root=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
 build=${FJ_BUILD_DIR:-$fj_root/build}
-with_nvrtc=0 corpus=1 out=""
+with_nvrtc=0 corpus=1 out="" archive=""
 die() { echo "bundle.sh: $*" >&2; exit 1; }
-usage() { echo "usage: tools/bundle.sh [--build DIR] [--with-nvrtc] [--no-corpus] OUT_DIR" >&2; exit 2; }
+usage() { echo "usage: tools/bundle.sh [--build DIR] [--with-nvrtc] [--no-corpus] [--archive FILE] OUT_DIR" >&2; exit 2; }
 while [[ $# -gt 0 ]]; do
     case $1 in
         --build) [[ $# -ge 2 ]] || usage; build=$2; shift 2 ;;
         --with-nvrtc) with_nvrtc=1; shift ;;
         --no-corpus) corpus=0; shift ;;
+        --archive) [[ $# -ge 2 ]] || usage; archive=$2; shift 2 ;;
         -h|--help) sed -n '2,/^set -euo/p' "$0" | sed '$d; /SPDX/d; s/^# \{0,1\}//'; exit 0 ;;
         -*) usage ;;
         *) [[ -z $out ]] || usage; out=$1; shift ;;
@@ -63,6 +70,13 @@ if [[ -e $out ]]; then
 fi
 mkdir -p "$(dirname "$out")"
 out="$(cd "$(dirname "$out")" && pwd)/$(basename "$out")"
+if [[ -n $archive ]]; then
+    command -v xz >/dev/null || die "xz not found (Debian xz-utils): --archive compresses with it"
+    [[ -d $(dirname "$archive") ]] || die "--archive: folder $(dirname "$archive") does not exist"
+    archive="$(cd "$(dirname "$archive")" && pwd)/$(basename "$archive")"
+    [[ ! -d $archive ]] || die "--archive: $archive is a folder"
+    [[ $archive/ != "$out"/* ]] || die "--archive: $archive lies inside $out, which the bundle replaces"
+fi
 # Assembled beside OUT_DIR and moved into place at the end, so an interrupted
 # run leaves the previous bundle (or nothing), never half of one.
 stage=$(mktemp -d "$(dirname "$out")/.flamejit-bundle.XXXXXX")
@@ -204,4 +218,15 @@ rm -rf "$out"
 mv "$stage" "$out"
 trap - EXIT
 echo "Bundle: $out ($(du -sh "$out" | cut -f1); $(ls "$out/bin" | wc -l) programs, $(ls "$out/lib" | wc -l) libraries; needs glibc >= ${glibc#GLIBC_})"
+if [[ -n $archive ]]; then
+    # Written beside FILE and renamed: an interrupted run leaves no half archive.
+    part=$(mktemp "$archive.XXXXXX")
+    trap 'rm -f "$part"' EXIT
+    tar cf - -C "$(dirname "$out")" "$(basename "$out")" | xz --lzma2=preset=1,dict=64MiB >"$part" ||
+        die "writing the archive $archive failed"
+    chmod 644 "$part"
+    mv -f "$part" "$archive"
+    trap - EXIT
+    echo "Archive: $archive ($(du -h "$archive" | cut -f1))"
+fi
 echo "On the target: source $out/env.sh; flamejit render ...; $out/run_tests.sh [--gpu]"

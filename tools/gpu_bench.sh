@@ -10,8 +10,11 @@
 # any folder:
 #   BUNDLE/tools/gpu_bench.sh RESULTS_DIR [quick] [PHASES]
 # Writes logs and JSON into RESULTS_DIR, and the whole folder as
-# RESULTS_DIR.tar.gz; copy the JSON files that matter into
-# benchmarks/results/ with the device, driver and command they name.
+# RESULTS_DIR.tar.gz, made again after every phase, so that a batch cut off
+# midway (a machine lent for minutes) keeps what its finished phases found;
+# copy the JSON files that matter into benchmarks/results/ with the device,
+# driver and command they name. summary.txt gives each phase's start in
+# seconds since the batch began, for sizing the next batch.
 # "quick" shortens the benchmarks (smaller sizes, fewer qualities); "full"
 # (or empty) keeps them. PHASES, comma-separated, picks what runs (default:
 # all, in this order): tests, sanitize, startup, post, throughput, frame,
@@ -27,7 +30,10 @@
 # POST_COST (the post_cost tool; default beside flamejit), NVRTC_OPTIONS_TOOL
 # (tools/nvrtc_options.cpp's program; default beside flamejit),
 # NVRTC_OPTIONS_REPEAT and NVRTC_OPTIONS_COLD (its rounds in the codegen
-# phase; default 7 and 3; fewer for a short turn on a GPU machine).
+# phase; default 7 and 3; fewer for a short turn on a GPU machine),
+# FJ_BENCH_BUDGET (seconds: no phase starts after the batch has run that
+# long; the rest are listed as skipped), FJ_BENCH_ARCHIVE (the archive's path
+# instead of RESULTS_DIR.tar.gz, outside RESULTS_DIR).
 set -uo pipefail
 all_phases=tests,sanitize,startup,post,throughput,frame,codegen,coldcompile,launch,switch,strategies,cpu,shuffle,animate
 usage="usage: tools/gpu_bench.sh RESULTS_DIR [quick|full] [${all_phases}]"
@@ -77,7 +83,28 @@ wall() {
     end=$(date +%s.%N)
     awk -v s=$status -v t0="$start" -v t1="$end" 'BEGIN { printf "%d %.3f\n", s, t1 - t0 }'
 }
-wanted() { [[ ,$phases, == *",$1,"* ]]; }
+budget=${FJ_BENCH_BUDGET:-0}
+[[ $budget =~ ^[0-9]+$ ]] || { echo "gpu_bench: FJ_BENCH_BUDGET must be whole seconds, not '$budget'" >&2; exit 2; }
+archive=${FJ_BENCH_ARCHIVE:-$out.tar.gz}
+archive_dir=$(cd "$(dirname "$archive")" 2>/dev/null && pwd) ||
+    { echo "gpu_bench: FJ_BENCH_ARCHIVE's folder $(dirname "$archive") does not exist" >&2; exit 2; }
+archive=$archive_dir/$(basename "$archive")
+[[ $archive_dir/ != "$out"/* ]] || { echo "gpu_bench: FJ_BENCH_ARCHIVE must lie outside $out" >&2; exit 2; }
+# The results so far, as one file, replaced whole (written beside, then renamed).
+save() { tar czf "$archive.part" -C "$(dirname "$out")" "$(basename "$out")" && mv -f "$archive.part" "$archive"; }
+began=$SECONDS ran=0
+# PHASE: whether it runs (asked for, and the budget not spent). The
+# archive is brought up to date before each phase that follows another.
+wanted() {
+    [[ ,$phases, == *",$1,"* ]] || return 1
+    ((ran)) && save
+    if ((budget > 0 && SECONDS - began >= budget)); then
+        step "phase $1: skipped, the budget of $budget s is spent (at $((SECONDS - began)) s)"
+        return 1
+    fi
+    ran=1
+    step "phase $1 (at $((SECONDS - began)) s)"
+}
 # The folder of this process's cgroup that holds its CPU quota and throttling
 # counters (cgroup v2's, or v1's cpu controller), or nothing. A quota lets
 # many threads at once spend a period's share early and then wait for the
@@ -169,33 +196,38 @@ if wanted tests; then
     tail -3 "$out/gpu-tests.txt" >>"$out/summary.txt"
 fi
 
-if wanted sanitize && command -v compute-sanitizer >/dev/null; then
-    # The xaos genome (its lazy proposal included) at a small size: the races
-    # and barriers checked do not depend on the image size.
-    small=$out/xaos-320x180.flam3
-    sed 's/size="1920 1080"/size="320 180"/' "$genomes/xaos.flam3" >"$small"
-    for tool in racecheck synccheck memcheck; do
-        for shuffle in ring full none divergent sorted; do sanitize "$tool" "shuffle $shuffle" --shuffle "$shuffle"; done
-        # The accumulation modes with shared state of their own: the shared
-        # cache (claims, shared atomics, the end-of-launch flush) and the
-        # packed words with their flush kernel. racecheck of a whole render
-        # with the shared cache did not finish in 379 s (every lane's first
-        # ~1000 rounds run under it): below, it checks the GPU suite's
-        # accumulation-mode case instead, small frames in launches of 16
-        # rounds.
-        for acc in shared packed; do
-            [[ $tool == racecheck && $acc == shared ]] || sanitize "$tool" "accumulate $acc" --accumulate "$acc"
+if wanted sanitize; then
+    if ! command -v compute-sanitizer >/dev/null; then
+        step "compute-sanitizer not found: skipped"
+    else
+        # The xaos genome (its lazy proposal included) at a small size: the races
+        # and barriers checked do not depend on the image size.
+        small=$out/xaos-320x180.flam3
+        sed 's/size="1920 1080"/size="320 180"/' "$genomes/xaos.flam3" >"$small"
+        for tool in racecheck synccheck memcheck; do
+            for shuffle in ring full none divergent sorted; do
+                sanitize "$tool" "shuffle $shuffle" --shuffle "$shuffle"
+            done
+            # The accumulation modes with shared state of their own: the shared
+            # cache (claims, shared atomics, the end-of-launch flush) and the
+            # packed words with their flush kernel. racecheck of a whole render
+            # with the shared cache did not finish in 379 s (every lane's first
+            # ~1000 rounds run under it): below, it checks the GPU suite's
+            # accumulation-mode case instead, small frames in launches of 16
+            # rounds.
+            for acc in shared packed; do
+                [[ $tool == racecheck && $acc == shared ]] || sanitize "$tool" "accumulate $acc" --accumulate "$acc"
+            done
         done
-    done
-    sanitize_command racecheck "accumulation modes test" "$test_bin/gpu_backend_test" -tc='*every accumulation mode*'
-    # Strips (histograms of some rows; points moved by the strip's first
-    # row) and render state (the histogram copied out, and back in to resume).
-    sanitize memcheck "strips 3" --strips 3
-    sanitize memcheck "save state" --save-state "$out/sanitized.fjstate"
-    sanitize memcheck "resume state" --quality 8 --resume-state "$out/sanitized.fjstate"
-    rm -f "$out/sanitized.png" "$out/sanitized.fjstate"
-elif wanted sanitize; then
-    step "compute-sanitizer not found: skipped"
+        sanitize_command racecheck "accumulation modes test" "$test_bin/gpu_backend_test" \
+            -tc='*every accumulation mode*'
+        # Strips (histograms of some rows; points moved by the strip's first
+        # row) and render state (the histogram copied out, and back in to resume).
+        sanitize memcheck "strips 3" --strips 3
+        sanitize memcheck "save state" --save-state "$out/sanitized.fjstate"
+        sanitize memcheck "resume state" --quality 8 --resume-state "$out/sanitized.fjstate"
+        rm -f "$out/sanitized.png" "$out/sanitized.fjstate"
+    fi
 fi
 
 if wanted startup; then
@@ -576,6 +608,6 @@ if wanted animate; then
     done
     rm -f "$anim"/*.png
 fi
-step "done: $phases"
+step "done: $phases (at $((SECONDS - began)) s)"
 # One file to carry back.
-tar czf "$out.tar.gz" -C "$(dirname "$out")" "$(basename "$out")"
+save
