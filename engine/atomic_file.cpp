@@ -130,6 +130,10 @@ void commit_temporary(const std::string& temporary, const std::string& path, std
 }
 
 void write_file_atomically(const std::string& path, const std::string& text) {
+    write_file_atomically(path, [&](std::ostream& out) { out << text; });
+}
+
+void write_file_atomically(const std::string& path, const std::function<void(std::ostream&)>& write) {
     const std::string temporary = temporary_name_for(path);
     std::string error;
     {
@@ -139,7 +143,7 @@ void write_file_atomically(const std::string& path, const std::string& text) {
             discard_temporary(temporary);
             throw std::runtime_error("cannot write " + path + ": " + error);
         }
-        out << text;
+        write(out);
         out.close();
         if (!out) error = std::strerror(errno);
     }

@@ -4,6 +4,8 @@
 #pragma once
 
 #include <filesystem>
+#include <functional>
+#include <ostream>
 #include <string>
 
 namespace fj {
@@ -38,5 +40,9 @@ void commit_temporary(const std::string& temporary, const std::string& path, std
 
 // Writes `text` to `path` that way; throws "cannot write PATH: why".
 void write_file_atomically(const std::string& path, const std::string& text);
+
+// The same for content written piece by piece: `write` puts it on a binary
+// stream to the temporary (a stream that fails makes the write fail).
+void write_file_atomically(const std::string& path, const std::function<void(std::ostream&)>& write);
 
 }  // namespace fj

@@ -80,24 +80,13 @@ void write_render_state(const std::string& path, const RenderState& state) {
                                    {"bad_values", state.bad_values}, {"runs", state.runs},
                                    {"streams", state.streams},
                                    {"counts", !state.counts.empty()}, {"crc32", crc_of(state, !state.counts.empty())}};
-    const std::string temporary = temporary_name_for(path);
-    std::string error;
-    {
-        std::ofstream out(temporary, std::ios::binary);
-        if (!out) {
-            error = std::strerror(errno);
-            discard_temporary(temporary);
-            throw std::runtime_error("cannot write " + path + ": " + error);
-        }
+    write_file_atomically(path, [&](std::ostream& out) {
         out << kMagic << '\n' << header.dump() << '\n';
         out.write(reinterpret_cast<const char*>(state.rgba.data()),
                   static_cast<std::streamsize>(state.rgba.size() * sizeof(float)));
         out.write(reinterpret_cast<const char*>(state.counts.data()),
                   static_cast<std::streamsize>(state.counts.size() * sizeof(float)));
-        out.close();
-        if (!out) error = std::strerror(errno);
-    }
-    commit_temporary(temporary, path, error);
+    });
 }
 
 RenderState read_render_state(const std::string& path, bool histogram) {
