@@ -1,8 +1,8 @@
 // flamejit — Fractorium's short closed-form variations (deltaa, erf, exp2,
 // fibonacci, fibonacci2, flowerdb, foci_p, gamma, inkdrop, lens, loonie3,
-// mask, ovoid, panorama1, panorama2, projective, pulse, rippled, rotate,
-// roundspher, scry2, shift, sintrange, squirrel, svf, swirl3, swirl3r,
-// curvature), against what their definitions say.
+// mask, ovoid, panorama1, panorama2, poincare2, projective, pulse, q_ode,
+// rippled, rotate, roundspher, scry2, shift, sintrange, squirrel, svf,
+// swirl3, swirl3r, curvature, wdisc), against what their definitions say.
 // SPDX-License-Identifier: GPL-3.0-or-later
 //
 // Each is worked in double at random points and parameters, from the
@@ -47,6 +47,15 @@ struct Closed {
 };
 
 bool always(double, double, const std::vector<double>&) { return true; }
+
+// poincare2's c: the centre of the {p, q} tiling's tile next to the one at
+// the origin, at angle 2π/p, where the tiling is hyperbolic; else 0. Its
+// distance is 1/√s, s = 1 − (cos a − 1)/(cos a + cos(2π/q)) (1 where s ≤ 0).
+cd poincare2_centre(double p, double q) {
+    if (1 / p + 1 / q >= 0.5) return 0;
+    const double a = 2 * kPi / p, s = 1 - (std::cos(a) - 1) / (std::cos(a) + std::cos(2 * kPi / q));
+    return std::polar(s > 0 ? 1 / std::sqrt(s) : 1.0, a);
+}
 
 std::vector<Closed> closed_forms() {
     const auto fib = [](double x, double y, double sc, double sc2) {
@@ -195,6 +204,34 @@ std::vector<Closed> closed_forms() {
              return cd(w / std::hypot(x, y), std::atan2(y, x));  // the angle unweighted
          },
          [](double x, double y, const std::vector<double>&) { return std::hypot(x, y) > 0.01; }, 1},
+        // p and q from 2.5 to 12: tilings hyperbolic (1/p + 1/q < 1/2) and not.
+        {"poincare2", 2, 2.5f, 12,
+         [](double x, double y, double w, const std::vector<double>& p) {
+             const cd z(x, y), c = poincare2_centre(p[0], p[1]);
+             return w * (z - c) / (1.0 - std::conj(c) * z);
+         },
+         // Away from the pole 1/c̄ (outside the unit disc) and from the
+         // regime's edge 1/p + 1/q = 1/2, where c jumps.
+         [](double x, double y, const std::vector<double>& p) {
+             const cd c = poincare2_centre(p[0], p[1]);
+             return std::abs(1.0 - std::conj(c) * cd(x, y)) > 0.1 && std::fabs(1 / p[0] + 1 / p[1] - 0.5) > 1e-4;
+         },
+         40},
+        {"q_ode", 12, -2, 2,
+         [](double x, double y, double w, const std::vector<double>& q) {
+             // The weight on the linear x term of x' and the linear y term of y' only.
+             return cd(q[0] + w * q[1] * x + q[2] * x * x + q[3] * x * y + q[4] * y + q[5] * y * y,
+                       q[6] + q[7] * x + q[8] * x * x + q[9] * x * y + w * q[10] * y + q[11] * y * y);
+         },
+         always, 8},
+        {"wdisc", 0, 0, 0,
+         [](double x, double y, double w, const std::vector<double>&) {
+             const double rad = std::atan2(y, x) / kPi, turn = kPi / (std::hypot(x, y) + 1);
+             return w * rad * std::polar(1.0, rad > 0 ? kPi - turn : turn);
+         },
+         // atan2 jumps across the negative x axis (y = 0 itself is +0 in both).
+         [](double x, double y, const std::vector<double>&) { return !(x < 0 && y != 0 && std::fabs(y) < 1e-3); },
+         4},
     };
 }
 
@@ -243,6 +280,34 @@ TEST_CASE("fractorium simple: the elementary maps match their formulas at random
         CHECK_MESSAGE(wrong == 0, c.name);
         CHECK_MESSAGE(judged > 2000, c.name);
     }
+}
+
+TEST_CASE("fractorium simple: poincare2 is an isometry of the Poincaré disc taking the next tile's centre to 0") {
+    // {p, q} with 1/p + 1/q < 1/2: the map sends c to the origin, keeps the
+    // unit circle and the disc (a hyperbolic isometry), and with w = 1 its
+    // inverse z ↦ (z + c)/(1 + c̄z) brings the point back.
+    fj::Rng rng = fj::make_rng(1175, 0);
+    std::mt19937 gen(1175);
+    std::uniform_real_distribution<double> unit(0, 1);
+    for (const auto& pq : std::vector<std::pair<float, float>>{{3, 7}, {4, 5}, {5, 4}, {7, 3}, {6, 6}, {8, 3}}) {
+        const cd c = poincare2_centre(pq.first, pq.second);
+        REQUIRE(std::abs(c) > 0.1);
+        REQUIRE(std::abs(c) < 1);
+        const std::vector<float> p = {pq.first, pq.second};
+        CHECK(std::abs(apply("poincare2", float(c.real()), float(c.imag()), 1, p, rng)) < 1e-5);
+        for (int i = 0; i < 200; ++i) {
+            const double t = 2 * kPi * unit(gen), r = unit(gen);
+            const cd on = std::polar(1.0, t), in = std::polar(0.99 * r, t);
+            const cd f_on = apply("poincare2", float(on.real()), float(on.imag()), 1, p, rng);
+            const cd f_in = apply("poincare2", float(in.real()), float(in.imag()), 1, p, rng);
+            CHECK_MESSAGE(std::fabs(std::abs(f_on) - 1) < 1e-4, pq.first << "," << pq.second << " at " << on);
+            CHECK(std::abs(f_in) < 1);
+            CHECK(std::abs((f_in + c) / (1.0 + std::conj(c) * f_in) - in) < 1e-4);
+        }
+    }
+    // Euclidean tilings ({3, 6}, {4, 4}) and spherical ones: the identity.
+    for (const auto& pq : std::vector<std::pair<float, float>>{{3, 6}, {4, 4}, {3, 3}, {5, 3}})
+        CHECK(apply("poincare2", 0.3f, -0.7f, 2, {pq.first, pq.second}, rng) == cd(0.6f, -1.4f));
 }
 
 TEST_CASE("fractorium simple: fibonacci gives the Fibonacci numbers at whole x on the axis") {
