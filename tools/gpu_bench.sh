@@ -487,7 +487,7 @@ if wanted coldcompile; then
         # The specialized kernel, one program on one thread, with glibc's
         # settings and on huge pages as well: on the development VM huge
         # pages take its page faults from 8,900 to 3,300 at the same speed,
-        # which pays where faults cost more.
+        # which would pay where faults cost more.
         for variant in "flamejit's malloc" "glibc's malloc" "malloc huge pages"; do
             pre=()
             case $variant in
