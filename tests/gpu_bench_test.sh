@@ -59,10 +59,11 @@ grep -q 'cache hit' "$summary" && fail "a compile found its kernel cached"
 
 # The frame phase needs a GPU; a stand-in flamejit that records how it is
 # called shows the runs it makes: issue 7's frame with the specialized
-# kernel, its xforms as calls, --kernel auto and the sorted exchange in
-# blocks of 256 and 1024, a genome of 24 xforms inlined and as calls twice,
-# and with FJ_BEFORE that build between two of this one's, each run with a
-# kernel cache of its own that is empty.
+# kernel, its xforms as calls and --kernel auto; expensive8 alone,
+# specialized and auto, twice; the sorted exchange in blocks of 256 and
+# 1024, a genome of 24 xforms inlined and as calls twice, and with FJ_BEFORE
+# that build between two of this one's, each run with a kernel cache of its
+# own that is empty.
 cat >"$work/recorder" <<'RECORDER'
 #!/usr/bin/env bash
 [[ ${1:-} == bench ]] || exit 0
@@ -74,32 +75,38 @@ cp "$work/recorder" "$work/before"
 (cd "$src" && FLAMEJIT=$work/recorder FJ_BEFORE=$work/before tools/gpu_bench.sh "$work/frame" full frame) \
     >"$work/frame.log" 2>&1 || fail "frame phase: $(tail -20 "$work/frame.log")"
 calls=$work/calls
-[[ $(wc -l <"$calls") == 11 ]] || fail "frame phase: $(wc -l <"$calls") runs, not 11"
-[[ $(cut -d' ' -f2 "$calls" | sort -u | wc -l) == 11 ]] || fail "frame phase: runs shared a kernel cache"
-[[ $(grep -c ' files 0 ' "$calls") == 11 ]] || fail "frame phase: a run's kernel cache was not empty"
+[[ $(wc -l <"$calls") == 15 ]] || fail "frame phase: $(wc -l <"$calls") runs, not 15"
+[[ $(cut -d' ' -f2 "$calls" | sort -u | wc -l) == 15 ]] || fail "frame phase: runs shared a kernel cache"
+[[ $(grep -c ' files 0 ' "$calls") == 15 ]] || fail "frame phase: a run's kernel cache was not empty"
 run() { sed -n "${1}p" "$calls"; }
-for n in 1 2 3 4 5 6 7 8 9 10 11; do
+for n in $(seq 15); do
     [[ $(run $n) == *" bench throughput "*" --backend cuda --size 1920x1080 --quality 1000"* ]] ||
         fail "frame phase: run $n is not issue 7's frame: $(run $n)"
 done
-for n in 1 2 3 4 5 10 11; do
+for n in 1 2 3 8 9 14 15; do
     [[ $(run $n) == *"/expensive8.flam3 "* && $(run $n) == *"/xaos.flam3 "* && $(run $n) != *many24* ]] ||
         fail "frame phase: run $n is not the benchmark set: $(run $n)"
 done
-for n in 6 7 8 9; do
+for n in 4 5 6 7; do
+    [[ $(run $n) == *" bench throughput "*"/expensive8.flam3 --backend"* && $(run $n) != *xaos* ]] ||
+        fail "frame phase: run $n is not expensive8 alone: $(run $n)"
+done
+for n in 10 11 12 13; do
     [[ $(run $n) == *" bench throughput "*"/compile/many24.flam3 --backend"* ]] ||
         fail "frame phase: run $n is not the genome of 24 xforms alone: $(run $n)"
 done
-for n in 2 7 9; do
+for n in 2 11 13; do
     [[ $(run $n) == *"nvrtc [-DFJ_XFORM_CALLS --split-compile=0]"* ]] || fail "frame phase: run $n is not xforms as calls"
 done
-[[ $(grep -c 'nvrtc \[\]' "$calls") == 8 ]] || fail "frame phase: NVRTC options in runs other than the calls'"
-[[ $(run 3) == *"--kernel auto"* ]] || fail "frame phase: the third run is not --kernel auto"
-[[ $(grep -c -- '--kernel' "$calls") == 1 ]] || fail "frame phase: --kernel in other runs than auto's"
-[[ $(run 4) == *"--shuffle sorted --json"* ]] || fail "frame phase: the fourth run is not the sorted exchange"
-[[ $(run 5) == *"--shuffle sorted --block 1024 --json"* ]] || fail "frame phase: the fifth run is not sorted in 1024"
+[[ $(grep -c 'nvrtc \[\]' "$calls") == 12 ]] || fail "frame phase: NVRTC options in runs other than the calls'"
+for n in 3 5 7; do
+    [[ $(run $n) == *"--kernel auto"* ]] || fail "frame phase: run $n is not --kernel auto"
+done
+[[ $(grep -c -- '--kernel' "$calls") == 3 ]] || fail "frame phase: --kernel in other runs than auto's"
+[[ $(run 8) == *"--shuffle sorted --json"* ]] || fail "frame phase: the eighth run is not the sorted exchange"
+[[ $(run 9) == *"--shuffle sorted --block 1024 --json"* ]] || fail "frame phase: the ninth run is not sorted in 1024"
 [[ $(grep -c -- '--shuffle' "$calls") == 2 ]] || fail "frame phase: --shuffle in other runs than the sorted ones"
-[[ $(run 10) == *"$work/before "* ]] || fail "frame phase: the tenth run is not FJ_BEFORE's"
+[[ $(run 14) == *"$work/before "* ]] || fail "frame phase: the fourteenth run is not FJ_BEFORE's"
 [[ $(grep -c "$work/before " "$calls") == 1 ]] || fail "frame phase: FJ_BEFORE ran more than once"
 leftover=$(find "$work" -mindepth 1 -maxdepth 1 -name 'tmp.*' | wc -l)
 [[ $leftover == 0 ]] || fail "gpu_bench.sh left $leftover temporary folders"

@@ -308,6 +308,7 @@ if wanted frame; then
     # --split-compile=0: compiles in less time, its speed unmeasured;
     # benchmarks/README.md "Xforms as calls") and with --kernel auto
     # (compile: the time to the first launch, which the linked kernel makes);
+    # expensive8 alone in new processes, specialized and auto;
     # the sorted exchange (--shuffle sorted) in blocks of 256 and 1024 (xaos
     # without lazy rounds: README, "Xaos without idle lanes"); then the same calls
     # against the inlined xforms for a genome of 24 xforms. With FJ_BEFORE,
@@ -327,6 +328,17 @@ if wanted frame; then
     frame_run specialized "$fj" ""
     frame_run calls "$fj" "$calls"
     frame_run auto "$fj" "" --kernel auto
+    # The cold compile as a user meets it: a new process whose one flame is
+    # expensive8, its kernel cache empty, so that the compile column holds
+    # NVRTC's loading and first compile as well (the driver's context made
+    # meanwhile): the specialized kernel, and --kernel auto's time to its
+    # first launch (the linked kernel's), twice each, alternating.
+    frame_genomes=("$genomes/expensive8.flam3")
+    for round in 1 2; do
+        frame_run "expensive8-alone-$round" "$fj" ""
+        frame_run "expensive8-auto-alone-$round" "$fj" "" --kernel auto
+    done
+    frame_genomes=("$genomes"/*.flam3)
     frame_run sorted "$fj" "" --shuffle sorted
     frame_run sorted-1024 "$fj" "" --shuffle sorted --block 1024
     # Whether --shuffle auto should sort on a GPU too, as it does on the CPU
