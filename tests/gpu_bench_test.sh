@@ -152,6 +152,23 @@ mkdir -p "$work/kept"
 kept=$(tar xzf "$work/kept/results.tar.gz" -O cut/summary.txt)
 [[ $kept == *"== phase frame (at "* && $kept == *"many24"* && $kept != *"== phase cpu"* ]] ||
     fail "killed: the archive does not hold the frame phase alone: $kept"
+# Within the long frame phase the archive follows each run: killed in its
+# fourth run, the batch leaves the first three.
+cat >"$work/killer4" <<'KILLER'
+#!/usr/bin/env bash
+[[ ${1:-} == bench ]] || exit 0
+echo run >>"${0%/*}/killer4-runs"
+[[ $(wc -l <"${0%/*}/killer4-runs") == 4 ]] && kill -KILL "$PPID"
+exit 0
+KILLER
+chmod +x "$work/killer4"
+{ (cd "$src" && FLAMEJIT=$work/killer4 FJ_BENCH_ARCHIVE=$work/kept/frame.tar.gz \
+    tools/gpu_bench.sh "$work/cut4" full frame) >"$work/cut4.log" 2>&1; } 2>>"$work/cut4.log" &&
+    fail "the batch was not killed in the frame phase"
+[[ -f $work/kept/frame.tar.gz ]] || fail "killed in the frame phase: no archive of its first runs"
+kept=$(tar xzf "$work/kept/frame.tar.gz" -O cut4/summary.txt)
+[[ $kept == *"quality 1000, auto"* && $kept != *"expensive8-alone-1"* ]] ||
+    fail "killed in the frame phase: the archive does not hold its first three runs: $kept"
 if (cd "$src" && FJ_BENCH_ARCHIVE=$work/cut/in.tar.gz tools/gpu_bench.sh "$work/cut" full cpu) >/dev/null 2>&1; then
     fail "accepted an archive inside the results folder"
 fi

@@ -10,8 +10,9 @@
 # any folder:
 #   BUNDLE/tools/gpu_bench.sh RESULTS_DIR [quick] [PHASES]
 # Writes logs and JSON into RESULTS_DIR, and the whole folder as
-# RESULTS_DIR.tar.gz, made again after every phase, so that a batch cut off
-# midway (a machine lent for minutes) keeps what its finished phases found;
+# RESULTS_DIR.tar.gz, made again after every phase (and every run of the
+# long frame and codegen phases), so that a batch cut off midway (a machine
+# lent for minutes) keeps what it had found;
 # copy the JSON files that matter into benchmarks/results/ with the device,
 # driver and command they name. summary.txt gives each phase's start in
 # seconds since the batch began, for sizing the next batch.
@@ -323,6 +324,7 @@ if wanted frame; then
             --backend cuda --size 1920x1080 --quality 1000 "${@:4}" --json "$out/frame-$1.json" 2>&1 |
             tee -a "$out/summary.txt"
         rm -rf "$cache"
+        save  # the phase is long: what its runs found so far, should the batch be cut off
     }
     frame_genomes=("$genomes"/*.flam3)
     frame_run specialized "$fj" ""
@@ -355,6 +357,7 @@ if wanted frame; then
                 "$fj" render "$corpus"/*.flame --backend cuda --size 1920x1080 --quality 100 --shuffle $shuffle \
                     --seed 1 --progress none -o "$scratch/lazy/" 2>&1 | grep -E 'samples in|lazy selection|flamejit' |
                     tee -a "$out/summary.txt"
+                save
             done
         done
     else
@@ -396,6 +399,7 @@ if wanted codegen; then
             --backend cuda --size $size --quality "$1" "${@:4}" --json "$out/throughput-q$1-$2.json" 2>&1 |
             tee -a "$out/summary.txt"
         rm -rf "$cache"
+        save
     }
     for round in "" -again; do
         codegen_run $quality flamejit$round ""
