@@ -2,7 +2,7 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 //
 // A variation annotated @color changes the point's colour index as well as
-// its position (Fractorium's dc_ variations, falloff2); the xform keeps the
+// its position (Fractorium's dc_ variations, falloff2, pixel_flow); the xform keeps the
 // change in proportion to its var_color. No Fractorium is at hand, so each
 // variation is checked against what its definition says in words (a step
 // counterclockwise round a square ring, a corner of a square, barycentric
@@ -25,6 +25,7 @@
 #include "genome/flam3_writer.h"
 #include "genome/interpolate.h"
 #include "pipeline/renderer.h"
+#include "shared/hashes.h"
 
 namespace {
 
@@ -213,6 +214,76 @@ TEST_CASE("direct colour: falloff2 scatters points and colours in proportion to 
     const Out origin = apply("falloff2", 0, 0, 1.0f, params(1, 1), 0.3f, rng);
     CHECK(origin.x == 0);
     CHECK(origin.c == 0.3f);
+}
+
+// Thomas Wang's 32-bit integer mix with the multiplier 0x27d4eb2d, on
+// int's bits, as Fractorium's Hash reads: worked here on 64-bit integers,
+// the wrap by masking to 32 bits and the sign-keeping shifts by dividing
+// the signed value and flooring. Over int's largest value.
+double wang_reference(int a) {
+    const auto wrap = [](long long v) {  // to int's range, two's complement
+        v &= 0xffffffffLL;
+        return v >= 0x80000000LL ? v - 0x100000000LL : v;
+    };
+    const auto shr = [](long long v, int k) { return (long long)std::floor(double(v) / double(1LL << k)); };
+    long long h = a;
+    h = wrap((h ^ 61) ^ shr(h, 16));
+    h = wrap(h + h * 8);
+    h = wrap(h ^ shr(h, 4));
+    h = wrap(h * 0x27d4eb2dLL);
+    h = wrap(h ^ shr(h, 15));
+    return double(float(h)) / double(2147483648.0f);
+}
+
+TEST_CASE("direct colour: pixel_flow streaks each point from the origin by its block's hashed length, colour the draw") {
+    // The hash: every int class (small, negative, both extremes, random).
+    std::mt19937 gen(1243);
+    std::vector<int> ints = {0, 1, -1, 61, -61, 2147483647, -2147483647 - 1, 65536, -65536};
+    for (int i = 0; i < 20000; ++i) ints.push_back(int(gen()));
+    for (int v : ints) CHECK_MESSAGE(double(fj::wang_hash(v)) == wang_reference(v), v);
+    // The streak: along the angle from the origin, len·f·u⁴ long, f the mean
+    // of the two hashes of the point's shifted block; the colour index u with
+    // enable_dc, untouched without. Fractorium forms the block indices and
+    // the hashed numbers in float and truncates them (its int casts).
+    std::uniform_real_distribution<float> coord(-3, 3), unit(0, 1);
+    fj::Rng rng = fj::make_rng(1243, 0);
+    const auto trunc_int = [](float v) { return int(v); };
+    int wrong = 0;
+    for (int i = 0; i < 20000; ++i) {
+        const float x = coord(gen), y = coord(gen), w = 0.5f + unit(gen);
+        const float angle = 360 * unit(gen) - 180, len = 2 * unit(gen), width = 1 + 300 * unit(gen);
+        const float seed = float(int(200 * unit(gen)) - 100), dc = float(i % 2);
+        int bx = int(std::floor(x * width)), by = int(std::floor(y * width));
+        bx += trunc_int(2.0f - 4.0f * float(wang_reference(trunc_int(float(bx) * seed + 1.0f))));
+        by += trunc_int(2.0f - 4.0f * float(wang_reference(trunc_int(float(by) * seed + 1.0f))));
+        const double f = 0.5 * (wang_reference(trunc_int(float(by) + float(bx) * -seed)) +
+                                wang_reference(trunc_int(float(bx) + float(by) * seed * 0.5f)));
+        fj::Rng peek = rng;
+        const double u = fj::rand01(peek);
+        const Out o = apply("pixel_flow", x, y, w, {angle, len, width, seed, dc}, 0.25f, rng);
+        const double a = angle * M_PI / 180, r = w * len * f * u * u * u * u;
+        const bool ok = std::fabs(o.x - r * std::cos(a)) <= 1e-5 * std::max(1.0, std::fabs(r)) &&
+                        std::fabs(o.y - r * std::sin(a)) <= 1e-5 * std::max(1.0, std::fabs(r)) &&
+                        o.c == (dc != 0 ? float(u) : 0.25f) && rng.state == peek.state;
+        if (!ok && ++wrong <= 3)
+            MESSAGE("at (" << x << ", " << y << "), seed " << seed << ": got (" << o.x << ", " << o.y << ", " << o.c
+                           << "), want " << r * std::cos(a) << ", " << r * std::sin(a) << ", u " << u);
+    }
+    CHECK(wrong == 0);
+    // Within a block (before its shift) every point takes the same length:
+    // the ratio of the streak to u⁴ is the block's, whichever point draws.
+    const std::vector<float> p = {0, 1, 10, 42, 0};
+    double first = -1;
+    for (int i = 0; i < 200; ++i) {
+        fj::Rng peek = rng;
+        const double u = fj::rand01(peek);
+        const Out o = apply("pixel_flow", 0.31f + 0.0008f * unit(gen), -0.52f + 0.0008f * unit(gen), 1, p, 0, rng);
+        if (u < 0.3) continue;  // u⁴ too small to divide by closely
+        const double per = o.x / (u * u * u * u);
+        if (first < 0) first = per;
+        CHECK(per == doctest::Approx(first).epsilon(1e-5));
+        CHECK(o.y == doctest::Approx(0).scale(1e-6));
+    }
 }
 
 // dc_linear's (and dc_cylinder's) colour at sum (x, y), worked in double;

@@ -50,10 +50,10 @@ TEST_CASE("registry: only a variation annotated @color may touch the colour inde
     CHECK(load_error("// @color\n", "{ color = 0.5f; }") == "");
     CHECK(load_error("", "{ color = 0.5f; }").find("without @color") != std::string::npos);
     CHECK(load_error("// @color\n", "{ ox += w; }").find("never assigns") != std::string::npos);
-    // The standard set: Fractorium's direct-colour variations and falloff2,
-    // none of flam3's.
+    // The standard set: Fractorium's direct-colour variations, falloff2 and
+    // pixel_flow, none of flam3's.
     for (const auto& v : fj::VariationRegistry::standard().all()) {
-        const bool direct = v.name.starts_with("dc_") || v.name == "falloff2";
+        const bool direct = v.name.starts_with("dc_") || v.name == "falloff2" || v.name == "pixel_flow";
         CHECK_MESSAGE(v.writes_color == direct, v.name);
     }
 }

@@ -91,4 +91,19 @@ FJ_HD FJ_INLINE float grid_noise(u32 x, u32 y) {
     return (float)(n & 0x7fffffffu) * (1.0f / 2147483647.0f);
 }
 
+// The integer hash of Fractorium's pixel_flow and randCubes (Thomas Wang's
+// 32-bit mix with the multiplier 0x27d4eb2d), on int's bits: shifts right
+// keep the sign, as on every platform Fractorium runs on, and the wrapping
+// steps are made on unsigned bits, where C++ defines the wrap. The result
+// over int's largest value, in [-1, 1].
+FJ_HD FJ_INLINE float wang_hash(int a) {
+    u32 h = (u32)a;
+    h = (h ^ 61u) ^ (u32)((int)h >> 16);
+    h = h + (h << 3);
+    h = h ^ (u32)((int)h >> 4);
+    h = h * 0x27d4eb2du;
+    h = h ^ (u32)((int)h >> 15);
+    return (float)(int)h / 2147483647.0f;
+}
+
 }  // namespace fj
