@@ -9,7 +9,7 @@
 // @random 1
 // @color
 // Streaks: the plane is cut into blocks of 1/width (each side's index moved
-// by a hashed whole number from -1 to 5), and every point is sent along the
+// by a hashed whole number from -2 to 6), and every point is sent along the
 // direction `angle` (degrees) from the origin, to len·f·u⁴ for u uniform in
 // [0, 1) and f its block's hashed length (the mean of two hashes in
 // [-1, 1]); times the weight. Used beside linear, it draws a short fading
