@@ -1,6 +1,7 @@
 // flamejit — Fractorium's waves (waves2b, waves3, waves4, waves22, waves23,
 // waves42, waves2_radial, pressure_wave), coth_spiral and inverse hyperbolic
-// functions (arcsech, arcsech2, arcsinh, arctanh), against their definitions.
+// functions (arcsech, arcsech2, arcsinh, arctanh) and synth, against their
+// definitions.
 // SPDX-License-Identifier: GPL-3.0-or-later
 //
 // No Fractorium is at hand, so each variation is checked in double precision
@@ -15,7 +16,11 @@
 // index through a sine magnified 43758 times, which double cannot follow
 // float through digit for digit: their heights are checked exactly where
 // the hashed sine is that of a number near 1 (band 0), and elsewhere by
-// range, by the sign the band's sine gives them, and by frequency.
+// range, by the sign the band's sine gives them, and by frequency. synth is
+// worked mode by mode in Fractorium's layout (the snippet computes its modes
+// in three shared steps), its draws replayed; its S(t) through shiftx, its
+// Bezier map through rawx with S constant, by properties as well, and with
+// S flat its modes must be the classic variations they rewrite.
 #include <doctest/doctest.h>
 
 #include <algorithm>
@@ -31,6 +36,7 @@
 namespace {
 
 using cd = std::complex<double>;
+constexpr double kPi = 3.14159265358979323846;
 
 // What the host build of a variation adds at a point (test_support.h).
 const auto apply = &fj::test::host_variation;
@@ -367,4 +373,336 @@ TEST_CASE("coth_spiral: every point lands on w·coth((1 + ia)·t/2), t uniform i
         for (int b : bins) CHECK(b == doctest::Approx(n / 8.0).epsilon(0.06));
         CHECK(small > 0);  // draws near t = 0, where Fractorium's divisor cancels, were judged too
     }
+}
+
+namespace {
+
+// synth, worked in double from its definition mode by mode (Fractorium's
+// layout, not the snippet's): p as the snippet reads it, draws replayed.
+struct SynthRef {
+    const std::vector<float>& p;
+    bool fragile = false;  // a point where float and double may fall on two sides of a jump
+
+    static int choice(double v, int hi) { return int(std::clamp(std::floor(v + 0.5), 0.0, double(hi))); }
+    static double zeps(double v) { return v != 0 ? v : double(FLT_EPSILON); }
+
+    double s(double t) {
+        const double a = p[0], mix = p[3];
+        double f = a;
+        for (int k = 0; k < 5; ++k) {
+            const double amp = p[5 + 6 * k], skew = p[7 + 6 * k], frq = p[8 + 6 * k], phs = p[9 + 6 * k];
+            if (amp == 0) continue;
+            double y = (phs + t * frq) / (2 * kPi);
+            y -= std::floor(y);
+            fragile |= y < 1e-4 || y > 1 - 1e-4;
+            if (skew != 0) {
+                const double mid = 0.5 + 0.5 * skew;
+                fragile |= std::fabs(y - mid) < 1e-4;
+                y = y > mid ? 0.5 + 0.5 * (y - mid) / zeps(1 - mid) : 0.5 - 0.5 * (mid - y) / zeps(mid);
+            }
+            const int type = choice(p[6 + 6 * k], 8);
+            double v;
+            if (type == 0) v = std::sin(2 * kPi * y);
+            else if (type == 1) v = std::cos(2 * kPi * y);
+            else if (type == 2) v = y > 0.5 ? 1 : -1;
+            else if (type == 3) v = 1 - 2 * y;
+            else if (type == 4) v = y > 0.5 ? 3 - 4 * y : 2 * y - 1;
+            else if (type == 5) v = 8 * (y - 0.5) * (y - 0.5) - 1;
+            else if (type == 6) v = 2 * std::sqrt(y) - 1;
+            else {
+                const double c = std::cos((y - 0.5) * 2 * kPi / frq);
+                fragile |= std::fabs(c) < 0.05 || 1 - c < 0.05;
+                v = type == 7 ? 1 / c - 1 : c / (1 - c);
+            }
+            if (type == 2 || type == 4) fragile |= std::fabs(y - 0.5) < 1e-4;
+            const int layer = choice(p[10 + 6 * k], 3);
+            if (layer == 0) f += amp * v;
+            else if (layer == 1) f *= 1 + amp * v;
+            else if (layer == 2) f = std::max(f, a + amp * v);
+            else f = std::min(f, a + amp * v);
+        }
+        return f * mix + 1 - mix;
+    }
+
+    // Fractorium's quadratic Bezier map, branch by branch.
+    static double bezier(double x, double m) {
+        double sign = 1;
+        if (m < 0) m = -m, sign = -1;
+        if (x < 0) x = -x, sign = -sign;
+        const double im = m > 1e-10 ? 1 / m : 1e10, rejoin = std::max(im, 2 * m);
+        if (x > rejoin || m == 1) return sign * x;
+        double t;
+        if (m < 1 && x <= 1) {
+            t = std::fabs(m - 0.5) > 1e-10 ? (-m + std::sqrt(m * m + (1 - 2 * m) * x)) / (1 - 2 * m) : x;
+            return sign * (x + (m - 1) * t * t);
+        }
+        if (m > 1 && x <= 1) {
+            t = std::fabs(m - 2) > 1e-10 ? (-im + std::sqrt(im * im + (1 - 2 * im) * x)) / (1 - 2 * im) : x;
+            return sign * (x + (m - 1) * t * t);
+        }
+        if (m < 1) {
+            t = std::sqrt((x - 1) / (rejoin - 1));
+            return sign * (x + (m - 1) * t * t + 2 * (1 - m) * t + (m - 1));
+        }
+        t = (1 - m) + std::sqrt((m - 1) * (m - 1) + (x - 1));
+        return sign * (x + (m - 1) * t * t - 2 * (m - 1) * t + (m - 1));
+    }
+
+    double lerp(double x, double m, int smooth) { return smooth == 0 ? x * m : bezier(x, m); }
+
+    // sin and cos of t reshaped by S at t and t + π/2.
+    void sincos(double t, double& s, double& c, int smooth) {
+        s = std::sin(t), c = std::cos(t);
+        if (smooth == 0) {
+            s *= this->s(t), c *= this->s(t + kPi / 2);
+        } else {
+            s = (1 - p[3]) * s + this->s(t) - 1;
+            c = (1 - p[3]) * c + this->s(t + kPi / 2) - 1;
+        }
+    }
+
+    cd operator()(double x, double y, double w, fj::Rng& draws) {
+        const int mode = choice(p[1], 26), smooth = choice(p[4], 1);
+        const double power = p[2], mix = p[3], r2 = x * x + y * y, r = std::sqrt(r2), th = std::atan2(x, y);
+        auto u01 = [&] { return double(fj::rand01(draws)); };
+        double rad, t, s, c;
+        switch (mode) {
+        case 0: rad = lerp(std::pow(zeps(r2), (power + 1) / 2), this->s(th), smooth); return w * rad * std::polar(1.0, kPi / 2 - th);
+        case 1: rad = lerp(r / (r2 / 4 + 1), this->s(th), smooth); return w * rad * std::polar(1.0, kPi / 2 - th);
+        case 2: {
+            const double u1 = u01(), u2 = u01(), u3 = u01();
+            rad = (u1 + u2 + 0.002 * u3) / 2.002;
+            t = 2 * kPi * u01() - kPi;
+            const cd v = rad * cd(std::sin(t), std::cos(t));
+            return v * w * lerp(std::pow(zeps(rad * rad), power / 2), this->s(t), smooth);
+        }
+        case 3: {
+            const double u1 = u01(), u2 = u01();
+            rad = 0.5 * (u1 + u2);
+            t = 2 * kPi * u01() - kPi;
+            rad = lerp(std::pow(zeps(rad * rad), -power / 2), this->s(t), smooth);
+            return w * rad * cd(std::sin(t), std::cos(t));
+        }
+        case 4: {
+            const double u1 = u01(), u2 = u01();
+            const double vy = 1 + 0.1 * (u1 + u2 - 1) * power;
+            t = 2 * std::asin((u01() - 0.5) * 2);
+            return w * cd(t / kPi, lerp(vy, this->s(t), smooth) - 1);
+        }
+        case 5: return w * lerp(r, this->s(th), smooth) * cd(std::sin(th), std::cos(th));
+        case 6: return w * cd(lerp(x, this->s(y), smooth), y);
+        case 7: return w * cd(x, lerp(y, this->s(x), smooth));
+        case 8: return w * cd(lerp(x, this->s(y), smooth), lerp(y, this->s(x), smooth));
+        case 9: return w * cd(x + this->s(y) - 1, y);
+        case 10: return w * cd(x, y + this->s(x) - 1);
+        case 11: return w * cd(x + this->s(y) - 1, y + this->s(x) - 1);
+        case 12: return w * cd(this->s(x) - 1 + (1 - mix) * std::sin(x), this->s(y) - 1 + (1 - mix) * std::sin(y));
+        case 13:
+            rad = std::pow(zeps(r2), power / 2);
+            sincos(rad, s, c, smooth);
+            return w * cd(s * x - c * y, c * x + s * y);
+        case 14:
+            rad = std::pow(zeps(r2), power / 2);
+            sincos(th, s, c, smooth);
+            return w * cd(s / rad, c * rad);
+        case 15:
+            rad = std::pow(zeps(r2), power / 4);
+            t = th / 2 + (u01() < 0.5 ? kPi : 0);
+            sincos(t, s, c, smooth);
+            return w * rad * cd(c, s);
+        case 16:
+            sincos(kPi * std::pow(zeps(r2), power / 2), s, c, smooth);
+            return w * (th / kPi) * cd(s, c);
+        case 17: {
+            const double mu = zeps(power * power), q = (r + mu) / (2 * mu);
+            fragile |= std::fabs(q - std::round(q)) < 1e-4 * std::max(1.0, q);
+            sincos(r + (-2 * mu * std::trunc(q) + r * (1 - mu)), s, c, smooth);
+            return w * th * cd(s, c);
+        }
+        case 18:
+            rad = std::pow(zeps(r2), power / 2);
+            sincos(x, s, c, smooth);
+            return w * cd(rad * s, rad * y);
+        case 19: {
+            const double u1 = u01(), u2 = u01();
+            rad = 1 + 0.1 * (u1 + u2 - 1) * power;
+            t = 2 * kPi * u01() - kPi;
+            return w * lerp(rad, this->s(t), smooth) * cd(std::sin(t), std::cos(t));
+        }
+        case 20:
+            t = 2 * kPi * u01() - kPi;
+            rad = std::pow(zeps(u01()), power);
+            return w * (this->s(t) + 0.1 * rad) * cd(std::sin(t), std::cos(t));
+        case 21:
+        case 22:
+            rad = std::pow(zeps(r2), power / 2);
+            t = th - 1 + this->s(rad);
+            return w * rad * cd(std::sin(t), std::cos(t));
+        case 23: {
+            rad = std::pow(zeps(r2), power / 2);
+            const double mu = this->s(rad) - 1;
+            return w * cd(x + mu * std::cos(th), y - mu * std::sin(th));
+        }
+        case 24: return w * cd(x, 2 * (this->s(x) - 1) - y);
+        case 25: return w * cd(2 * (this->s(y) - 1) - x, 2 * (this->s(x) - 1) - y);
+        default: return w * std::pow(lerp(r, this->s(th), smooth), power) * cd(std::sin(th), std::cos(th));
+        }
+    }
+};
+
+// A synth parameter list: a, mode, power, mix, smooth, then the five waves
+// (amplitude, type, skew, frequency, phase, layer) drawn at random, some
+// silent, whole-number parameters a little off their integers.
+std::vector<float> random_synth(std::mt19937& gen, float mode, float smooth) {
+    std::uniform_real_distribution<float> unit(0, 1);
+    auto between = [&](float lo, float hi) { return lo + (hi - lo) * unit(gen); };
+    std::vector<float> p = {between(-1, 1), mode, between(-2.5f, 2.5f), between(0, 1.5f), smooth};
+    for (int k = 0; k < 5; ++k) {
+        const float amp = unit(gen) < 0.3f ? 0 : between(-1, 1);
+        const float type = std::floor(between(0, 9)) + between(-0.4f, 0.4f);
+        const float skew = unit(gen) < 0.4f ? 0 : between(-0.9f, 0.9f);
+        p.insert(p.end(), {amp, type, skew, between(0.5f, 4), between(-kPi, kPi), std::floor(between(0, 4))});
+    }
+    return p;
+}
+
+}  // namespace
+
+TEST_CASE("synth: S(t), its waves, skews and layers, as shiftx reads it (x + S(y) − 1)") {
+    std::mt19937 gen(1244);
+    std::uniform_real_distribution<float> coord(-3, 3);
+    fj::Rng rng = fj::make_rng(1244, 0);
+    int wrong = 0, judged = 0;
+    std::vector<int> types(9), layers(4);
+    for (int set = 0; set < 300; ++set) {
+        const std::vector<float> p = random_synth(gen, 9, 0);
+        for (int k = 0; k < 5; ++k)
+            if (p[5 + 6 * k] != 0) ++types[SynthRef::choice(p[6 + 6 * k], 8)], ++layers[SynthRef::choice(p[10 + 6 * k], 3)];
+        for (int i = 0; i < 20; ++i) {
+            const float x = coord(gen), y = coord(gen);
+            SynthRef ref{p};
+            fj::Rng replay = rng;
+            const cd want = ref(x, y, 0.8, replay);
+            if (ref.fragile) continue;
+            wrong += !near(apply("synth", x, y, 0.8f, p, rng), want, 10);
+            ++judged;
+        }
+    }
+    CHECK(wrong == 0);
+    CHECK(judged > 4000);
+    for (int n : types) CHECK(n > 50);
+    for (int n : layers) CHECK(n > 100);
+    // Flat: every amplitude 0 leaves S = a·mix + 1 − mix.
+    std::vector<float> flat(35, 0);
+    flat[0] = 3, flat[1] = 9, flat[3] = 0.5f;
+    CHECK(near(apply("synth", 0.25f, -1, 2, flat, rng), cd(2 * (0.25 + 2 - 1), -2)));
+}
+
+TEST_CASE("synth: the Bezier map bends x to m at 1, rejoins y = x at max(1/m, 2m), and is odd and continuous") {
+    // rawx with S ≡ m (a = m, mix 1, no waves) and smooth 1: x goes to B(x, m).
+    fj::Rng rng = fj::make_rng(1245, 0);
+    auto bend = [&](float x, float m) {
+        std::vector<float> p(35, 0);
+        p[0] = m, p[1] = 6, p[3] = 1, p[4] = 1;
+        return apply("synth", x, 0.5f, 1, p, rng).real();
+    };
+    int wrong = 0;
+    for (float m : {0.1f, 0.3f, 0.5f, 0.7f, 0.9f, 1.2f, 2.0f, 3.5f, 7.0f}) {
+        const double rejoin = std::max(1.0 / m, 2.0 * m);
+        wrong += std::fabs(bend(1, m) - m) > 1e-5 * m;                                        // through (1, m)
+        wrong += std::fabs(bend(float(rejoin) * 1.01f, m) - float(rejoin) * 1.01f) > 1e-5 * rejoin;  // y = x again
+        wrong += std::fabs(bend(-0.6f, m) + bend(0.6f, m)) > 1e-6;                            // odd in x
+        wrong += std::fabs(bend(0.6f, -m) + bend(0.6f, m)) > 1e-6;                            // odd in m
+        // Continuous at 1 (where the third curve leaves like a square root)
+        // and at the rejoin, and increasing in between.
+        for (double at : {1.0, rejoin})
+            wrong += std::fabs(bend(float(at * (1 + 1e-6)), m) - bend(float(at * (1 - 1e-6)), m)) > 5e-3 * at;
+        double last = -1;
+        for (int i = 0; i <= 400; ++i) {
+            const double b = bend(float(rejoin * 1.2 * i / 400), m);
+            wrong += b < last - 1e-6;
+            last = b;
+        }
+    }
+    CHECK(wrong == 0);
+    // Against the map worked branch by branch, at random x and m.
+    wrong = 0;
+    std::mt19937 gen(1245);
+    std::uniform_real_distribution<float> xs(-8, 8), ms(-5, 5);
+    for (int i = 0; i < 5000; ++i) {
+        const float x = xs(gen), m = i % 10 == 0 ? 0.5f * (i % 20 ? 1 : 4) : ms(gen);  // m = 0.5 and 2: the special cases
+        wrong += !near(bend(x, m), SynthRef::bezier(x, m), 10);
+    }
+    CHECK(wrong == 0);
+}
+
+TEST_CASE("synth: every mode, smooth 0 and 1, against its definition; draws replayed") {
+    std::mt19937 gen(1246);
+    std::uniform_real_distribution<float> coord(-2, 2);
+    fj::Rng rng = fj::make_rng(1246, 0);
+    for (int mode = 0; mode <= 26; ++mode) {
+        int wrong = 0, judged = 0, moved = 0;
+        for (int set = 0; set < 40; ++set) {
+            const std::vector<float> p = random_synth(gen, mode + (set % 3 - 1) * 0.3f, float(set % 2));
+            for (int i = 0; i < 25; ++i) {
+                const float x = coord(gen), y = coord(gen);
+                if (std::fabs(x) < 1e-3 && y < 0) continue;  // atan2(x, y)'s cut
+                SynthRef ref{p};
+                fj::Rng replay = rng;
+                const cd want = ref(x, y, -0.7, replay);
+                const cd got = apply("synth", x, y, -0.7f, p, rng);
+                moved += rng.state != replay.state;  // the snippet drew what the definition draws
+                if (ref.fragile || !std::isfinite(want.real()) || !std::isfinite(want.imag()) ||
+                    std::abs(want) > 1e4)
+                    continue;
+                wrong += !near(got, want, 50);
+                ++judged;
+            }
+        }
+        CHECK_MESSAGE(wrong == 0, "mode " << mode);
+        CHECK_MESSAGE(judged > 400, "mode " << mode);
+        CHECK_MESSAGE(moved == 0, "mode " << mode);
+    }
+}
+
+TEST_CASE("synth: with S flat its modes are the classic variations") {
+    // No waves, mix 0: S ≡ 1 and smooth 0 leaves the shapes synth rewrites.
+    fj::Rng rng = fj::make_rng(1247, 0);
+    std::mt19937 gen(1247);
+    std::uniform_real_distribution<float> coord(-2, 2);
+    auto flat = [](float mode, float power) {
+        std::vector<float> p(35, 0);
+        p[1] = mode, p[2] = power;
+        return p;
+    };
+    const struct {
+        const char* classic;
+        float mode, power;
+    } pairs[] = {{"spherical", 0, -2}, {"bubble", 1, 0},   {"hyperbolic", 14, 1}, {"disc", 16, 1},
+                 {"sinusoidal", 12, 0}, {"swirl", 13, 2},  {"cylinder", 18, 0},   {"linear", 5, 0}};
+    int wrong = 0;
+    for (const auto& pair : pairs) {
+        for (int i = 0; i < 500; ++i) {
+            const float x = coord(gen), y = coord(gen);
+            if (std::hypot(x, y) < 0.05) continue;
+            const cd want = apply(pair.classic, x, y, 0.9f, {}, rng);
+            const cd got = apply("synth", x, y, 0.9f, flat(pair.mode, pair.power), rng);
+            const bool ok = near(got, want, 20);
+            wrong += !ok;
+            if (!ok) MESSAGE(pair.classic << " at " << x << ", " << y << ": " << got << " against " << want);
+        }
+    }
+    CHECK(wrong == 0);
+    // julia (mode 15, power 1): one of the two square roots, each often.
+    int first = 0;
+    for (int i = 0; i < 2000; ++i) {
+        const float x = coord(gen), y = coord(gen);
+        const cd got = apply("synth", x, y, 1, flat(15, 1), rng);
+        const cd root = std::sqrt(std::hypot(double(x), double(y))) * std::polar(1.0, std::atan2(double(x), double(y)) / 2);
+        const cd swapped(root.real(), root.imag());  // (r cos a, r sin a)
+        wrong += !(near(got, swapped, 20) || near(got, -swapped, 20));
+        first += near(got, swapped, 20);
+    }
+    CHECK(wrong == 0);
+    CHECK(fj::test::frequency_ok(first, 2000, 0.5));
 }
