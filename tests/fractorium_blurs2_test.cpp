@@ -1,5 +1,5 @@
 // flamejit — Fractorium's excinis, fourth, starblur2, oscilloscope2,
-// vibration and Voron, against what their definitions say.
+// vibration, Voron and nBlur, against what their definitions say.
 // SPDX-License-Identifier: GPL-3.0-or-later
 //
 // No Fractorium is at hand, so each variation is checked in double
@@ -10,7 +10,8 @@
 // amplified past the tolerance (sines of large arguments). starblur2 is
 // random: its two draws are replayed from a copy of the random stream.
 // Voron's seeds come from its integer hash, written out here in 64-bit
-// arithmetic.
+// arithmetic. nBlur's reference keeps Fractorium's loops, which the snippet
+// writes in closed form, and its draws are replayed too.
 #include <doctest/doctest.h>
 
 #include <algorithm>
@@ -379,4 +380,233 @@ TEST_CASE("fractorium blurs2: Voron pulls the point towards its nearest hashed s
     CHECK(wrong == 0);
     CHECK(checked > 5000);
     CHECK(origin_seeds > 100);  // large steps leave no seed within 20
+}
+
+namespace {
+
+// nBlur worked in double from its definition, in Fractorium's layout: its
+// precalc, then draws of (X, Y) by its loops (the angle brought into a
+// side's sector by subtraction, the stripes counted step by step, negative
+// stripes swapping ratio and speed in and out), redrawn while an exact draw
+// misses the ring; the draws replayed from a copy of the stream.
+struct NblurRef {
+    const std::vector<float>& p;
+    bool fragile = false;  // a branch float and double may take differently
+
+    double edges, stripes_n, ratio, hole, highlight, mid, ang_stripes = 0, ang_start = 0, complement = 0, tan90m2,
+        sina, cosa, weight, speed1, speed2, max_stripes, arc1, arc2;
+    bool circum, adjust, equal, exact, has_stripes, negative;
+
+    static double whole(double v) { return std::floor(v + 0.5); }
+    static bool flag(double v) { return std::clamp(whole(v), 0.0, 1.0) == 1; }
+
+    NblurRef(const std::vector<float>& params, double w) : p(params) {
+        edges = std::max(whole(p[0]), 3.0);
+        stripes_n = whole(p[1]);
+        ratio = std::clamp(double(p[2]), 0.0, 2.0);
+        hole = std::clamp(double(p[3]), 0.0, 1.0);
+        circum = flag(p[4]), adjust = flag(p[5]), equal = flag(p[6]), exact = flag(p[7]);
+        highlight = p[8];
+        has_stripes = stripes_n != 0, negative = stripes_n < 0;
+        const double abs_stripes = std::fabs(stripes_n);
+        mid = 2 * M_PI / edges;
+        if (has_stripes) {
+            ang_stripes = mid / (2 * abs_stripes);
+            ang_start = ang_stripes / 2;
+            complement = 2 - ratio;
+        }
+        if (hole > 0.95 && exact && !circum) hole = 0.95;
+        tan90m2 = std::tan(M_PI / 2 + mid / 2);
+        sina = std::sin(mid / 2), cosa = std::cos(mid / 2);
+        if (highlight <= 0.1) highlight = 0.1;
+        weight = w;
+        if (adjust) {
+            const double turns = int(edges) % 4 == 0 ? edges / 2 - 1 : std::floor(edges / 2);
+            weight = w / zeps(std::sqrt(2 - 2 * std::cos(mid * turns)) / 2);
+        }
+        if (circum) exact = false, highlight = 0.1;
+        speed1 = complement * ang_start;
+        speed2 = ratio * ang_start;
+        max_stripes = 2 * abs_stripes;
+        arc1 = (negative ? 7.5 : 13) / std::pow(edges, 1.3) * highlight;
+        arc2 = 2 * std::atan(arc1 / -2);
+    }
+
+    // A comparison of a against b that float may decide the other way.
+    void near_edge(double a, double b) { fragile |= std::fabs(a - b) < 1e-4 * (1 + std::fabs(b)); }
+
+    // One draw: (X, Y), |(X, Y)| and the ring's edges along its angle.
+    void draw(fj::Rng& draws, double& X, double& Y, double& len, double& inner, double& outer) {
+        double ang;
+        if (exact) {
+            ang = fj::rand01(draws) * 2 * M_PI;
+        } else {
+            const double u = fj::rand01(draws);
+            const float ef = float(edges), side = std::min(std::floor(fj::rand01(draws) * ef), ef - 1);
+            ang = (std::atan(arc1 * (u - 0.5)) / arc2 + 0.5 + side) * mid;
+        }
+        double mem = ang, shown = ang;
+        near_edge(std::fmod(ang, mid), 0);
+        near_edge(std::fmod(ang, mid), mid);
+        while (ang > mid) ang -= mid;
+        if (has_stripes) {
+            int count = 0;
+            double tmp = ang_start;
+            while (ang > tmp) {
+                near_edge(ang, tmp + ang_stripes);
+                tmp += ang_stripes;
+                if (tmp > mid) tmp = mid;
+                ++count;
+            }
+            near_edge(ang, ang_start);
+            if (tmp != mid) tmp -= ang_start;
+            // Negative stripes swap the ratio and its complement, and the
+            // two speeds, while they move the angle.
+            double rs = ratio, rc = complement, sp1 = speed1, s2 = speed2;
+            if (negative) std::swap(rs, rc), std::swap(sp1, s2);
+            // The definition's two branches in one: positive stripes move
+            // odd counts, negative ones even counts.
+            const int moved = negative ? 0 : 1;
+            if ((count & 1) == moved) {
+                near_edge(ang, tmp);
+                if (ang > tmp && (!negative || count != max_stripes)) {
+                    ang += ang_start, mem += ang_start, shown = mem, tmp += ang_stripes, ++count;
+                } else {
+                    ang -= ang_start, mem -= ang_start, shown = mem, tmp -= ang_stripes, --count;
+                }
+            }
+            if ((count & 1) != moved && rs > 1) {
+                if (ang > tmp && count != max_stripes) {
+                    mem = mem - ang + tmp + (ang - tmp) / ang_start * rs * ang_start;
+                } else {
+                    mem = mem - ang + tmp - (tmp - ang) / ang_start * rs * ang_start;
+                }
+                ang = tmp + (ang - tmp) / ang_start * rs * ang_start;
+                shown = mem;
+            }
+            if ((count & 1) != moved && rs < 1) {
+                near_edge(std::fabs(ang - tmp), s2);
+                if (std::fabs(ang - tmp) > s2 && count != max_stripes) {
+                    if (ang - tmp > s2) {
+                        const double q = (ang - (tmp + s2)) * s2 / (ang_start - s2);
+                        shown = mem - ang + tmp + q;
+                        ang = tmp + q;
+                    }
+                    near_edge(tmp - ang, s2);
+                    if (tmp - ang > s2) {
+                        const double q = (tmp - s2 - ang) * s2 / (ang_start - s2);
+                        shown = mem - ang + tmp - q;
+                        ang = tmp - q;
+                    }
+                }
+                if (count == max_stripes) {
+                    if (negative) tmp = mid;
+                    near_edge(tmp - ang, s2);
+                    if (tmp - ang > s2) {
+                        const double q = (tmp - s2 - ang) * s2 / (ang_start - s2);
+                        shown = mem - ang + tmp - q;
+                        ang = tmp - q;
+                    }
+                }
+            }
+        }
+        const double xt = tan90m2 / (tan90m2 - std::tan(ang)), yt = xt * std::tan(ang);
+        outer = std::sqrt(xt * xt + yt * yt);
+        const double u = fj::rand01(draws);
+        double ran = equal ? std::sqrt(u) : u;
+        if (!exact && !circum) ran *= outer;
+        inner = hole * outer;
+        if (!exact) {
+            near_edge(ran, inner);
+            if (ran < inner) {
+                const double v = fj::rand01(draws), f = equal ? std::sqrt(v) : v;
+                ran = inner + f * (circum ? 1 - inner + kEps : outer - inner);
+            }
+        }
+        X = std::sin(shown) * ran, Y = std::cos(shown) * ran;
+        len = std::hypot(X, Y);
+    }
+
+    cd operator()(fj::Rng& draws) {
+        double X, Y, len, inner, outer;
+        for (int tries = 0; tries < 1000; ++tries) {
+            draw(draws, X, Y, len, inner, outer);
+            if (!exact) break;
+            near_edge(len, inner);
+            near_edge(len, outer);
+            if (!(len < inner || len > outer)) break;
+        }
+        return weight * cd(cosa * X - sina * Y, sina * X + cosa * Y);
+    }
+};
+
+}  // namespace
+
+TEST_CASE("fractorium blurs2: nBlur draws its polygon, stripes and hole at the replayed draws") {
+    PointSampler s(1245);
+    fj::Rng rng = fj::make_rng(1245, 0);
+    int wrong = 0, checked = 0, striped = 0, exact = 0;
+    for (int i = 0; i < 20000; ++i) {
+        // numEdges, numStripes, ratioStripes, ratioHole, circumCircle,
+        // adjustToLinear, equalBlur, exactCalc, highlightEdges; whole numbers
+        // a little off, bounded ones at times beyond their bounds.
+        const std::vector<float> p = {s.uni(1.6, 12.4),  s.uni(-4.4, 4.4), s.uni(-0.3, 2.3), s.uni(-0.2, 1.2),
+                                      s.uni(-0.4, 1.4), s.uni(-0.4, 1.4), s.uni(-0.4, 1.4), s.uni(-0.4, 1.4),
+                                      s.uni(-0.5, 3)};
+        const float w = s.uni(-2, 2);
+        NblurRef ref(p, w);
+        fj::Rng replay = rng;
+        const cd want = ref(replay);
+        const cd got = apply("nBlur", s.uni(-2, 2), s.uni(-2, 2), w, p, rng);
+        if (ref.fragile) continue;
+        wrong += !near(got, want, 50);
+        wrong += rng.state != replay.state;  // as many draws
+        ++checked;
+        striped += ref.has_stripes;
+        exact += ref.exact;
+    }
+    CHECK(wrong == 0);
+    CHECK(checked > 15000);
+    CHECK(striped > 10000);
+    CHECK(exact > 3000);
+}
+
+TEST_CASE("fractorium blurs2: nBlur keeps to its polygon or circle, outside its hole, and scales to linear") {
+    // Unstriped, unadjusted, weight 1, the half-side turn undone: a point at
+    // angle a from the y axis (a within a side's sector after whole sides are
+    // taken off) lies within cos(mid/2)/cos(a − mid/2) of 0, the inscribed
+    // polygon's edge, and beyond hole times that; in the unit disc with
+    // circumCircle 1.
+    fj::Rng rng = fj::make_rng(1246, 0);
+    int wrong = 0;
+    for (int edges = 3; edges <= 9; ++edges) {
+        const double mid = 2 * M_PI / edges;
+        for (int circum = 0; circum < 2; ++circum) {
+            for (int exact = 0; exact < 2; ++exact) {
+                const float hole = 0.4f;
+                double widest = 0;
+                for (int i = 0; i < 3000; ++i) {
+                    const cd q = apply("nBlur", 0, 0, 1, {float(edges), 0, 1, hole, float(circum), 0, 1, float(exact), 1}, rng) *
+                                 std::polar(1.0, -mid / 2);
+                    const double len = std::abs(q), a = std::fmod(std::atan2(q.real(), q.imag()) + 4 * M_PI, mid);
+                    const double edge = std::cos(mid / 2) / std::cos(a - mid / 2);
+                    wrong += len > (circum ? 1 : edge) * (1 + 1e-5);
+                    wrong += len < hole * edge * (1 - 1e-5);
+                    widest = std::max(widest, len);
+                }
+                wrong += widest < 0.95;  // the corners (or the circle) are reached
+            }
+        }
+    }
+    CHECK(wrong == 0);
+    // adjustToLinear: the polygon's widest chord, at the weight 1, is 2.
+    for (int edges : {3, 4, 5, 6, 8}) {
+        const double mid = 2 * M_PI / edges, turns = edges % 4 == 0 ? edges / 2.0 - 1 : std::floor(edges / 2.0);
+        const double chord = std::sqrt(2 - 2 * std::cos(mid * turns));
+        double widest = 0;
+        for (int i = 0; i < 4000; ++i)
+            widest = std::max(widest, std::abs(apply("nBlur", 0, 0, 1, {float(edges), 0, 1, 0, 0, 1, 1, 0, 1}, rng)));
+        CHECK(widest <= 2 / chord * (1 + 1e-5));
+        CHECK(widest > 0.95 * 2 / chord);
+    }
 }
