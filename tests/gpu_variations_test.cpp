@@ -190,8 +190,8 @@ float param_floor(const std::string& variation, size_t k) {
 
 // One case as the kernel reads it (floats): the pre-affine point, the weight,
 // the affine, the starting sum (the point itself for a pre-variation, else
-// 0), the colour index, then the parameters (up to vibration2's 26).
-constexpr int kTx = 0, kTy = 1, kW = 2, kAff = 3, kOx = 9, kOy = 10, kC = 11, kParams = 12, kMaxParams = 26;
+// 0), the colour index, then the parameters (up to synth's 35).
+constexpr int kTx = 0, kTy = 1, kW = 2, kAff = 3, kOx = 9, kOy = 10, kC = 11, kParams = 12, kMaxParams = 35;
 constexpr int kCaseFloats = kParams + kMaxParams;
 
 // What a variation leaves: the sum it added to and the colour index.

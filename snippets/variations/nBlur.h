@@ -56,7 +56,7 @@ FJ_HD FJ_INLINE bool fj_nblur_draw(const FjNblurShape& s, fj::Rng& rng, float& x
         int count = 0;
         float edge = s.ang_start;
         if (ang > edge) {
-            count = (int)ceilf((ang - s.ang_start) / s.ang_stripes);
+            count = fj::int_like_x86(ceilf((ang - s.ang_start) / s.ang_stripes));
             edge = fminf(s.ang_start + (float)count * s.ang_stripes, s.mid);
             while (ang > edge) {
                 edge = fminf(edge + s.ang_stripes, s.mid);
@@ -143,7 +143,7 @@ FJ_VARIATION(nBlur) {
     s.circum = fj_nblur_flag(p[4]);
     s.equal = fj_nblur_flag(p[6]);
     s.exact = fj_nblur_flag(p[7]) && !s.circum;
-    float highlight = p[8] <= 0.1f || s.circum ? 0.1f : p[8];
+    const float highlight = p[8] <= 0.1f || s.circum ? 0.1f : p[8];
     s.stripes = stripes != 0.0f;
     s.negative = stripes < 0.0f;
     const float abs_stripes = fabsf(stripes);
@@ -157,7 +157,7 @@ FJ_VARIATION(nBlur) {
     // Negative stripes trade the ratio for its complement (and the speed
     // with it) while they draw.
     s.ratio = s.negative ? complement : ratio;
-    s.speed = (s.negative ? complement : ratio) * s.ang_start;
+    s.speed = s.ratio * s.ang_start;
     s.arc1 = (s.negative ? 7.5f : 13.0f) / fj::power(s.edges, 1.3f) * highlight;
     s.arc2 = 2.0f * atanf(s.arc1 / -2.0f);
     float x, y;
@@ -165,7 +165,7 @@ FJ_VARIATION(nBlur) {
     }
     float weight = w;
     if (fj_nblur_flag(p[5])) {
-        const float turns = (int)s.edges % 4 == 0 ? s.edges * 0.5f - 1.0f : floorf(s.edges * 0.5f);
+        const float turns = fj::int_like_x86(s.edges) % 4 == 0 ? s.edges * 0.5f - 1.0f : floorf(s.edges * 0.5f);
         weight = w / fj::zeps(sqrtf(2.0f - 2.0f * fj::cosine(s.mid * turns)) * 0.5f);
     }
     const float sa = fj::sine(s.mid * 0.5f), ca = fj::cosine(s.mid * 0.5f);
