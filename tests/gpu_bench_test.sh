@@ -47,8 +47,8 @@ for v in "flamejit's malloc" "glibc's malloc" "malloc huge pages"; do
 done
 compiles=$(grep -c 'compiled in' "$summary")
 usage=$(grep -c '^ *process during the compile: CPU [0-9]* ms, [0-9]* page faults, [0-9]* context switches$' "$summary")
-# 3 × (6 flames + 8 linked + 3 specialized) = 51.
-[[ $compiles == 51 ]] || fail "$compiles compiles reported, not 51"
+# 3 × (6 flames + 8 linked + 3 specialized) + 2 traced = 53.
+[[ $compiles == 53 ]] || fail "$compiles compiles reported, not 53"
 [[ $usage == "$compiles" ]] || fail "$usage of $compiles compiles report the process's usage"
 # Each process (3 × (4 + 8 + 3) = 45) says what the cgroup's quota held it back.
 throttling=$(grep -cE '^ *cgroup CPU throttling(: not reported| during the process: [0-9]+ periods, [0-9.]+ ms)$' "$summary")
@@ -56,6 +56,17 @@ throttling=$(grep -cE '^ *cgroup CPU throttling(: not reported| during the proce
 # The linked ones (3 × (3 flames + 8 variants) = 33) say where their programs ran.
 [[ $(grep -c '^ *programs on [0-9]* threads' "$summary") == 33 ]] || fail "linked compiles without their programs"
 grep -q 'cache hit' "$summary" && fail "a compile found its kernel cached"
+# The traced compiles leave NVRTC's traces, which tools/nvrtc_trace.py reads
+# into their phases (a front end, NVVM and ptxas that took time).
+for rep in 1 2; do
+    trace=$work/out/nvrtc-trace-expensive8-$rep.json
+    [[ -s $trace ]] || fail "no NVRTC trace of traced compile $rep"
+    phases=$("$src/tools/nvrtc_trace.py" "$trace") || fail "nvrtc_trace.py could not read $trace"
+    for phase in "front end" "NVVM" "ptxas"; do
+        grep -qE "^\| $phase \| [0-9]+\.[0-9] \|$" <<<"$phases" || fail "trace $rep: no $phase time"
+        grep -qE "^\| $phase \| 0\.0 \|$" <<<"$phases" && fail "trace $rep: $phase took no time"
+    done
+done
 
 # The frame phase needs a GPU; a stand-in flamejit that records how it is
 # called shows the runs it makes: issue 7's frame with the specialized

@@ -517,6 +517,17 @@ if wanted coldcompile; then
               throttled_since "$before"; } | tee -a "$out/summary.txt"
         done
     done
+    # The same compile phase by phase: NVRTC's own trace of expensive8's
+    # specialized kernel, the one compile of a new process, twice
+    # (tools/nvrtc_trace.py reads the nvrtc-trace-*.json files). NVRTC adds
+    # .json to the name, and fails a compile whose trace file exists, hence
+    # one name per run.
+    step "compile, new process: expensive8 specialized, traced (-fdevice-time-trace)"
+    for rep in 1 2; do
+        FLAMEJIT_CACHE_DIR=$(mktemp -d) FLAMEJIT_NVRTC_OPTIONS="-fdevice-time-trace=$out/nvrtc-trace-expensive8-$rep" \
+            "$fj" compile "$genomes/expensive8.flam3" 2>&1 | grep -E 'compiled in|^  process' |
+            sed -E 's/  registers.*//; s/^/    /' | tee -a "$out/summary.txt"
+    done
 fi
 if wanted launch; then
     # The launch shape against the default (256 threads a block, as many

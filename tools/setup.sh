@@ -7,9 +7,10 @@ FJ_ROOT=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
 FJ_BUILD="$FJ_ROOT/build"
 # Build tools and libraries; flam3-utils, libflam3-dev and libopenexr-dev are
 # the test oracles; xz-utils packs a bundle into one file (tools/bundle.sh
-# --archive, which bundle_test checks).
+# --archive, which bundle_test checks); python3 reads NVRTC's compile traces
+# (tools/nvrtc_trace.py, which gpu_bench_test runs).
 FJ_PACKAGES=(cmake make g++ pkg-config libpng-dev zlib1g-dev libjpeg-dev nlohmann-json3-dev libpugixml-dev
-             doctest-dev flam3-utils libflam3-dev libopenexr-dev liblcms2-dev xz-utils)
+             doctest-dev flam3-utils libflam3-dev libopenexr-dev liblcms2-dev xz-utils python3)
 
 fj_die() { echo "flamejit set-up: $*" >&2; exit 1; }
 
