@@ -610,3 +610,21 @@ TEST_CASE("fractorium blurs2: nBlur keeps to its polygon or circle, outside its 
         CHECK(widest > 0.95 * 2 / chord);
     }
 }
+
+TEST_CASE("fractorium blurs2: nBlur with absurd side and stripe counts returns for every point") {
+    // Fractorium's loops would run for as many steps as these counts make
+    // (or forever, where a step no longer changes the float): the snippet's
+    // closed forms with their two steps at most must come back at once, in
+    // both angle modes. (A regression hangs here until ctest's timeout.)
+    fj::Rng rng = fj::make_rng(1247, 0);
+    int finite = 0, calls = 0;
+    for (float edges : {3.0f, 7.0f, 1e9f, 1e30f, 3.4e38f})
+        for (float stripes : {7.0f, -7.0f, 1e9f, -1e9f, 1e30f, -1e30f, 3.4e38f})
+            for (float exact : {0.0f, 1.0f})
+                for (int i = 0; i < 50; ++i, ++calls) {
+                    const cd q = apply("nBlur", 0.3f, 0.2f, 1, {edges, stripes, 0.5f, 0.3f, 0, 1, 1, exact, 1}, rng);
+                    finite += std::isfinite(q.real()) && std::isfinite(q.imag());
+                }
+    CHECK(calls == 3500);
+    MESSAGE(finite << " of " << calls << " points finite");
+}

@@ -23,7 +23,8 @@
 // side's angle, and with adjustToLinear 1 scaled so that the polygon's
 // widest chord is 2; times the weight. As Fractorium computes it, with two
 // of its loops in closed form (turning an angle into a side's sector,
-// counting stripes) and its redrawing stopped after 1000 tries.
+// counting stripes), stepped at most twice after it so that absurd counts
+// cannot stall a point, and its redrawing stopped after 1000 tries.
 
 // Whole-number and bounded parameters as Fractorium stores them.
 FJ_HD FJ_INLINE float fj_nblur_whole(float v) { return floorf(v + 0.5f); }
@@ -48,17 +49,22 @@ FJ_HD FJ_INLINE bool fj_nblur_draw(const FjNblurShape& s, fj::Rng& rng, float& x
     }
     float mem = ang, shown = ang;  // shown: the angle the point is drawn at
     // Into (0, mid]: Fractorium subtracts mid while the angle exceeds it.
+    // Here at most two steps follow the closed form, for its rounding: where
+    // mid is below the angle's rounding (absurd side counts) the loop would
+    // never end, and the angle is left as it is.
     if (ang > s.mid) ang -= s.mid * (ceilf(ang / s.mid) - 1.0f);
-    while (ang > s.mid) ang -= s.mid;
+    for (int step = 0; step < 2 && ang > s.mid; ++step) ang -= s.mid;
     if (s.stripes) {
         // The stripe boundary at or after the angle: Fractorium steps it
-        // from ang_start by ang_stripes, capped at mid, counting the steps.
+        // from ang_start by ang_stripes, capped at mid, counting the steps
+        // (again two steps at most after the closed form).
         int count = 0;
         float edge = s.ang_start;
         if (ang > edge) {
-            count = fj::int_like_x86(ceilf((ang - s.ang_start) / s.ang_stripes));
-            edge = fminf(s.ang_start + (float)count * s.ang_stripes, s.mid);
-            while (ang > edge) {
+            const float steps = ceilf((ang - s.ang_start) / s.ang_stripes);
+            count = fj::int_like_x86(steps);
+            edge = fminf(s.ang_start + steps * s.ang_stripes, s.mid);
+            for (int step = 0; step < 2 && ang > edge; ++step) {
                 edge = fminf(edge + s.ang_stripes, s.mid);
                 ++count;
             }
