@@ -2,6 +2,8 @@
 #include <doctest/doctest.h>
 
 #include <filesystem>
+#include <iterator>
+#include <random>
 #include <stdexcept>
 #include <string>
 #include <vector>
@@ -118,4 +120,32 @@ TEST_CASE("registry: every variation gives the same values from a VarIn holding 
         }
         CHECK_MESSAGE(differ == 0, v.name << " reads more of VarIn than the registry found (" << v.reads << ")");
     }
+}
+
+TEST_CASE("registry: every variation returns for every point, with parameters at extremes too") {
+    // Values a genome may give any parameter (the reader takes every finite
+    // float): a variation must come back from each point whatever they make
+    // of it (NaN or infinity included, which the iteration then replaces),
+    // never loop on. nBlur's side and stripe counts of 10^30 once spun its
+    // loops forever. (A regression hangs here until ctest's timeout.)
+    const float extremes[] = {0, 1, -1, 0.5f, 2, 7, -3, 1e6f, -1e6f, 1e9f, -1e9f, 1e30f, -1e30f, 3.4e38f, -3.4e38f, 1e-30f};
+    const float points[][2] = {{0.3f, 0.2f}, {0, 0}, {-1e6f, 1e6f}, {1e-30f, -2}};
+    std::mt19937 gen(4848);
+    fj::Rng rng = fj::make_rng(4848, 0);
+    static const fj::Affine identity{1, 0, 0, 0, 1, 0};
+    long long calls = 0;
+    for (const fj::VariationInfo& info : fj::VariationRegistry::standard().all()) {
+        const fj::cpu::VariationEntry* entry = fj::cpu::find_variation(info.name);
+        REQUIRE_MESSAGE(entry, info.name);
+        for (int set = 0; set < 24; ++set) {
+            std::vector<float> p(info.params.size());
+            for (float& v : p) v = extremes[gen() % std::size(extremes)];
+            for (const auto& xy : points) {
+                float ox = 0, oy = 0, c = 0.5f;
+                entry->fn(fj::make_var_in(xy[0], xy[1], &identity), p.data(), set % 2 ? 1.0f : -0.7f, rng, ox, oy, c);
+                ++calls;
+            }
+        }
+    }
+    CHECK(calls == static_cast<long long>(fj::VariationRegistry::standard().all().size()) * 24 * 4);
 }
