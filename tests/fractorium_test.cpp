@@ -508,6 +508,13 @@ TEST_CASE("fractorium: what changes a Fractorium image and flamejit does not ren
         {"", R"(concentric="1" linear="0.5")",
          "concentric drops the sum of the variations before it, which flamejit adds in id order (linear before it) "
          "and this file in its own (none)"},
+        // The two other kinds that read the sum, each named for what it does with it.
+        {"", R"(dc_linear="1" linear="0.5")",
+         "dc_linear colours by the sum of the variations before it, which flamejit adds in id order (linear before "
+         "it) and this file in its own (none)"},
+        {"", R"(hexcrop="1" linear="0.5")",
+         "hexcrop crops the sum of the variations before it, which flamejit adds in id order (linear before it) "
+         "and this file in its own (none)"},
     };
     for (const Case& c : cases) {
         const std::string xml = ember_flame(c.flame, c.xform);

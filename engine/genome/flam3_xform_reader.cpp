@@ -117,7 +117,9 @@ const VariationInfo* sum_order_conflict(const std::vector<int>& file_order, cons
         std::vector<int> sorted = in_file;
         std::sort(sorted.begin(), sorted.end());
         if (sorted == by_id) continue;
-        *why = std::string(v->reads_sum ? "colours by" : "drops") +
+        // dc_linear and its kind colour by the sum; hexcrop and octapol
+        // replace it at the points they crop.
+        *why = std::string(!v->reads_sum ? "drops" : v->writes_color ? "colours by" : "crops") +
                " the sum of the variations before it, which flamejit adds in id order (" + names(by_id) +
                " before it) and this file in its own (" + names(in_file) + ")";
         return v;
