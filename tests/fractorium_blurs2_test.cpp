@@ -586,8 +586,8 @@ TEST_CASE("fractorium blurs2: nBlur keeps to its polygon or circle, outside its 
                 const float hole = 0.4f;
                 double widest = 0;
                 for (int i = 0; i < 3000; ++i) {
-                    const cd q = apply("nBlur", 0, 0, 1, {float(edges), 0, 1, hole, float(circum), 0, 1, float(exact), 1}, rng) *
-                                 std::polar(1.0, -mid / 2);
+                    const std::vector<float> p = {float(edges), 0, 1, hole, float(circum), 0, 1, float(exact), 1};
+                    const cd q = apply("nBlur", 0, 0, 1, p, rng) * std::polar(1.0, -mid / 2);
                     const double len = std::abs(q), a = std::fmod(std::atan2(q.real(), q.imag()) + 4 * M_PI, mid);
                     const double edge = std::cos(mid / 2) / std::cos(a - mid / 2);
                     wrong += len > (circum ? 1 : edge) * (1 + 1e-5);

@@ -467,8 +467,10 @@ struct SynthRef {
         auto u01 = [&] { return double(fj::rand01(draws)); };
         double rad, t, s, c;
         switch (mode) {
-        case 0: rad = lerp(std::pow(zeps(r2), (power + 1) / 2), this->s(th), smooth); return w * rad * std::polar(1.0, kPi / 2 - th);
-        case 1: rad = lerp(r / (r2 / 4 + 1), this->s(th), smooth); return w * rad * std::polar(1.0, kPi / 2 - th);
+        case 0:
+            rad = lerp(std::pow(zeps(r2), (power + 1) / 2), this->s(th), smooth);
+            return w * rad * cd(std::sin(th), std::cos(th));
+        case 1: rad = lerp(r / (r2 / 4 + 1), this->s(th), smooth); return w * rad * cd(std::sin(th), std::cos(th));
         case 2: {
             const double u1 = u01(), u2 = u01(), u3 = u01();
             rad = (u1 + u2 + 0.002 * u3) / 2.002;

@@ -7,8 +7,10 @@
 #include <algorithm>
 #include <cstdlib>
 #include <filesystem>
+#include <random>
 #include <sstream>
 #include <utility>
+#include <vector>
 
 #include "codegen/variation_registry.h"
 #include "image/fidelity.h"
@@ -289,4 +291,61 @@ TEST_CASE("gpu: animate compiles the kernels of coming structures while frames r
         if (threads == 0) CHECK(r.output.find("(0 compiled ahead)") != std::string::npos);
         else CHECK(r.output.find("(0 compiled ahead)") == std::string::npos);
     }
+}
+
+TEST_CASE("gpu: every variation renders on CUDA with its parameters at extremes too") {
+    // Every variation, its parameters drawn from values a genome may give
+    // (0 to ±3.4e38), in genomes of eight xforms of up to six variations
+    // each (those that read or drop the sum before them alone, so that no
+    // file's order differs from flamejit's): each renders, whatever its
+    // points become. On the emulator the kernel runs under the undefined-
+    // behaviour sanitizer.
+    if (!fj::test::cuda_devices_present()) return;
+    const std::string dir = fj::test::scratch_dir("gpu-extremes");
+    const char* const extremes[] = {"0",     "1",   "-1",   "0.5",   "2",       "7",        "1e6",  "-1e6",
+                                    "1e9",  "-1e9", "1e30", "-1e30", "3.4e38", "-3.4e38", "1e-30"};
+    std::mt19937 gen(4849);
+    std::vector<std::vector<const fj::VariationInfo*>> xforms;
+    std::vector<const fj::VariationInfo*> group;
+    for (const fj::VariationInfo& info : fj::VariationRegistry::standard().all()) {
+        if (info.reads_sum || info.discards_sum)
+            xforms.push_back({&info});
+        else
+            group.push_back(&info);
+        if (group.size() == 6) xforms.push_back(std::exchange(group, {}));
+    }
+    if (!group.empty()) xforms.push_back(group);
+    int genomes = 0;
+    for (size_t first = 0; first < xforms.size(); first += 8, ++genomes) {
+        std::ostringstream xml;
+        xml << "<flame size=\"32 32\" scale=\"8\" quality=\"40\">\n";
+        for (size_t k = first; k < std::min(first + 8, xforms.size()); ++k) {
+            xml << "<xform weight=\"1\" color=\"" << (k % 8) / 8.0 << "\" coefs=\"0.6 0.1 -0.1 0.6 0.2 -0.1\"";
+            for (const fj::VariationInfo* v : xforms[k]) {
+                xml << ' ' << v->name << "=\"0.5\"";
+                for (const fj::ParamInfo& p : v->params) xml << ' ' << p.name << "=\"" << extremes[gen() % 15] << '"';
+            }
+            xml << "/>\n";
+        }
+        xml << "<palette count=\"2\" format=\"RGB\">FF8000 0080FF</palette></flame>\n";
+        const std::string genome = dir + "/g" + std::to_string(genomes) + ".flam3";
+        fj::test::write_file(genome, xml.str());
+        const auto r = run_command(quoted(fj::test::flamejit_binary()) + " render " + quoted(genome) + " -o " +
+                                   quoted(dir + "/g.png") + " --backend cuda --seed 7");
+        CHECK_MESSAGE(r.status == 0, genome << ": " << r.output);
+    }
+    CHECK(genomes >= 7);
+    // And the case that found it: pixel_flow's blocks 10^30 to a unit, every
+    // point's block index beyond int (INT_MIN) and shifted by a hash of its
+    // seed, down for some of these ten.
+    std::ostringstream xml;
+    xml << "<flame size=\"32 32\" scale=\"8\" quality=\"40\">\n";
+    for (const char* seed : {"1", "2", "3", "5", "7", "11", "13", "42", "0.5", "-3"})
+        xml << "<xform weight=\"1\" color=\"0\" linear=\"0.5\" pixel_flow=\"1\" pixel_flow_width=\"1e30\" "
+            << "pixel_flow_seed=\"" << seed << "\" coefs=\"0.6 0.1 -0.1 0.6 0.2 0.1\"/>\n";
+    xml << "<palette count=\"2\" format=\"RGB\">FF8000 0080FF</palette></flame>\n";
+    fj::test::write_file(dir + "/pixel_flow.flam3", xml.str());
+    const auto r = run_command(quoted(fj::test::flamejit_binary()) + " render " + quoted(dir + "/pixel_flow.flam3") +
+                               " -o " + quoted(dir + "/g.png") + " --backend cuda --seed 7");
+    CHECK_MESSAGE(r.status == 0, r.output);
 }

@@ -128,7 +128,8 @@ TEST_CASE("registry: every variation returns for every point, with parameters at
     // of it (NaN or infinity included, which the iteration then replaces),
     // never loop on. nBlur's side and stripe counts of 10^30 once spun its
     // loops forever. (A regression hangs here until ctest's timeout.)
-    const float extremes[] = {0, 1, -1, 0.5f, 2, 7, -3, 1e6f, -1e6f, 1e9f, -1e9f, 1e30f, -1e30f, 3.4e38f, -3.4e38f, 1e-30f};
+    const float extremes[] = {0,     1,     -1,    0.5f,   2,       7,      -3,       1e6f,
+                              -1e6f, 1e9f,  -1e9f, 1e30f, -1e30f,  3.4e38f, -3.4e38f, 1e-30f};
     const float points[][2] = {{0.3f, 0.2f}, {0, 0}, {-1e6f, 1e6f}, {1e-30f, -2}};
     std::mt19937 gen(4848);
     fj::Rng rng = fj::make_rng(4848, 0);

@@ -19,12 +19,21 @@
 // integer hash (fj::wang_hash).
 #include "shared/hashes.h"
 
+// a + b wrapped as x86 adds ints (Fractorium's int arithmetic), without the
+// undefined overflow of int + int: a block index of a point beyond int's
+// range is INT_MIN, and its shift may be negative.
+FJ_HD FJ_INLINE int fj_pixel_flow_add(int a, int b) {
+    return (int)((unsigned)a + (unsigned)b);
+}
+
 FJ_VARIATION(pixel_flow) {
     const float rad = p[0] * (FJ_PI / 180.0f), width = p[2], seed = p[3];
     int bx = fj::int_like_x86(floorf(in.x * width));
-    bx += fj::int_like_x86(2.0f - 4.0f * fj::wang_hash(fj::int_like_x86((float)bx * seed + 1.0f)));
+    bx = fj_pixel_flow_add(bx,
+                           fj::int_like_x86(2.0f - 4.0f * fj::wang_hash(fj::int_like_x86((float)bx * seed + 1.0f))));
     int by = fj::int_like_x86(floorf(in.y * width));
-    by += fj::int_like_x86(2.0f - 4.0f * fj::wang_hash(fj::int_like_x86((float)by * seed + 1.0f)));
+    by = fj_pixel_flow_add(by,
+                           fj::int_like_x86(2.0f - 4.0f * fj::wang_hash(fj::int_like_x86((float)by * seed + 1.0f))));
     const float h1 = fj::wang_hash(fj::int_like_x86((float)by + (float)bx * -seed));
     const float h2 = fj::wang_hash(fj::int_like_x86((float)bx + (float)by * seed * 0.5f));
     const float len = (h1 + h2) * 0.5f;

@@ -119,7 +119,8 @@ FJ_HD FJ_INLINE float fj_synth_bezier(float x, float m) {
         // Control points (0, 0), (m, m), (1, m) below m = 1; (0, 0), (1/m, 1/m), (1, m) above.
         const float c = m < 1.0f ? m : im;
         float t = x;
-        if (fabsf(m - (m < 1.0f ? 0.5f : 2.0f)) > 1e-10f) t = (-c + sqrtf(c * c + (1.0f - 2.0f * c) * x)) / (1.0f - 2.0f * c);
+        if (fabsf(m - (m < 1.0f ? 0.5f : 2.0f)) > 1e-10f)
+            t = (-c + sqrtf(c * c + (1.0f - 2.0f * c) * x)) / (1.0f - 2.0f * c);
         return sign * (x + (m - 1.0f) * t * t);
     }
     if (m < 1.0f) {
