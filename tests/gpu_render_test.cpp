@@ -7,6 +7,7 @@
 #include <algorithm>
 #include <cstdlib>
 #include <filesystem>
+#include <iterator>
 #include <random>
 #include <sstream>
 #include <utility>
@@ -323,7 +324,8 @@ TEST_CASE("gpu: every variation renders on CUDA with its parameters at extremes 
             xml << "<xform weight=\"1\" color=\"" << (k % 8) / 8.0 << "\" coefs=\"0.6 0.1 -0.1 0.6 0.2 -0.1\"";
             for (const fj::VariationInfo* v : xforms[k]) {
                 xml << ' ' << v->name << "=\"0.5\"";
-                for (const fj::ParamInfo& p : v->params) xml << ' ' << p.name << "=\"" << extremes[gen() % 15] << '"';
+                for (const fj::ParamInfo& p : v->params)
+                    xml << ' ' << p.name << "=\"" << extremes[gen() % std::size(extremes)] << '"';
             }
             xml << "/>\n";
         }
@@ -335,9 +337,10 @@ TEST_CASE("gpu: every variation renders on CUDA with its parameters at extremes 
         CHECK_MESSAGE(r.status == 0, genome << ": " << r.output);
     }
     CHECK(genomes >= 7);
-    // And the case that found it: pixel_flow's blocks 10^30 to a unit, every
-    // point's block index beyond int (INT_MIN) and shifted by a hash of its
-    // seed, down for some of these ten.
+    // And the case the sanitizer caught this way: pixel_flow's blocks 10^30
+    // to a unit, every point's block index beyond int (INT_MIN) and shifted
+    // by a hash of its seed, down for some of these ten (an int overflow
+    // until the add wrapped as x86's does).
     std::ostringstream xml;
     xml << "<flame size=\"32 32\" scale=\"8\" quality=\"40\">\n";
     for (const char* seed : {"1", "2", "3", "5", "7", "11", "13", "42", "0.5", "-3"})
