@@ -417,6 +417,12 @@ FJ_HD FJ_INLINE float wrap_cyclic(float v, float lo, float hi) {
     return v;
 }
 
+// A Fractorium parameter of integer type, as its setter stores it: rounded
+// (halves up) and clamped to [lo, hi]; a NaN becomes lo.
+FJ_HD FJ_INLINE float integer_param(float v, float lo, float hi) {
+    return fminf(fmaxf(floorf(v + 0.5f), lo), hi);
+}
+
 // What a variation sees of its input point: the pre-affine result and the
 // quantities flam3 precomputes per xform. A variation that does not read a
 // field costs nothing for it: every field is computed inline next to the call

@@ -387,7 +387,7 @@ namespace {
 // nBlur worked in double from its definition, in Fractorium's layout: its
 // precalc, then draws of (X, Y) by its loops (the angle brought into a
 // side's sector by subtraction, the stripes counted step by step, negative
-// stripes swapping ratio and speed in and out), redrawn while an exact draw
+// stripes reading the ratio's and speed's swapped partners), redrawn while an exact draw
 // misses the ring; the draws replayed from a copy of the stream.
 struct NblurRef {
     const std::vector<float>& p;
@@ -462,8 +462,7 @@ struct NblurRef {
             if (tmp != mid) tmp -= ang_start;
             // Negative stripes swap the ratio and its complement, and the
             // two speeds, while they move the angle.
-            double rs = ratio, rc = complement, sp1 = speed1, s2 = speed2;
-            if (negative) std::swap(rs, rc), std::swap(sp1, s2);
+            const double rs = negative ? complement : ratio, s2 = negative ? speed1 : speed2;
             // The definition's two branches in one: positive stripes move
             // odd counts, negative ones even counts.
             const int moved = negative ? 0 : 1;

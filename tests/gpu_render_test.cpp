@@ -7,7 +7,6 @@
 #include <algorithm>
 #include <cstdlib>
 #include <filesystem>
-#include <iterator>
 #include <random>
 #include <sstream>
 #include <utility>
@@ -303,8 +302,11 @@ TEST_CASE("gpu: every variation renders on CUDA with its parameters at extremes 
     // behaviour sanitizer.
     if (!fj::test::cuda_devices_present()) return;
     const std::string dir = fj::test::scratch_dir("gpu-extremes");
-    const char* const extremes[] = {"0",     "1",   "-1",   "0.5",   "2",       "7",        "1e6",  "-1e6",
-                                    "1e9",  "-1e9", "1e30", "-1e30", "3.4e38", "-3.4e38", "1e-30"};
+    const std::vector<float>& extremes = fj::test::extreme_parameter_values();
+    const auto render = [&](const std::string& genome) {
+        return run_command(quoted(fj::test::flamejit_binary()) + " render " + quoted(genome) + " -o " +
+                           quoted(dir + "/g.png") + " --backend cuda --seed 7");
+    };
     std::mt19937 gen(4849);
     std::vector<std::vector<const fj::VariationInfo*>> xforms;
     std::vector<const fj::VariationInfo*> group;
@@ -325,15 +327,14 @@ TEST_CASE("gpu: every variation renders on CUDA with its parameters at extremes 
             for (const fj::VariationInfo* v : xforms[k]) {
                 xml << ' ' << v->name << "=\"0.5\"";
                 for (const fj::ParamInfo& p : v->params)
-                    xml << ' ' << p.name << "=\"" << extremes[gen() % std::size(extremes)] << '"';
+                    xml << ' ' << p.name << "=\"" << extremes[gen() % extremes.size()] << '"';
             }
             xml << "/>\n";
         }
         xml << "<palette count=\"2\" format=\"RGB\">FF8000 0080FF</palette></flame>\n";
         const std::string genome = dir + "/g" + std::to_string(genomes) + ".flam3";
         fj::test::write_file(genome, xml.str());
-        const auto r = run_command(quoted(fj::test::flamejit_binary()) + " render " + quoted(genome) + " -o " +
-                                   quoted(dir + "/g.png") + " --backend cuda --seed 7");
+        const auto r = render(genome);
         CHECK_MESSAGE(r.status == 0, genome << ": " << r.output);
     }
     CHECK(genomes >= 7);
@@ -348,7 +349,6 @@ TEST_CASE("gpu: every variation renders on CUDA with its parameters at extremes 
             << "pixel_flow_seed=\"" << seed << "\" coefs=\"0.6 0.1 -0.1 0.6 0.2 0.1\"/>\n";
     xml << "<palette count=\"2\" format=\"RGB\">FF8000 0080FF</palette></flame>\n";
     fj::test::write_file(dir + "/pixel_flow.flam3", xml.str());
-    const auto r = run_command(quoted(fj::test::flamejit_binary()) + " render " + quoted(dir + "/pixel_flow.flam3") +
-                               " -o " + quoted(dir + "/g.png") + " --backend cuda --seed 7");
+    const auto r = render(dir + "/pixel_flow.flam3");
     CHECK_MESSAGE(r.status == 0, r.output);
 }

@@ -292,6 +292,12 @@ bool near(std::complex<double> got, std::complex<double> want, double slack) {
     return std::abs(got - want) <= 1e-5 * slack * std::max(1.0, std::abs(want));
 }
 
+const std::vector<float>& extreme_parameter_values() {
+    static const std::vector<float> values = {0,    1,     -1,    0.5f,  2,      7,       -3,       1e6f,
+                                              -1e6f, 1e9f, -1e9f, 1e30f, -1e30f, 3.4e38f, -3.4e38f, 1e-30f};
+    return values;
+}
+
 bool frequency_ok(int count, int n, double prob) {
     const double sd = std::sqrt(n * prob * (1 - prob));
     return std::fabs(count - n * prob) <= 5 * sd + 1;

@@ -110,6 +110,10 @@ std::complex<double> host_variation(const char* name, float x, float y, float w,
 bool near(std::complex<double> got, std::complex<double> want, double slack = 1);
 // Whether a count out of n is within 5 standard deviations of n·prob.
 bool frequency_ok(int count, int n, double prob);
+// Values a genome may give any parameter, from 0 to ±3.4e38 (the reader
+// takes every finite float), for checks that every variation comes back
+// from every point whatever they make of it.
+const std::vector<float>& extreme_parameter_values();
 // The shader hash some of Fractorium's variations draw from, as their
 // definition reads: the fraction of 43758.5453·sin(12.9898·a + 78.233·b +
 // seed), the sine and its factor from fj::hash_sine (checked against sin in

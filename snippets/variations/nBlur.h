@@ -26,9 +26,8 @@
 // counting stripes), stepped at most twice after it so that absurd counts
 // cannot stall a point, and its redrawing stopped after 1000 tries.
 
-// Whole-number and bounded parameters as Fractorium stores them.
-FJ_HD FJ_INLINE float fj_nblur_whole(float v) { return floorf(v + 0.5f); }
-FJ_HD FJ_INLINE bool fj_nblur_flag(float v) { return fminf(fmaxf(fj_nblur_whole(v), 0.0f), 1.0f) == 1.0f; }
+// A switch of Fractorium's (an integer parameter from 0 to 1) that is on.
+FJ_HD FJ_INLINE bool fj_nblur_flag(float v) { return fj::integer_param(v, 0.0f, 1.0f) == 1.0f; }
 
 // What a draw reads: the shape's constants, after Fractorium's precalc.
 struct FjNblurShape {
@@ -142,8 +141,8 @@ FJ_HD FJ_INLINE bool fj_nblur_draw(const FjNblurShape& s, fj::Rng& rng, float& x
 
 FJ_VARIATION(nBlur) {
     FjNblurShape s;
-    s.edges = fmaxf(fj_nblur_whole(p[0]), 3.0f);
-    const float stripes = fj_nblur_whole(p[1]);
+    s.edges = fmaxf(floorf(p[0] + 0.5f), 3.0f);
+    const float stripes = floorf(p[1] + 0.5f);
     const float ratio = fminf(fmaxf(p[2], 0.0f), 2.0f);
     s.hole = fminf(fmaxf(p[3], 0.0f), 1.0f);
     s.circum = fj_nblur_flag(p[4]);

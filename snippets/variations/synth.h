@@ -50,11 +50,6 @@
 // sin and cos by S (at t and t + π/2), 1 mixes S − 1 into them. As
 // Fractorium computes it; its legacy blur draws four numbers.
 
-// A whole-number parameter as Fractorium stores one: rounded, clamped.
-FJ_HD FJ_INLINE int fj_synth_choice(float v, float hi) {
-    return (int)fminf(fmaxf(floorf(v + 0.5f), 0.0f), hi);
-}
-
 // S(t): the waves b..f (p + 5 + 6k: amplitude, type, skew, frequency,
 // phase, layer) layered onto a, mixed. Out of line: inlined at its two
 // calls it made a two-xform genome's kernel take 320 ms to compile for
@@ -73,7 +68,7 @@ static FJ_HD FJ_NOINLINE float fj_synth_value(const float* p, float t) {
             y = y > mid ? 0.5f + 0.5f * (y - mid) / fj::zeps(1.0f - mid) : 0.5f - 0.5f * (mid - y) / fj::zeps(mid);
         }
         float v;
-        switch (fj_synth_choice(wave[1], 8.0f)) {
+        switch ((int)fj::integer_param(wave[1], 0.0f, 8.0f)) {
         case 0: v = fj::sine(y * FJ_2PI); break;
         case 1: v = fj::cosine(y * FJ_2PI); break;
         case 2: v = y > 0.5f ? 1.0f : -1.0f; break;
@@ -87,7 +82,7 @@ static FJ_HD FJ_NOINLINE float fj_synth_value(const float* p, float t) {
             v = c / fj::zeps(1.0f - c);
         }
         }
-        const int layer = fj_synth_choice(wave[5], 3.0f);
+        const int layer = (int)fj::integer_param(wave[5], 0.0f, 3.0f);
         if (layer == 0) {
             f += amp * v;
         } else if (layer == 1) {
@@ -136,7 +131,8 @@ FJ_HD FJ_INLINE float fj_synth_interpolate(float x, float m, int smooth) {
 }
 
 FJ_VARIATION(synth) {
-    const int mode = fj_synth_choice(p[1], 26.0f), smooth = fj_synth_choice(p[4], 1.0f);
+    const int mode = (int)fj::integer_param(p[1], 0.0f, 26.0f);
+    const int smooth = (int)fj::integer_param(p[4], 0.0f, 1.0f);
     const float power = p[2], mix = p[3];
     const float x = in.x, y = in.y;
     // The modes in three steps, so that S, the power and the sine and
